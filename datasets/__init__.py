@@ -1,0 +1,199 @@
+"""Data sets for the matching-pursuit app and notebooks, all available offline.
+
+``names()`` lists them, ``load(name, ...)`` returns a frozen :class:`Dataset`
+whose arrays are read-only, and ``from_csv(file, ...)`` reads a user's numeric
+CSV with a ValueError that says what to fix for every malformed input.
+
+Limits of ``from_csv``: at most ``MAX_ROWS`` data rows, ``MAX_COLS`` columns
+and ``MAX_BYTES`` bytes.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+from importlib import resources
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from . import _synthetic
+from ._csv import MAX_BYTES, MAX_COLS, MAX_ROWS, read_csv
+from ._registry import REGISTRY
+
+__all__ = ["Dataset", "names", "load", "from_csv", "info", "MAX_ROWS", "MAX_COLS", "MAX_BYTES"]
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A data set: features ``X`` (n, d), target ``y`` (n,) or None, and its story.
+
+    ``task`` is "classification", "regression", or "unsupervised" (y is None).
+    Arrays are read-only so cached copies cannot be mutated by accident.
+    """
+
+    X: np.ndarray
+    y: np.ndarray | None
+    task: str
+    name: str
+    description: str
+    source: str
+    feature_names: tuple = ()
+    target_name: str | None = None
+    warnings: tuple = field(default=())
+
+    def __post_init__(self):
+        for a in (self.X, self.y):
+            if a is not None:
+                a.setflags(write=False)
+
+    @property
+    def n_samples(self) -> int:
+        return self.X.shape[0]
+
+    @property
+    def n_features(self) -> int:
+        return self.X.shape[1]
+
+
+def names():
+    """Names accepted by :func:`load`, in display order."""
+    return list(REGISTRY)
+
+
+def info(name):
+    """Registry entry of ``name``: task, kind, defaults, limits, description, source."""
+    if name not in REGISTRY:
+        raise ValueError(f"Unknown data set {name!r}. Choose one of: {', '.join(REGISTRY)}.")
+    return REGISTRY[name]
+
+
+def _boston():
+    path = resources.files(__package__).joinpath("data", "boston.csv")
+    with path.open("r", encoding="utf-8") as fh:
+        header = fh.readline().strip().split(",")
+        table = np.loadtxt(fh, delimiter=",")
+    return table[:, :-1], table[:, -1], tuple(header[:-1]), header[-1]
+
+
+def _sklearn_bundled(name):
+    from sklearn import datasets as skd
+
+    loader = {"breast_cancer": skd.load_breast_cancer, "digits": skd.load_digits,
+              "diabetes": skd.load_diabetes}[name]
+    b = loader()
+    feats = tuple(str(f) for f in getattr(b, "feature_names", [])) or tuple(
+        f"x{i}" for i in range(b.data.shape[1])
+    )
+    return b.data.astype(float), b.target, feats, "target"
+
+
+def load(name, *, n_samples=None, noise=None, random_state=0, **options):
+    """Load data set ``name``.
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`names`.
+    n_samples : int, optional
+        Generators: the number of points (default per data set). Bundled
+        tables: a seeded random subset of that size (all rows when None).
+    noise : float, optional
+        Generators' noise level (ignored by bundled tables and gaussian_toy).
+    random_state : int
+        Seed for generation and subsetting.
+    **options
+        ``gaussian_toy`` only: ``variance_ratio`` (default 10), ``n_features``
+        (450), ``n_dominant`` (50).
+    """
+    entry = info(name)
+    if isinstance(random_state, (bool, np.bool_)) or not isinstance(random_state, numbers.Integral):
+        raise ValueError(f"random_state must be an integer seed, got {random_state!r}.")
+    if n_samples is not None:
+        if isinstance(n_samples, (bool, np.bool_)) or not isinstance(n_samples, numbers.Integral):
+            raise ValueError(f"n_samples must be an integer, got {n_samples!r}.")
+        hi = entry.max_n if entry.kind == "synthetic" else entry.default_n
+        if not entry.min_n <= n_samples <= hi:
+            raise ValueError(
+                f"n_samples for {name!r} must be between {entry.min_n} and {hi}, got {n_samples}."
+            )
+    if noise is not None:
+        if not isinstance(noise, numbers.Real) or not np.isfinite(noise) or noise < 0:
+            raise ValueError(f"noise must be a finite number >= 0, got {noise!r}.")
+    allowed = {"variance_ratio", "n_features", "n_dominant"} if name == "gaussian_toy" else set()
+    unknown = set(options) - allowed
+    if unknown:
+        raise ValueError(f"Unknown option(s) for {name!r}: {', '.join(sorted(unknown))}.")
+    feats, target_name, y = (), None, None
+    n = entry.default_n if n_samples is None else int(n_samples)
+    if name == "gaussian_toy":
+        ratio = options.get("variance_ratio", 10.0)
+        if not isinstance(ratio, numbers.Real) or not np.isfinite(ratio) or ratio <= 0:
+            raise ValueError(f"variance_ratio must be a finite number > 0, got {ratio!r}.")
+        X = _synthetic.gaussian_toy(
+            n, float(ratio), random_state,
+            n_features=int(options.get("n_features", 450)),
+            n_dominant=int(options.get("n_dominant", 50)),
+        )
+    elif entry.kind == "synthetic":
+        X, y = entry.generator(n, entry.default_noise if noise is None else float(noise), random_state)
+        feats = tuple(f"x{i + 1}" for i in range(X.shape[1]))
+        target_name = "y"
+    else:
+        X, y, feats, target_name = _boston() if name == "boston" else _sklearn_bundled(name)
+        if n_samples is not None and n_samples < X.shape[0]:
+            keep = np.sort(check_random_state(random_state).choice(X.shape[0], n, replace=False))
+            X, y = X[keep], y[keep]
+    X = np.ascontiguousarray(X, dtype=float)
+    if y is not None:
+        y = np.asarray(y, dtype=int if entry.task == "classification" else float)
+    return Dataset(X=X, y=y, task=entry.task, name=name, description=entry.description,
+                   source=entry.source, feature_names=tuple(feats), target_name=target_name)
+
+
+def from_csv(file, *, target=None, max_rows=MAX_ROWS, max_cols=MAX_COLS, max_bytes=MAX_BYTES,
+             task=None):
+    """Read a numeric CSV (header row required) into a :class:`Dataset`.
+
+    Parameters
+    ----------
+    file : path, bytes or binary file object
+    target : str, optional
+        Name of the target column; the rest are features.
+    max_rows, max_cols, max_bytes : int
+        Limits (defaults ``MAX_ROWS`` = 5000 rows, ``MAX_COLS`` = 100 columns,
+        ``MAX_BYTES`` = 5 MB).
+    task : {"classification", "regression"}, optional
+        Inferred when None: a target with at most 20 distinct integer values
+        is a classification target.
+
+    Raises
+    ------
+    ValueError
+        With a message saying what to change: empty file, header only, binary
+        or non-UTF-8 content, non-numeric values, NaN/inf, formula-looking
+        cells, ragged rows, too large, one row, all-constant columns.
+    """
+    X, y, feats, target_name, warns = read_csv(
+        file, target=target, max_rows=max_rows, max_cols=max_cols, max_bytes=max_bytes
+    )
+    if y is None:
+        inferred = "unsupervised"
+    elif task is not None:
+        if task not in ("classification", "regression"):
+            raise ValueError("task must be 'classification' or 'regression'.")
+        inferred = task
+    else:
+        is_int = np.all(y == np.round(y))
+        inferred = "classification" if is_int and np.unique(y).size <= 20 else "regression"
+    if inferred == "classification":
+        if not np.all(y == np.round(y)):
+            raise ValueError(f"Target {target!r} has non-integer values; it cannot be class labels.")
+        if np.unique(y).size < 2:
+            raise ValueError(f"Target {target!r} has only one class; classification needs two.")
+        y = y.astype(int)
+    name = getattr(file, "name", None) or (file if isinstance(file, str) else "uploaded CSV")
+    return Dataset(X=np.ascontiguousarray(X), y=y, task=inferred, name=str(name),
+                   description=f"Uploaded CSV: {X.shape[0]} rows, {X.shape[1]} feature column(s).",
+                   source="user upload", feature_names=tuple(feats), target_name=target_name,
+                   warnings=tuple(warns))

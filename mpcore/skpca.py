@@ -1,0 +1,389 @@
+r"""Sparse kernel PCA by matching pursuit.
+
+Algorithm 1 of Hussain & Shawe-Taylor [1]_: at every step choose the training
+point whose feature vector best explains the (deflated) kernel matrix, in the
+sense of the Rayleigh quotient
+
+.. math:: \rho_i = \frac{e_i'\hat K^2 e_i}{e_i'\hat K e_i}
+          = \frac{(\hat K^2)_{ii}}{\hat K_{ii}},
+
+then deflate :math:`\hat K \leftarrow \hat K - \hat K e_i e_i' \hat K / \hat K_{ii}`
+(Eq. 3). The trace of :math:`\hat K` falls by exactly :math:`\rho_i` (Theorem 1:
+this is Smola & Schoelkopf's sparse greedy matrix approximation [2]_), and the
+chosen indices span the Nystroem approximation
+:math:`\tilde K = K[:,i]K[i,i]^{-1}K[i,:]` (Eqs. 4-5).
+
+The implementation never rewrites the m x m matrix: it keeps the partial
+Cholesky factor :math:`G` with :math:`\hat K = K - GG'`, the residual diagonal
+and the squared column norms :math:`(\hat K^2)_{ii}`, updated with one kernel
+matrix-vector product per step. With ``n_candidates=c`` only c random
+candidates are scored per step ("59-trick"), and only their kernel columns are
+ever computed, so memory is O(m k).
+
+References
+----------
+.. [1] Z. Hussain, J. Shawe-Taylor. Theory of matching pursuit. NIPS 2008.
+.. [2] A. J. Smola, B. Schoelkopf. Sparse greedy matrix approximation for
+   machine learning. ICML 2000.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+import numpy as np
+from scipy.linalg import solve_triangular
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._validation import (
+    DIAG_TOL,
+    SQ_REFRESH_RATIO,
+    check_kernel_name,
+    check_positive_float,
+    check_positive_int,
+    check_psd_diag,
+    check_square_kernel,
+)
+from .kernels import kernel_diag, kernel_matrix
+
+__all__ = ["SKPCAStep", "greedy_steps", "greedy_steps_from_data", "SparseKPCA"]
+
+
+@dataclass(frozen=True)
+class SKPCAStep:
+    """One step of sparse kernel PCA (Algorithm 1).
+
+    Attributes
+    ----------
+    step : int
+        1-based step number j.
+    index : int
+        The chosen training index i_j.
+    quotients : ndarray of shape (m,)
+        Rayleigh quotients of the deflated K *before* this step's deflation;
+        NaN where a point is not a candidate or already spanned.
+    residual_diag : ndarray of shape (m,)
+        diag of the deflated K *after* this step.
+    trace_residual : float
+        Trace of the deflated K after this step.
+    """
+
+    step: int
+    index: int
+    quotients: np.ndarray
+    residual_diag: np.ndarray
+    trace_residual: float
+
+
+def _greedy_core(
+    diag: np.ndarray,
+    columns: Callable[[np.ndarray], np.ndarray],
+    n_steps: int,
+    *,
+    K: np.ndarray | None,
+    n_candidates: int | None,
+    random_state,
+    tol: float,
+) -> Iterator[SKPCAStep]:
+    """Shared loop of :func:`greedy_steps` and :func:`greedy_steps_from_data`.
+
+    ``columns(idx)`` returns the original kernel columns K[:, idx] (m, len(idx)).
+    With ``K`` given and ``n_candidates=None``, the squared column norms of the
+    deflated matrix are kept up to date with one product ``K @ g`` per step.
+    """
+    m = diag.shape[0]
+    rng = check_random_state(random_state)
+    threshold = tol * max(float(np.max(diag)), 0.0)
+    d = diag.astype(float).copy()  # residual diagonal of K_hat
+    G = np.zeros((m, min(n_steps, m)))  # K_hat = K - G G'
+    exact = n_candidates is None
+    if exact:
+        sq = np.einsum("ij,ij->j", K, K)  # (K_hat^2)_ii = ||K_hat[:, i]||^2
+        sq_ref = float(np.max(sq))
+    for j in range(min(n_steps, m)):
+        alive = np.flatnonzero(d > threshold)
+        if alive.size == 0 or threshold <= 0:
+            return
+        Gj = G[:, :j]
+        quotients = np.full(m, np.nan)
+        if exact:
+            quotients[alive] = np.maximum(sq[alive], 0.0) / d[alive]
+            i = int(np.nanargmax(quotients))
+            tau = columns(np.array([i]))[:, 0] - Gj @ Gj[i]
+        else:
+            cand = np.sort(rng.choice(alive, size=min(n_candidates, alive.size), replace=False))
+            cols = columns(cand) - Gj @ Gj[cand].T  # deflated candidate columns
+            col_sq = np.einsum("ij,ij->j", cols, cols)
+            quotients[cand] = col_sq / d[cand]
+            best = int(np.argmax(quotients[cand]))
+            i = int(cand[best])
+            tau = cols[:, best]
+        pivot = d[i]
+        g = tau / np.sqrt(pivot)
+        g[i] = np.sqrt(pivot)  # exact pivot entry: the chosen point is spanned
+        if exact:
+            # Eq. (3) on the squared column norms: (K_hat - g g')^2_ii
+            # = (K_hat^2)_ii - 2 g_i (K_hat g)_i + g_i^2 ||g||^2, K_hat g = K g - G (G' g)
+            Khg = K @ g - Gj @ (Gj.T @ g)
+            sq = sq - 2.0 * g * Khg + g**2 * (g @ g)
+        G[:, j] = g
+        d = d - g**2
+        d[i] = 0.0
+        np.maximum(d, 0.0, out=d)
+        if exact:
+            # The update above loses digits once the norms have fallen by many
+            # orders of magnitude (near-spanned data): then recompute them from
+            # K_hat = K - G G' for the remaining points, and restart the clock.
+            live = np.flatnonzero(d > threshold)
+            if live.size and np.max(sq[live]) < SQ_REFRESH_RATIO * sq_ref:
+                Gn = G[:, : j + 1]
+                cols = K[:, live] - Gn @ Gn[live].T
+                sq[live] = np.einsum("ij,ij->j", cols, cols)
+                sq_ref = float(np.max(sq[live]))
+        yield SKPCAStep(
+            step=j + 1,
+            index=i,
+            quotients=quotients,
+            residual_diag=d.copy(),
+            trace_residual=float(d.sum()),
+        )
+
+
+def _check_steps_args(n_steps, n_candidates, tol):
+    n_steps = check_positive_int(n_steps, "n_steps")
+    if n_candidates is not None:
+        n_candidates = check_positive_int(n_candidates, "n_candidates")
+    tol = check_positive_float(tol, "tol")
+    return n_steps, n_candidates, tol
+
+
+def greedy_steps(K, n_steps, *, n_candidates=None, random_state=None, tol=DIAG_TOL):
+    r"""Yield the steps of sparse kernel PCA by matching pursuit.
+
+    Algorithm 1 of [1]_: pick i maximising the Rayleigh quotient of the
+    deflated kernel, then deflate K by the projection onto phi(x_i) (Eq. 3).
+
+    .. math:: \rho_i = (\hat K^2)_{ii} / \hat K_{ii}, \qquad
+              \hat K \leftarrow \hat K - \frac{\hat K e_i e_i' \hat K}{\hat K_{ii}}
+
+    Parameters
+    ----------
+    K : array of shape (m, m)
+        Positive semi-definite kernel matrix.
+    n_steps : int
+        Maximum number of basis vectors k.
+    n_candidates : int, optional
+        Score only this many random not-yet-spanned candidates per step
+        (59 gives Smola & Schoelkopf's "59-trick" [2]_). None: exact greedy.
+    random_state : int, RandomState or None
+        Seeds the candidate draws.
+    tol : float
+        A residual diagonal at or below ``tol * max(diag K)`` counts as spanned.
+
+    Yields
+    ------
+    step : SKPCAStep
+        One per step; fewer than ``n_steps`` once every point is spanned.
+
+    References
+    ----------
+    .. [1] Z. Hussain, J. Shawe-Taylor. Theory of matching pursuit. NIPS 2008.
+    .. [2] A. J. Smola, B. Schoelkopf. Sparse greedy matrix approximation
+       for machine learning. ICML 2000.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mpcore.kernels import kernel_matrix
+    >>> K = kernel_matrix(np.random.default_rng(0).normal(size=(50, 2)), gamma=0.5)
+    >>> steps = list(greedy_steps(K, 5))
+    >>> [s.step for s in steps]
+    [1, 2, 3, 4, 5]
+    """
+    K = check_psd_diag(check_square_kernel(K))
+    n_steps, n_candidates, tol = _check_steps_args(n_steps, n_candidates, tol)
+    return _greedy_core(
+        np.diag(K).copy(),
+        lambda idx: K[:, idx],
+        n_steps,
+        K=K,
+        n_candidates=n_candidates,
+        random_state=random_state,
+        tol=tol,
+    )
+
+
+def greedy_steps_from_data(
+    X, n_steps, *, kernel="rbf", gamma=None, degree=3, coef0=1.0,
+    n_candidates=59, random_state=None, tol=DIAG_TOL,
+):
+    """Like :func:`greedy_steps`, computing kernel columns from ``X`` on demand.
+
+    With ``n_candidates`` set, only the chosen candidates' columns are ever
+    computed, so m = 50,000 points fit in O(m k) memory. With
+    ``n_candidates=None`` the full kernel matrix is formed (exact greedy).
+    """
+    check_kernel_name(kernel, allow_non_psd=False, where="sparse kernel PCA")
+    n_steps, n_candidates, tol = _check_steps_args(n_steps, n_candidates, tol)
+    params = dict(kernel=kernel, gamma=gamma, degree=degree, coef0=coef0)
+    if n_candidates is None:
+        return greedy_steps(kernel_matrix(X, **params), n_steps, tol=tol)
+    X = np.asarray(X, dtype=float)
+    diag = kernel_diag(X, **params)
+    return _greedy_core(
+        diag,
+        lambda idx: kernel_matrix(X, X[idx], **params),
+        n_steps,
+        K=None,
+        n_candidates=n_candidates,
+        random_state=random_state,
+        tol=tol,
+    )
+
+
+class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    r"""Sparse kernel PCA by matching pursuit (Hussain & Shawe-Taylor, Algorithm 1).
+
+    Parameters
+    ----------
+    n_components : int, default=10
+        Number of basis vectors k (training points kept).
+    kernel : {"rbf", "laplacian", "polynomial", "linear", "cosine"}
+        Positive semi-definite kernels only; "sigmoid" is refused.
+    gamma, degree, coef0 : kernel parameters, see :func:`mpcore.kernels.kernel_matrix`.
+    n_candidates : int or None
+        None: exact greedy; an int c: best of c random candidates per step
+        (59-trick), never forming the full kernel matrix.
+    random_state : int, RandomState or None
+    tol : float
+        Relative threshold below which a residual diagonal counts as spanned.
+
+    Attributes
+    ----------
+    indices_ : ndarray of shape (n_components_,)
+        Chosen training indices, in order of choice.
+    rayleigh_quotients_ : ndarray of shape (n_components_,)
+        The quotient of each chosen index when it was chosen.
+    trace_residuals_ : ndarray of shape (n_components_ + 1,)
+        tr K followed by the trace of the deflated K after each step.
+    n_components_ : int
+        Number of steps taken (fewer than n_components after an early stop).
+    basis_ : ndarray of shape (n_components_, n_features)
+        The chosen training points.
+
+    Notes
+    -----
+    ``transform`` returns Nystroem coordinates :math:`F = K[X,i]L^{-T}` with
+    :math:`LL' = K[i,i]`, so :math:`FF' = K[X,i]K[i,i]^{-1}K[i,X]` (Eqs. 4-5).
+    """
+
+    def __init__(
+        self, n_components=10, *, kernel="rbf", gamma=None, degree=3, coef0=1.0,
+        n_candidates=None, random_state=None, tol=DIAG_TOL,
+    ):
+        self.n_components = n_components
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.n_candidates = n_candidates
+        self.random_state = random_state
+        self.tol = tol
+
+    def _kernel_params(self):
+        return dict(kernel=self.kernel, gamma=self.gamma_, degree=self.degree, coef0=self.coef0)
+
+    def fit(self, X, y=None):
+        """Choose the basis by greedy matching pursuit on the training kernel."""
+        X = validate_data(self, X, dtype=float, ensure_min_samples=1)
+        check_kernel_name(self.kernel, allow_non_psd=False, where="sparse kernel PCA")
+        check_positive_int(self.n_components, "n_components")
+        check_positive_int(self.degree, "degree")
+        self.gamma_ = check_positive_float(self.gamma, "gamma", allow_none=True)
+        if self.gamma_ is None:
+            self.gamma_ = 1.0 / X.shape[1]
+        params = self._kernel_params()
+        if self.n_candidates is None:
+            K = kernel_matrix(X, **params)
+            diag = np.diag(K).copy()
+            steps = greedy_steps(K, self.n_components, tol=self.tol)
+        else:
+            diag = kernel_diag(X, **params)
+            steps = greedy_steps_from_data(
+                X, self.n_components, n_candidates=self.n_candidates,
+                random_state=self.random_state, tol=self.tol, **params,
+            )
+        indices, quotients, traces = [], [], [float(diag.sum())]
+        for s in steps:
+            indices.append(s.index)
+            quotients.append(s.quotients[s.index])
+            traces.append(s.trace_residual)
+        if not indices:
+            raise ValueError(
+                "The kernel matrix is (numerically) zero: no point can be chosen. "
+                "Check the kernel parameters."
+            )
+        self.indices_ = np.asarray(indices, dtype=int)
+        self.rayleigh_quotients_ = np.asarray(quotients)
+        self.trace_residuals_ = np.asarray(traces)
+        self.n_components_ = len(indices)
+        self.basis_ = X[self.indices_].copy()
+        # Cholesky factor of K[i,i] in choice order (pivoted by construction)
+        Kii = kernel_matrix(self.basis_, **params)
+        self._chol = _safe_cholesky(Kii)
+        return self
+
+    def _coordinates(self, X):
+        Kxi = kernel_matrix(X, self.basis_, **self._kernel_params())
+        return solve_triangular(self._chol, Kxi.T, lower=True, check_finite=False).T
+
+    def transform(self, X):
+        """Nystroem coordinates F, shape (n, n_components_), Eqs. (4)-(5)."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=float, reset=False)
+        return self._coordinates(X)
+
+    def residual_curve(self, X):
+        r"""Squared residuals with the first t basis vectors, t = 1..k, in one pass.
+
+        Column t-1 holds :math:`\kappa(x,x) - K[x,i_{1:t}]K[i_{1:t},i_{1:t}]^{-1}K[i_{1:t},x]`.
+        Because the Cholesky factor is triangular in choice order, these are
+        :math:`\kappa(x,x)` minus the running sums of squared coordinates.
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=float, reset=False)
+        F = self._coordinates(X)
+        diag = kernel_diag(X, **self._kernel_params())
+        return np.maximum(diag[:, None] - np.cumsum(F**2, axis=1), 0.0)
+
+    def residuals(self, X, n_basis=None):
+        """Squared feature-space residuals using the first ``n_basis`` chosen indices."""
+        check_is_fitted(self)
+        if n_basis is None:
+            n_basis = self.n_components_
+        n_basis = check_positive_int(n_basis, "n_basis", maximum=self.n_components_)
+        return self.residual_curve(X)[:, n_basis - 1]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = False
+        return tags
+
+
+def _safe_cholesky(A):
+    """Lower Cholesky factor of a PSD matrix, with the smallest jitter that works.
+
+    The greedy choice keeps K[i,i] well conditioned relative to ``tol``, so the
+    jitter is only a guard against rounding (relative to the largest diagonal).
+    """
+    scale = max(float(np.max(np.diag(A))), np.finfo(float).tiny)
+    jitter = 0.0
+    for _ in range(8):
+        try:
+            return np.linalg.cholesky(A + jitter * scale * np.eye(A.shape[0]))
+        except np.linalg.LinAlgError:
+            jitter = 1e-12 if jitter == 0 else jitter * 100
+    raise ValueError("K[i,i] is not positive definite even with jitter; lower n_components.")
