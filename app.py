@@ -1,8 +1,24 @@
-"""Entry point: page config and navigation only (pages live in pages/)."""
+"""Entry point: page config and navigation only (the pages live in pages/)."""
 
 import streamlit as st
 
-st.set_page_config(page_title="Matching pursuit in kernel methods", page_icon="🎯", layout="wide")
+st.set_page_config(page_title="Matching pursuit in kernel methods", page_icon=":material/target:",
+                   layout="wide", initial_sidebar_state="expanded")
 
-pg = st.navigation({"Foundations": [st.Page("pages/overview.py", title="Home", default=True)]})
+pg = st.navigation({
+    "Foundations": [
+        st.Page("pages/overview.py", title="Home", icon=":material/home:", default=True),
+        st.Page("pages/skpca.py", title="Sparse KPCA: greedy selection", icon=":material/target:", url_path="skpca"),
+    ],
+    "Matching pursuit": [
+        st.Page("pages/kmp.py", title="Kernel matching pursuit", icon=":material/show_chart:", url_path="kmp"),
+        st.Page("pages/spectrum.py", title="Approximate vs exact eigenvalues", icon=":material/bar_chart:",
+                url_path="spectrum"),
+        st.Page("pages/kcca.py", title="Sparse kernel CCA", icon=":material/link:", url_path="kcca"),
+    ],
+    "Theory": [
+        st.Page("pages/bounds.py", title="Bounds: compression vs KPCA", icon=":material/straighten:", url_path="bounds"),
+        st.Page("pages/reproduce.py", title="Reproduce the papers", icon=":material/description:", url_path="reproduce"),
+    ],
+})
 pg.run()

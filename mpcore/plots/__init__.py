@@ -1,0 +1,12 @@
+"""Plotly figure builders shared by the app and notebooks.
+
+``import mpcore`` does not import this package; ``import mpcore.plots`` does
+(it needs plotly, never streamlit). Every figure uses the colour-blind-safe
+Okabe-Ito palette and fonts sized for a projector.
+"""
+
+from ._common import OKABE_ITO, PALETTE, base_layout, project_2d
+from ._skpca import skpca_animation, trace_curves_figure, with_start_frame
+
+__all__ = ["OKABE_ITO", "PALETTE", "base_layout", "project_2d", "skpca_animation",
+           "trace_curves_figure", "with_start_frame"]

@@ -1,0 +1,236 @@
+r"""Figures for sparse kernel PCA (Hussain & Shawe-Taylor, Algorithm 1).
+
+:func:`skpca_animation` draws the four synchronised panels of the greedy
+selection as one plotly figure with one ``go.Frame`` per step, so Play runs in
+the browser without a server round trip:
+
+1. the data, coloured by the residual diagonal :math:`\hat K_{ii}`, chosen
+   points ringed and numbered in order of choice;
+2. the Rayleigh quotients :math:`\rho_i` of every candidate at step j, the
+   maximum (the greedy choice, Eq. 2) marked;
+3. the deflated kernel matrix :math:`\hat K_j` (Eq. 3), draining as steps proceed;
+4. the trace residual against j next to exact kernel PCA and incomplete Cholesky.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ._common import DIVERGING, OKABE_ITO, PALETTE, SEQUENTIAL, base_layout, finite
+
+
+def _ring_trace(X2, idx):
+    return go.Scatter(
+        x=X2[idx, 0], y=X2[idx, 1], mode="markers+text",
+        marker=dict(size=22, color="rgba(0,0,0,0)", line=dict(color=OKABE_ITO["vermillion"], width=3)),
+        text=[str(n + 1) for n in range(len(idx))], textposition="top right",
+        textfont=dict(size=15, color=OKABE_ITO["vermillion"]),
+        name="chosen basis points", hovertemplate="basis #%{text}<extra></extra>",
+    )
+
+
+def _frame_traces(X2, steps, j, heat, heat_rows):
+    s = steps[j]
+    idx = np.array([t.index for t in steps[: j + 1]])
+    q = finite(s.quotients)
+    qmax_i = s.index
+    traces = [
+        go.Scatter(x=X2[:, 0], y=X2[:, 1], mode="markers",
+                   marker=dict(color=s.residual_diag)),
+        _ring_trace(X2, idx),
+        go.Scatter(x=np.arange(len(q)), y=q, mode="markers"),
+        go.Scatter(x=[qmax_i], y=[q[qmax_i]], mode="markers+text",
+                   text=[f"i = {qmax_i}"], textposition="top center"),
+        go.Scatter(x=[j + 1], y=[s.trace_residual], mode="markers"),
+    ]
+    if heat is not None:
+        traces.append(go.Heatmap(z=heat[j]))
+    return traces
+
+
+def skpca_animation(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</sub>"),
+                    trace0=None, curves=None, heatmaps=None, frame_ms=300, start=0,
+                    height=880):
+    r"""One animated figure of the greedy selection, a frame per step.
+
+    Parameters
+    ----------
+    X2 : array (m, 2)
+        Coordinates to draw (the data, or its first two principal components).
+    steps : list of SKPCAStep
+        From :func:`mpcore.skpca.greedy_steps`.
+    trace0 : float
+        tr K before any step (the start of the trace curves).
+    curves : dict name -> array (k + 1,)
+        Extra trace-residual curves over j = 0..k (exact KPCA optimum,
+        incomplete Cholesky); the greedy curve is drawn from ``steps``.
+    heatmaps : array (k, s, s) or None
+        The deflated kernel matrix after each step, on s displayed points;
+        None hides panel 3 (large m).
+    frame_ms : int
+        Milliseconds per frame when playing.
+    start : int
+        0-based step shown when the figure opens.
+    """
+    X2 = np.asarray(X2, dtype=float)
+    k = len(steps)
+    if k == 0:
+        raise ValueError("No steps to draw: the kernel matrix was already spanned.")
+    start = int(np.clip(start, 0, k - 1))
+    has_heat = heatmaps is not None
+    titles = ("Data: colour = residual diagonal K̂<sub>ii</sub>",
+              "Rayleigh quotients ρ<sub>i</sub> = (K̂²)<sub>ii</sub> / K̂<sub>ii</sub>",
+              "Deflated kernel K̂<sub>j</sub>" if has_heat else "Deflated kernel (hidden for large m)",
+              "Trace residual tr K̂<sub>j</sub>")
+    fig = make_subplots(rows=2, cols=2, subplot_titles=titles, horizontal_spacing=0.2,
+                        vertical_spacing=0.13)
+    diag_max = max(float(np.max(steps[0].residual_diag + 0)), 1e-300)
+    if trace0 is not None:
+        diag_max = max(diag_max, trace0 / max(len(X2), 1))
+    q_all = np.concatenate([finite(s.quotients, 0.0) for s in steps])
+    q_max = float(np.max(q_all)) * 1.12 or 1.0
+
+    first = _frame_traces(X2, steps, start, heatmaps, None)
+    # panel 1
+    sc = first[0]
+    sc.update(marker=dict(size=9, colorscale=SEQUENTIAL, cmin=0, cmax=diag_max,
+                          line=dict(width=0.5, color="#333"),
+                          colorbar=dict(title=dict(text="K̂<sub>ii</sub>", side="right"),
+                                        x=0.405, y=0.78, len=0.42, thickness=14)),
+              name="training points", hovertemplate="i = %{pointNumber}<br>K̂ii = %{marker.color:.3g}<extra></extra>",
+              showlegend=False)
+    fig.add_trace(sc, row=1, col=1)
+    fig.add_trace(first[1].update(showlegend=False), row=1, col=1)
+    # panel 2
+    fig.add_trace(first[2].update(marker=dict(size=6, color=OKABE_ITO["blue"]), name="ρ<sub>i</sub>",
+                                  showlegend=False,
+                                  hovertemplate="i = %{x}<br>ρ = %{y:.4g}<extra></extra>"),
+                  row=1, col=2)
+    fig.add_trace(first[3].update(marker=dict(size=18, symbol="star", color=OKABE_ITO["vermillion"],
+                                              line=dict(width=1, color="black")),
+                                  textfont=dict(size=15), name="argmax (chosen)", showlegend=False,
+                                  hovertemplate="chosen i = %{x}<br>ρ = %{y:.4g}<extra></extra>"),
+                  row=1, col=2)
+    # panel 4: static curves, then the moving marker
+    j_axis = np.arange(0, k + 1)
+    greedy = np.array([trace0 if trace0 is not None else np.nan] + [s.trace_residual for s in steps])
+    fig.add_trace(go.Scatter(x=j_axis, y=greedy, mode="lines+markers", name="sparse KPCA (greedy)",
+                             line=dict(color=PALETTE[0], width=3), marker=dict(size=5)), row=2, col=2)
+    dash = ("dash", "dot", "dashdot")
+    for n, (name, curve) in enumerate((curves or {}).items()):
+        curve = finite(curve)[: k + 1]
+        fig.add_trace(go.Scatter(x=j_axis[: len(curve)], y=curve, mode="lines", name=name,
+                                 line=dict(color=PALETTE[1 + n], width=3, dash=dash[n % 3])),
+                      row=2, col=2)
+    fig.add_trace(first[4].update(marker=dict(size=16, color=OKABE_ITO["vermillion"],
+                                              line=dict(width=1.5, color="black")),
+                                  name="current step j", showlegend=False), row=2, col=2)
+    if has_heat:
+        heat_abs = float(np.max(np.abs(heatmaps[0]))) or 1.0
+        fig.add_trace(first[5].update(colorscale=DIVERGING, zmid=0, zmin=-heat_abs, zmax=heat_abs,
+                                      colorbar=dict(title=dict(text="K̂", side="right"),
+                                                    x=0.405, y=0.22, len=0.42, thickness=14),
+                                      hovertemplate="row %{y}, col %{x}<br>%{z:.3g}<extra></extra>"),
+                      row=2, col=1)
+        fig.update_yaxes(autorange="reversed", row=2, col=1)
+    else:
+        fig.add_annotation(text="m is large: the m × m heatmap is not drawn<br>"
+                                "(it would send m² numbers per frame).",
+                           showarrow=False, xref="x3 domain", yref="y3 domain", x=0.5, y=0.5,
+                           font=dict(size=15))
+        fig.update_xaxes(visible=False, row=2, col=1)
+        fig.update_yaxes(visible=False, row=2, col=1)
+    trace_ids = [0, 1, 2, 3, len(fig.data) - (2 if has_heat else 1)]
+    if has_heat:
+        trace_ids.append(len(fig.data) - 1)
+
+    frames = []
+    for j in range(k):
+        tr = _frame_traces(X2, steps, j, heatmaps, None)
+        frames.append(go.Frame(data=tr, traces=trace_ids, name=str(j + 1)))
+    fig.frames = frames
+
+    # fixed axes across frames (plotly animations must not rescale)
+    pad = 0.08 * (np.ptp(X2, axis=0) + 1e-12)
+    fig.update_xaxes(range=[X2[:, 0].min() - pad[0], X2[:, 0].max() + pad[0]], title=axis_labels[0],
+                     row=1, col=1)
+    fig.update_yaxes(range=[X2[:, 1].min() - pad[1], X2[:, 1].max() + pad[1]], title=axis_labels[1],
+                     row=1, col=1)
+    fig.update_xaxes(range=[-0.5, len(X2) - 0.5], title="training index i", row=1, col=2)
+    fig.update_yaxes(range=[0, q_max], title="ρ<sub>i</sub>", row=1, col=2)
+    fig.update_xaxes(title="step j (basis vectors)", range=[-0.3, k + 0.3], row=2, col=2)
+    ymax = np.nanmax(greedy) if np.isfinite(np.nanmax(greedy)) else 1.0
+    fig.update_yaxes(title="tr K̂<sub>j</sub>", range=[0, ymax * 1.05], row=2, col=2)
+
+    slider_steps = [dict(method="animate", label=str(j + 1),
+                         args=[[str(j + 1)], dict(mode="immediate", frame=dict(duration=0, redraw=True),
+                                                  transition=dict(duration=0))])
+                    for j in range(k)]
+    play = dict(frame=dict(duration=int(frame_ms), redraw=True), fromcurrent=True,
+                transition=dict(duration=0), mode="immediate")
+    fig.update_layout(
+        updatemenus=[dict(type="buttons", direction="left", x=0.0, y=-0.06, xanchor="left",
+                          yanchor="top", pad=dict(r=10, t=10), showactive=False,
+                          font=dict(size=16),
+                          buttons=[dict(label="▶ Play", method="animate", args=[None, play]),
+                                   dict(label="❚❚ Pause", method="animate",
+                                        args=[[None], dict(mode="immediate",
+                                                           frame=dict(duration=0, redraw=False),
+                                                           transition=dict(duration=0))])])],
+        sliders=[dict(active=start, steps=slider_steps, x=0.18, y=-0.06, len=0.82,
+                      xanchor="left", yanchor="top", pad=dict(t=10),
+                      currentvalue=dict(prefix="step j = ", font=dict(size=17)))],
+    )
+    base_layout(fig, height=height)
+    fig.update_layout(margin=dict(b=130), legend=dict(y=-0.2, yanchor="top", orientation="h"))
+    fig.update_annotations(font_size=17)
+    return fig
+
+
+def trace_curves_figure(curves: dict, *, title="Trace residual against the number of basis vectors",
+                        y_title="tr K̂", marker_k=None, height=460):
+    """Plain line figure of several curves over j = 0..k (no animation)."""
+    fig = go.Figure()
+    dash = ("solid", "dash", "dot", "dashdot")
+    for n, (name, curve) in enumerate(curves.items()):
+        curve = finite(curve)
+        fig.add_trace(go.Scatter(x=np.arange(len(curve)), y=curve, mode="lines", name=name,
+                                 line=dict(color=PALETTE[n % len(PALETTE)], width=3,
+                                           dash=dash[n % 4])))
+    if marker_k is not None:
+        fig.add_vline(x=marker_k, line=dict(color="#555", dash="dot"))
+    fig.update_xaxes(title="number of basis vectors j")
+    fig.update_yaxes(title=y_title)
+    return base_layout(fig, height=height, title=title)
+
+
+def _deep_merge(base: dict, patch: dict) -> dict:
+    out = dict(base)
+    for key, val in patch.items():
+        if isinstance(val, dict) and isinstance(out.get(key), dict):
+            out[key] = _deep_merge(out[key], val)
+        else:
+            out[key] = val
+    return out
+
+
+def with_start_frame(fig: dict, j: int) -> dict:
+    """Copy of an animated figure dict that opens on frame ``j`` (0-based).
+
+    Cheap: only the traces the frame touches are replaced, so a page can cache
+    the figure once and move between steps without rebuilding it.
+    """
+    frames = fig.get("frames", [])
+    if not frames:
+        return fig
+    j = int(np.clip(j, 0, len(frames) - 1))
+    frame = frames[j]
+    data = list(fig["data"])
+    for ti, patch in zip(frame["traces"], frame["data"]):
+        data[ti] = _deep_merge(data[ti], patch)
+    layout = dict(fig["layout"])
+    if layout.get("sliders"):
+        layout["sliders"] = [dict(layout["sliders"][0], active=j)] + list(layout["sliders"][1:])
+    return dict(fig, data=data, layout=layout)

@@ -1,0 +1,121 @@
+"""Sharing: the classroom-link builder, "show the code" and downloads.
+
+Every page ends with :func:`page_footer`, which offers the Python snippet that
+reproduces the view in a notebook, the run's numbers as CSV and JSON, and the
+classroom-link builder (tick the controls students may see; the link hides
+the others, as TensorFlow Playground's per-control hide flags do).
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlencode
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from .widgets import CSV, SHARED, DataChoice, KernelChoice, hidden, reset_view
+
+
+def data_snippet(choice: DataChoice) -> str:
+    """Python lines that load the same data as the app does."""
+    if choice.name == CSV:
+        target = f", target={choice.csv_target!r}" if choice.csv_target else ""
+        lines = [f"d = datasets.from_csv('your_file.csv'{target})"]
+    else:
+        kw = ", ".join(f"{k}={v!r}" for k, v in choice.load_kwargs().items() if v is not None)
+        lines = [f"d = datasets.load({choice.name!r}, {kw})"]
+    lines.append("X, y = d.X, d.y")
+    if choice.added:
+        lines.append(f"added = np.array({[list(p) for p in choice.added]!r})  # clicked points")
+        lines.append("X = np.vstack([X, added[:, :2]]); y = np.concatenate([y, added[:, 2].astype(int)])")
+    if choice.standardize:
+        lines.append("X = StandardScaler().fit_transform(X)")
+    return "\n".join(lines)
+
+
+def kernel_kwargs(kern: KernelChoice) -> str:
+    parts = [f"kernel={kern.kernel!r}"]
+    if kern.gamma is not None:
+        parts.append(f"gamma={kern.gamma!r}")
+    if kern.kernel == "polynomial":
+        parts.append(f"degree={kern.degree}")
+    if kern.kernel in ("polynomial", "sigmoid"):
+        parts.append(f"coef0={kern.coef0!r}")
+    return ", ".join(parts)
+
+
+def split_snippet(choice: DataChoice, test_fraction: float, stratify: bool) -> str:
+    strat = ", stratify=y" if stratify else ""
+    return (f"X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size={test_fraction!r}, "
+            f"random_state={choice.seed}{strat})")
+
+
+HEADER = ("import numpy as np\nimport datasets\nfrom sklearn.preprocessing import StandardScaler\n"
+          "from sklearn.model_selection import train_test_split\n")
+
+
+def _current_url_params() -> dict:
+    return {k: st.query_params.get_all(k)[-1] for k in st.query_params.keys()}
+
+
+def classroom_builder(page_controls: list[str]):
+    """Tick which controls students see; get a link with the others hidden."""
+    with st.expander("Classroom link: choose what students can change"):
+        st.caption("Untick a control to hide it from students. The link keeps every current "
+                   "value (seed included), so everyone sees exactly this view.")
+        shown = []
+        cols = st.columns(3)
+        for i, key in enumerate(page_controls):
+            label = SHARED.get(key, (key.split(".")[-1].replace("_", " "), None))[0]
+            if cols[i % 3].checkbox(label, value=key not in hidden(), key=f"share.show.{key}"):
+                shown.append(key)
+        params = _current_url_params()
+        hide = [k for k in page_controls if k not in shown]
+        params.pop("hide", None)
+        # hidden controls must carry their current value in the URL
+        for key in hide:
+            if key in st.session_state and key not in params:
+                params[key] = str(st.session_state[key])
+        if hide:
+            params["hide"] = ",".join(hide)
+        query = urlencode(params, safe=",:;")
+        base = st.context.url.split("?")[0] if st.context.url else ""
+        st.code(f"{base}?{query}" if query else base, language=None, wrap_lines=True)
+        st.caption("Copy this link (the copy button is at the right of the box).")
+
+
+def page_footer(*, snippet: str, table: pd.DataFrame | None, name: str,
+                page_controls: list[str], extra_json: dict | None = None):
+    """Show the code, download the numbers, build a classroom link, reset."""
+    st.divider()
+    left, right = st.columns([3, 2])
+    with left:
+        st.subheader("Show the code")
+        st.caption("Paste into a notebook to reproduce this view with mpcore and datasets.")
+        st.code(HEADER + snippet, language="python")
+    with right:
+        st.subheader("Download the numbers")
+        if table is not None and len(table):
+            st.download_button("Table as CSV", table.to_csv(index=False).encode(),
+                               file_name=f"{name}.csv", mime="text/csv", key=f"{name}.csv_dl")
+            payload = {"settings": _current_url_params(), "table": table.to_dict(orient="list")}
+            if extra_json:
+                payload.update(extra_json)
+            st.download_button("Run as JSON", json.dumps(payload, default=_json_default, indent=1),
+                               file_name=f"{name}.json", mime="application/json",
+                               key=f"{name}.json_dl")
+        classroom_builder(page_controls)
+        if st.button("Reset all controls", key=f"{name}.reset",
+                     help="Back to the defaults (classroom hiding stays)."):
+            reset_view()
+            st.rerun()
+
+
+def _json_default(o):
+    if isinstance(o, np.generic):
+        return o.item()
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    return str(o)
