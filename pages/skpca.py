@@ -5,7 +5,8 @@ import streamlit as st
 
 from mpcore.plots import with_start_frame
 from pages.common import cached
-from pages.common.share import data_snippet, kernel_kwargs, page_footer
+from pages.common.clicker import click_to_add
+from pages.common.share import data_snippet, kernel_kwargs, page_footer, split_snippet
 from pages.common.widgets import control, data_controls, hidden, kernel_controls, sparsity_control
 
 st.title("Sparse kernel PCA: greedy selection and deflation")
@@ -113,13 +114,15 @@ with right:
     st.latex(r"\tilde K=K[:,\mathbf i]\,K[\mathbf i,\mathbf i]^{-1}K[\mathbf i,:]")
     st.caption(f"Chosen so far: {', '.join(str(t.index) for t in steps[:j])}")
 
+click_to_add(choice, key="skpca.add")
+
 table = pd.DataFrame({"step": [t.step for t in steps], "index": [t.index for t in steps],
                       "quotient": [t.quotients[t.index] for t in steps],
                       "trace_residual": [t.trace_residual for t in steps]})
 cand = ", n_candidates=59, random_state=%d" % choice.seed if trick else ""
 snippet = (f"from mpcore.skpca import SparseKPCA\n{data_snippet(choice)}\n"
-           f"# the app runs on the training part of a {test:.0%} test split\n"
-           f"model = SparseKPCA({k}, {kernel_kwargs(kern)}{cand}).fit(X)\n"
+           f"{split_snippet(choice, test, cached.stratified(choice, test))}\n"
+           f"model = SparseKPCA({k}, {kernel_kwargs(kern)}{cand}).fit(X_tr)\n"
            f"print(model.indices_, model.trace_residuals_)")
 page_footer(snippet=snippet, table=table, name="skpca_steps",
             page_controls=["dataset", "n", "noise", "seed", "kernel", "sigma", "k", "test",

@@ -59,9 +59,15 @@ def split(choice: DataChoice, test_fraction: float):
     """Seeded train/test split (stratified for classification)."""
     d = load_data(choice)
     idx = np.arange(d.n_samples)
-    strat = d.y if d.task == "classification" and _can_stratify(d.y, test_fraction) else None
+    strat = d.y if stratified(choice, test_fraction) else None
     tr, te = train_test_split(idx, test_size=test_fraction, random_state=choice.seed, stratify=strat)
-    return _frozen(np.sort(tr), np.sort(te))
+    return _frozen(tr, te)  # train_test_split order, so X[tr] is the snippet's X_tr
+
+
+def stratified(choice: DataChoice, test_fraction: float) -> bool:
+    """Whether :func:`split` stratifies (so a code snippet can do the same)."""
+    d = load_data(choice)
+    return d.task == "classification" and _can_stratify(d.y, test_fraction)
 
 
 def _can_stratify(y, frac):

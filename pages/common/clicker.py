@@ -1,0 +1,71 @@
+"""Click to add points on 2-D data (plotly selection events).
+
+The chart overlays a fine, nearly invisible grid of markers on the data:
+clicking anywhere selects the nearest grid marker, whose coordinates become a
+new point of the chosen class. Added points live in the URL (``pts=``), so a
+shared link shows them too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from mpcore.plots import PALETTE, base_layout
+
+from . import cached
+from .widgets import DataChoice, add_point, clear_points
+
+GRID = 45
+
+
+def click_to_add(choice: DataChoice, *, key: str):
+    """Expander with a clickable scatter; returns nothing (the URL changes, the page reruns)."""
+    if choice.name in ("csv upload",) or choice.added is None:
+        return
+    raw = cached.load_data(dataclasses.replace(choice, standardize=False, added=()))
+    if raw.X.shape[1] != 2 or raw.task != "classification":
+        return
+    with st.expander(f"Add points by clicking ({len(choice.added)} added)"):
+        classes = np.unique(raw.y)
+        c1, c2 = st.columns([3, 1])
+        label = c1.radio("Class of the new point", classes.tolist(), horizontal=True,
+                         key=f"{key}.class", format_func=lambda c: f"class {c}")
+        if c2.button("Remove added points", key=f"{key}.clear", disabled=not choice.added):
+            clear_points()
+            st.rerun()
+        X = np.vstack([raw.X] + ([np.array(choice.added)[:, :2]] if choice.added else []))
+        y = np.concatenate([raw.y] + ([np.array(choice.added)[:, 2]] if choice.added else []))
+        lo, hi = X.min(0), X.max(0)
+        pad = 0.15 * (hi - lo + 1e-9)
+        gx, gy = np.meshgrid(np.linspace(lo[0] - pad[0], hi[0] + pad[0], GRID),
+                             np.linspace(lo[1] - pad[1], hi[1] + pad[1], GRID))
+        fig = go.Figure()
+        fig.add_trace(go.Scatter(x=gx.ravel(), y=gy.ravel(), mode="markers", name="click here",
+                                 marker=dict(size=9, color="rgba(120,120,120,0.04)"),
+                                 hoverinfo="none", showlegend=False))
+        symbols = ("circle", "square", "diamond", "triangle-up", "x")
+        for n, c in enumerate(classes):
+            sel = y == c
+            fig.add_trace(go.Scatter(x=X[sel, 0], y=X[sel, 1], mode="markers", name=f"class {c}",
+                                     marker=dict(size=9, color=PALETTE[n % len(PALETTE)],
+                                                 symbol=symbols[n % len(symbols)],
+                                                 line=dict(width=0.5, color="#222"))))
+        fig.update_layout(clickmode="event+select", dragmode=False)
+        fig.update_xaxes(title="x<sub>1</sub> (raw units)")
+        fig.update_yaxes(title="x<sub>2</sub> (raw units)")
+        base_layout(fig, height=430)
+        event = st.plotly_chart(fig, on_select="rerun", selection_mode="points", key=f"{key}.chart",
+                                config={"displayModeBar": False})
+        points = [p for p in (event.selection.points if event else []) if p.get("curve_number") == 0]
+        if points:
+            sig = (round(points[0]["x"], 4), round(points[0]["y"], 4), label)
+            if st.session_state.get(f"{key}.last") != sig:
+                st.session_state[f"{key}.last"] = sig
+                add_point(points[0]["x"], points[0]["y"], label)
+                st.rerun()
+        st.caption("Click anywhere in the chart: a point of the chosen class is added there and "
+                   "the whole run is recomputed with it.")
