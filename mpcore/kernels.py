@@ -130,13 +130,18 @@ def center_test_kernel(K_test, K):
     return K_test - col[None, :] - K_test.mean(axis=1)[:, None] + K.mean()
 
 
-def kernel_diag(X, *, kernel="rbf", gamma=None, degree=3, coef0=1.0, chunk=512):
+def kernel_diag(X, *, kernel="rbf", gamma=None, degree=3, coef0=1.0, chunk=128):
     r"""Diagonal :math:`\kappa(x_i, x_i)` without forming the n x n matrix.
 
-    Computed block by block through :func:`kernel_matrix`, so every kernel
-    (including any parameter default) is evaluated exactly as there.
+    Translation-invariant kernels ("rbf", "laplacian") have
+    :math:`\kappa(x,x) = e^0 = 1`; every other kernel is computed block by
+    block through :func:`kernel_matrix`, so it is evaluated exactly as there.
     """
     X = _check_data(X, "X")
+    check_kernel_name(kernel)
+    if kernel in ("rbf", "laplacian"):
+        check_positive_float(gamma, "gamma", allow_none=True)
+        return np.ones(X.shape[0])
     out = np.empty(X.shape[0])
     for start in range(0, X.shape[0], chunk):
         block = X[start : start + chunk]

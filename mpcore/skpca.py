@@ -218,13 +218,14 @@ def greedy_steps(K, n_steps, *, n_candidates=None, random_state=None, tol=DIAG_T
 
 def greedy_steps_from_data(
     X, n_steps, *, kernel="rbf", gamma=None, degree=3, coef0=1.0,
-    n_candidates=59, random_state=None, tol=DIAG_TOL,
+    n_candidates=59, random_state=None, tol=DIAG_TOL, diag=None,
 ):
     """Like :func:`greedy_steps`, computing kernel columns from ``X`` on demand.
 
     With ``n_candidates`` set, only the chosen candidates' columns are ever
     computed, so m = 50,000 points fit in O(m k) memory. With
     ``n_candidates=None`` the full kernel matrix is formed (exact greedy).
+    ``diag`` may pass the kernel diagonal if the caller already has it.
     """
     check_kernel_name(kernel, allow_non_psd=False, where="sparse kernel PCA")
     n_steps, n_candidates, tol = _check_steps_args(n_steps, n_candidates, tol)
@@ -232,7 +233,8 @@ def greedy_steps_from_data(
     if n_candidates is None:
         return greedy_steps(kernel_matrix(X, **params), n_steps, tol=tol)
     X = np.asarray(X, dtype=float)
-    diag = kernel_diag(X, **params)
+    if diag is None:
+        diag = kernel_diag(X, **params)
     return _greedy_core(
         diag,
         lambda idx: kernel_matrix(X, X[idx], **params),
@@ -314,7 +316,7 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
             diag = kernel_diag(X, **params)
             steps = greedy_steps_from_data(
                 X, self.n_components, n_candidates=self.n_candidates,
-                random_state=self.random_state, tol=self.tol, **params,
+                random_state=self.random_state, tol=self.tol, diag=diag, **params,
             )
         indices, quotients, traces = [], [], [float(diag.sum())]
         for s in steps:
