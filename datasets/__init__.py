@@ -1,6 +1,8 @@
 """Data sets for the matching-pursuit app and notebooks, all available offline.
 
-``names()`` lists them, ``load(name, ...)`` returns a frozen :class:`Dataset`
+``two_view(n_samples, noise, random_state)`` returns two paired views of one
+latent variable (for sparse kernel CCA). ``names()`` lists the others,
+``load(name, ...)`` returns a frozen :class:`Dataset`
 whose arrays are read-only, and ``from_csv(file, ...)`` reads a user's numeric
 CSV with a ValueError that says what to fix for every malformed input.
 
@@ -20,8 +22,10 @@ from sklearn.utils import check_random_state
 from . import _synthetic
 from ._csv import MAX_BYTES, MAX_COLS, MAX_ROWS, read_csv
 from ._registry import REGISTRY
+from ._two_view import two_view
 
-__all__ = ["Dataset", "names", "load", "from_csv", "info", "MAX_ROWS", "MAX_COLS", "MAX_BYTES"]
+__all__ = ["Dataset", "names", "load", "from_csv", "info", "two_view",
+           "MAX_ROWS", "MAX_COLS", "MAX_BYTES"]
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,24 @@ from .kmp import (
     kmp_steps_from_data,
     normalize_kernel_specs,
 )
+from .kcca import KCCAStep, SparseKCCA, canonical_correlations, kcca_steps
 from .skpca import SKPCAStep, SparseKPCA, greedy_steps, greedy_steps_from_data
+from .spectrum import (
+    EKMPerturbation,
+    ekm_eigenpairs,
+    ekm_eigenvalues,
+    ekm_perturbation_bound,
+    ekm_sketch,
+    exact_eigenpairs,
+    exact_eigenvalues,
+    incomplete_cholesky,
+    nystrom_eigenpairs,
+    nystrom_eigenvalues,
+    nystrom_indices,
+    random_indices,
+    relative_error,
+    subspace_distance,
+)
 
 __all__ = [
     "kernel_matrix", "kernel_diag", "sigma_to_gamma", "center_kernel", "center_test_kernel",
@@ -30,5 +47,9 @@ __all__ = [
     "compression_bound", "kpca_bound", "kmp_bound",
     "KMPRegressor", "KMPClassifier", "KMPStep", "kmp_steps", "kmp_steps_from_data", "KernelSpec",
     "normalize_kernel_specs", "KMPDictionary", "kmp_dictionary", "loss_functions", "LOSSES",
+    "exact_eigenvalues", "exact_eigenpairs", "nystrom_eigenvalues", "nystrom_eigenpairs",
+    "nystrom_indices", "random_indices", "ekm_eigenvalues", "ekm_eigenpairs", "ekm_sketch",
+    "ekm_perturbation_bound", "EKMPerturbation", "incomplete_cholesky", "subspace_distance",
+    "relative_error", "SparseKCCA", "kcca_steps", "KCCAStep", "canonical_correlations",
 ]
 __version__ = "0.1.0"

@@ -1,0 +1,515 @@
+r"""Sparse kernel canonical correlation analysis by matching pursuit.
+
+Hussain & Shawe-Taylor [1]_, Section 4: choose the basis greedily, one paired
+training point at a time, maximising
+
+.. math:: \rho_i = \frac{e_i'K_xK_ye_i}{\sqrt{e_i'K_x^2e_i\; e_i'K_y^2e_i}},
+
+the cosine between column i of the (deflated) :math:`K_x` and of
+:math:`K_y`; after each choice deflate *both* kernels as in their Algorithm 1,
+
+.. math:: K_x \leftarrow K_x - \frac{K_xe_ie_i'K_x}{e_i'K_xe_i},\qquad
+          K_y \leftarrow K_y - \frac{K_ye_ie_i'K_y}{e_i'K_ye_i}.
+
+The chosen indices span a sparse subspace in each feature space; the
+training points' coordinates there are the Gram-Schmidt (incomplete Cholesky)
+features :math:`F_x = K_x[:,i]L_x^{-T}`, :math:`L_xL_x' = K_x[i,i]`. Regularised
+CCA (Shawe-Taylor & Cristianini [2]_, Computation 6.34, Section 6.5) is then
+solved in those k-dimensional coordinates, centred on the training mean, as
+the 2k x 2k generalised eigenproblem
+
+.. math:: \begin{pmatrix}0 & C_{xy}\\ C_{yx} & 0\end{pmatrix}
+          \begin{pmatrix}w_x\\ w_y\end{pmatrix}
+          = \rho \begin{pmatrix}(1-\tau)C_{xx}+\tau I & 0\\ 0 & (1-\tau)C_{yy}+\tau I\end{pmatrix}
+          \begin{pmatrix}w_x\\ w_y\end{pmatrix}
+
+with ``scipy.linalg.eigh``. A new pair (x, y) needs only its kernel values
+against the k chosen points.
+
+Two choices the paper leaves open. The greedy step maximises the signed
+quotient, as written in Section 4 (a deflated pair with a large negative
+cosine is not preferred). The kernels are *not* centred before the greedy
+choice, which keeps the solution sparse at test time (centring would make
+every basis vector depend on all training points); CCA itself is run on the
+subspace coordinates centred with the training mean, so the reported
+correlations are ordinary (Pearson-type) canonical correlations.
+
+References
+----------
+.. [1] Z. Hussain, J. Shawe-Taylor. Theory of matching pursuit. NIPS 2008.
+.. [2] J. Shawe-Taylor, N. Cristianini. Kernel Methods for Pattern Analysis.
+   Cambridge University Press, 2004.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+from scipy.linalg import LinAlgError, eigh, solve_triangular
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_array, check_is_fitted
+
+from ._validation import (
+    DIAG_TOL,
+    PSD_NEG_RATIO,
+    check_kernel_name,
+    check_positive_float,
+    check_positive_int,
+    check_psd_diag,
+    check_square_kernel,
+)
+from .kernels import kernel_matrix
+
+__all__ = ["KCCAStep", "kcca_steps", "canonical_correlations", "SparseKCCA", "DEFAULT_REG"]
+
+#: Default regularisation tau of Computation 6.34. The covariances are sums
+#: over the m training points (Code Fragment 6.3), of order m for a kernel with
+#: unit diagonal, so 1e-3 barely moves the correlations while keeping the k x k
+#: matrices positive definite after centring (centring can make them singular).
+DEFAULT_REG = 1e-3
+
+
+@dataclass(frozen=True)
+class KCCAStep:
+    """One step of matching-pursuit sparse KCCA (Hussain & Shawe-Taylor, Section 4).
+
+    Attributes
+    ----------
+    step : int
+        1-based step number j.
+    index : int
+        The chosen training index i_j.
+    quotients : ndarray of shape (m,)
+        :math:`\\rho_i` of the deflated kernels *before* this step's deflation;
+        NaN where i is already spanned in either view (residual diagonal
+        <= tol * max diag of the original kernel).
+    numerators : ndarray of shape (m,)
+        :math:`e_i'K_xK_ye_i` (deflated, before this step), NaN where masked.
+    residual_diag_x, residual_diag_y : ndarray of shape (m,)
+        Diagonals of the deflated kernels *after* this step.
+    trace_residual_x, trace_residual_y : float
+        Their traces.
+    correlation : float
+        Leading regularised canonical correlation with the first ``step``
+        basis vectors.
+    variate_x, variate_y : ndarray of shape (m,)
+        The training points' projections on that leading canonical pair
+        (centred, unit variance), e.g. to plot one against the other.
+    """
+
+    step: int
+    index: int
+    quotients: np.ndarray
+    numerators: np.ndarray
+    residual_diag_x: np.ndarray
+    residual_diag_y: np.ndarray
+    trace_residual_x: float
+    trace_residual_y: float
+    correlation: float
+    variate_x: np.ndarray
+    variate_y: np.ndarray
+
+
+def _check_reg(reg):
+    reg = check_positive_float(reg, "reg", strict=False)
+    if not reg < 1:
+        raise ValueError(
+            f"reg (tau of Computation 6.34) must lie in [0, 1): it mixes the covariance "
+            f"(1 - tau) C with the identity tau I; got {reg!r}."
+        )
+    return reg
+
+
+def _check_pair(Kx, Ky):
+    Kx = check_psd_diag(check_square_kernel(Kx, "Kx"), "Kx")
+    Ky = check_psd_diag(check_square_kernel(Ky, "Ky"), "Ky")
+    if Kx.shape != Ky.shape:
+        raise ValueError(
+            f"Kx {Kx.shape} and Ky {Ky.shape} must have the same size: the two views are "
+            "paired, one row per training pair."
+        )
+    for K, name in ((Kx, "Kx"), (Ky, "Ky")):
+        d = np.sqrt(np.maximum(np.diag(K), 0.0))
+        # Cauchy-Schwarz, |K_ij| <= sqrt(K_ii K_jj), holds for every PSD matrix
+        slack = PSD_NEG_RATIO * max(float(np.max(d)) ** 2, np.finfo(float).tiny)
+        if np.any(np.abs(K) > np.outer(d, d) + slack):
+            raise ValueError(
+                f"{name} is not positive semi-definite (|K_ij| > sqrt(K_ii K_jj) somewhere; "
+                "is it a sigmoid kernel?). Sparse KCCA deflates K = Phi Phi' and needs a PSD "
+                "kernel: use rbf, laplacian, polynomial, linear or cosine."
+            )
+    return Kx, Ky
+
+
+def canonical_correlations(Fx, Fy, reg=DEFAULT_REG, n_components=None):
+    r"""Regularised CCA of paired feature matrices (Computation 6.34).
+
+    Centres Fx (m, a) and Fy (m, b) on their column means and solves the
+    generalised eigenproblem in the module docstring with ``scipy.linalg.eigh``.
+    The covariances are the unnormalised sums :math:`C_{xx} = F_x'F_x` (centred)
+    of Code Fragment 6.3, for which Computation 6.34 is exactly the primal of
+    the dual kernel CCA of Computation 6.35: the same tau gives the same
+    correlations as the book's kernel CCA on the centred kernels.
+
+    Parameters
+    ----------
+    Fx : array of shape (m, a)
+    Fy : array of shape (m, b)
+    reg : float in [0, 1)
+        tau of Computation 6.34 (the same for both views).
+    n_components : int, optional
+        Number of canonical pairs (default min(a, b)).
+
+    Returns
+    -------
+    correlations : ndarray of shape (n_components,)
+        Descending regularised canonical correlations rho_j >= 0.
+    Wx : ndarray of shape (a, n_components)
+    Wy : ndarray of shape (b, n_components)
+        Directions scaled so the centred training projections ``(Fx - mean) @ Wx``
+        have unit variance (divisor m).
+    mean_x, mean_y : ndarrays of shape (a,), (b,)
+    """
+    reg = _check_reg(reg)
+    Fx = np.asarray(Fx, dtype=float)
+    Fy = np.asarray(Fy, dtype=float)
+    if Fx.ndim != 2 or Fy.ndim != 2 or Fx.shape[0] != Fy.shape[0]:
+        raise ValueError(f"Fx {Fx.shape} and Fy {Fy.shape} must be 2-D with the same rows.")
+    m, a = Fx.shape
+    b = Fy.shape[1]
+    if m < 2:
+        raise ValueError("CCA needs at least 2 paired samples.")
+    n_max = min(a, b)
+    n_components = n_max if n_components is None else check_positive_int(
+        n_components, "n_components", maximum=n_max)
+    mean_x, mean_y = Fx.mean(axis=0), Fy.mean(axis=0)
+    Xc, Yc = Fx - mean_x, Fy - mean_y
+    # unnormalised sums, as in Code Fragment 6.3 ((1 - tau) R R' + tau I) and the
+    # dual Computation 6.35, so tau means the same as in the book's kernel CCA
+    Cxx, Cyy, Cxy = Xc.T @ Xc, Yc.T @ Yc, Xc.T @ Yc
+    A = np.zeros((a + b, a + b))
+    A[:a, a:] = Cxy
+    A[a:, :a] = Cxy.T
+    B = np.zeros((a + b, a + b))
+    # Computation 6.34: (1 - tau) C + tau I in each view
+    B[:a, :a] = (1 - reg) * Cxx + reg * np.eye(a)
+    B[a:, a:] = (1 - reg) * Cyy + reg * np.eye(b)
+    try:
+        w, V = eigh(A, B, subset_by_index=[a + b - n_components, a + b - 1], check_finite=False)
+    except LinAlgError as exc:
+        raise ValueError(
+            "The regularised covariance is singular (a feature is constant over the "
+            "training set after centring); increase reg above 0."
+        ) from exc
+    w, V = w[::-1], V[:, ::-1]
+    Wx, Wy = V[:a].copy(), V[a:].copy()
+    # scale each direction to unit variance of its training projection
+    for W, C in ((Wx, Cxx), (Wy, Cyy)):
+        var = np.einsum("ij,ij->j", W, C @ W) / m
+        W /= np.sqrt(np.where(var > 0, var, 1.0))
+    return np.clip(w, 0.0, None), Wx, Wy, mean_x, mean_y
+
+
+def kcca_steps(Kx, Ky, n_basis, *, reg=DEFAULT_REG, tol=DIAG_TOL) -> Iterator[KCCAStep]:
+    r"""Yield the steps of matching-pursuit sparse KCCA (Section 4 of [1]_).
+
+    At each step choose
+
+    .. math:: i = \arg\max_i \frac{e_i'\hat K_x\hat K_ye_i}
+                                  {\sqrt{e_i'\hat K_x^2e_i\; e_i'\hat K_y^2e_i}}
+
+    (ties to the lowest index, as ``numpy.nanargmax``), then deflate
+    :math:`\hat K_x` and :math:`\hat K_y` by the projection onto
+    :math:`\phi_x(x_i)` and :math:`\phi_y(y_i)` respectively, and solve the
+    regularised CCA with the basis so far (for the ``correlation`` field).
+    The deflated matrices are rewritten each step: O(m^2) time per step and
+    2 m^2 memory.
+
+    Parameters
+    ----------
+    Kx, Ky : arrays of shape (m, m)
+        PSD kernel matrices of the two paired views.
+    n_basis : int
+        Maximum number of basis pairs k.
+    reg : float in [0, 1)
+        tau of Computation 6.34 for the per-step correlation.
+    tol : float
+        A residual diagonal at or below ``tol * max(diag K)`` counts as spanned.
+
+    Yields
+    ------
+    step : KCCAStep
+        One per step; fewer than ``n_basis`` once every point is spanned in a view.
+
+    Raises
+    ------
+    ValueError
+        If a kernel matrix is not PSD (negative diagonal, an entry breaking
+        Cauchy-Schwarz, or a residual diagonal turning negative while deflating).
+
+    References
+    ----------
+    .. [1] Z. Hussain, J. Shawe-Taylor. Theory of matching pursuit. NIPS 2008.
+    """
+    Kx, Ky = _check_pair(Kx, Ky)
+    n_basis = check_positive_int(n_basis, "n_basis")
+    reg = _check_reg(reg)
+    tol = check_positive_float(tol, "tol")
+    return _kcca_core(Kx, Ky, n_basis, reg, tol)
+
+
+def _kcca_core(Kx, Ky, n_basis, reg, tol):
+    m = Kx.shape[0]
+    thr_x = tol * float(np.max(np.diag(Kx)))
+    thr_y = tol * float(np.max(np.diag(Ky)))
+    neg_x = -PSD_NEG_RATIO * float(np.max(np.diag(Kx)))
+    neg_y = -PSD_NEG_RATIO * float(np.max(np.diag(Ky)))
+    Hx, Hy = Kx.copy(), Ky.copy()  # deflated kernels
+    k_max = min(n_basis, m)
+    Gx, Gy = np.zeros((m, k_max)), np.zeros((m, k_max))  # Gram-Schmidt features
+    for j in range(k_max):
+        dx, dy = np.diag(Hx).copy(), np.diag(Hy).copy()
+        if thr_x <= 0 or thr_y <= 0:
+            return
+        alive = np.flatnonzero((dx > thr_x) & (dy > thr_y))
+        if alive.size == 0:
+            return
+        num = np.full(m, np.nan)
+        quotients = np.full(m, np.nan)
+        Hxa, Hya = Hx[:, alive], Hy[:, alive]
+        # e_i' Kx Ky e_i = <Kx e_i, Ky e_i>;  e_i' K^2 e_i = ||K e_i||^2
+        num[alive] = np.einsum("ij,ij->j", Hxa, Hya)
+        sx = np.einsum("ij,ij->j", Hxa, Hxa)
+        sy = np.einsum("ij,ij->j", Hya, Hya)
+        quotients[alive] = num[alive] / np.sqrt(sx * sy)
+        i = int(np.nanargmax(quotients))
+        # deflation of both kernels (Hussain & Shawe-Taylor, Eq. 3, in each view)
+        gx = Hx[:, i] / np.sqrt(dx[i])
+        gy = Hy[:, i] / np.sqrt(dy[i])
+        Hx -= np.outer(gx, gx)
+        Hy -= np.outer(gy, gy)
+        Hx[i, :] = Hx[:, i] = 0.0
+        Hy[i, :] = Hy[:, i] = 0.0
+        Gx[:, j], Gy[:, j] = gx, gy
+        rx, ry = np.diag(Hx).copy(), np.diag(Hy).copy()
+        if rx.min() < neg_x or ry.min() < neg_y:
+            view = "Kx" if rx.min() < neg_x else "Ky"
+            raise ValueError(
+                f"{view} is not positive semi-definite: a residual diagonal became negative "
+                "while deflating. Sparse KCCA needs a PSD kernel (rbf, laplacian, "
+                "polynomial, linear or cosine)."
+            )
+        np.maximum(rx, 0.0, out=rx)
+        np.maximum(ry, 0.0, out=ry)
+        rho, Wx, Wy, mx, my = canonical_correlations(Gx[:, : j + 1], Gy[:, : j + 1], reg, 1)
+        yield KCCAStep(
+            step=j + 1,
+            index=i,
+            quotients=quotients,
+            numerators=num,
+            residual_diag_x=rx,
+            residual_diag_y=ry,
+            trace_residual_x=float(rx.sum()),
+            trace_residual_y=float(ry.sum()),
+            correlation=float(rho[0]),
+            variate_x=(Gx[:, : j + 1] - mx) @ Wx[:, 0],
+            variate_y=(Gy[:, : j + 1] - my) @ Wy[:, 0],
+        )
+
+
+def _safe_cholesky(A, what):
+    scale = max(float(np.max(np.diag(A))), np.finfo(float).tiny)
+    jitter = 0.0
+    for _ in range(8):
+        try:
+            return np.linalg.cholesky(A + jitter * scale * np.eye(A.shape[0]))
+        except np.linalg.LinAlgError:
+            jitter = 1e-12 if jitter == 0 else jitter * 100
+    raise ValueError(f"{what} is not positive definite even with jitter; lower n_basis.")
+
+
+class SparseKCCA(BaseEstimator):
+    r"""Matching-pursuit sparse kernel CCA (Hussain & Shawe-Taylor, Section 4).
+
+    Parameters
+    ----------
+    n_basis : int, default=10
+        Number of basis pairs k chosen greedily.
+    kernel_x, kernel_y : {"rbf", "laplacian", "polynomial", "linear", "cosine"}
+        PSD kernels of the two views ("sigmoid" is refused).
+    gamma_x, gamma_y : float or None
+        Kernel widths (None: 1 / n_features of that view).
+    reg : float in [0, 1), default=1e-3
+        Regularisation tau of Computation 6.34 (Shawe-Taylor & Cristianini):
+        each view's covariance is replaced by (1 - tau) C + tau I.
+    n_components : int or None
+        Number of canonical pairs kept (default: all, min over views of k).
+    degree_x, degree_y, coef0_x, coef0_y
+        Polynomial kernel parameters.
+    tol : float
+        Relative threshold below which a residual diagonal counts as spanned.
+
+    Attributes
+    ----------
+    indices_ : ndarray of shape (n_basis_,)
+        Chosen training indices, in order.
+    quotients_ : ndarray of shape (n_basis_,)
+        The quotient rho_i of each chosen index when it was chosen.
+    correlations_ : ndarray of shape (n_components_,)
+        Regularised canonical correlations in the sparse subspace, descending.
+    correlation_path_ : ndarray of shape (n_basis_,)
+        Leading canonical correlation with the first t basis pairs, t = 1..k.
+    n_basis_ : int
+        Number of basis pairs chosen (fewer than n_basis after an early stop).
+    n_components_ : int
+    basis_x_, basis_y_ : ndarrays
+        The chosen training points of each view.
+    weights_x_, weights_y_ : ndarrays of shape (n_basis_, n_components_)
+        Canonical directions in the Gram-Schmidt coordinates.
+
+    Notes
+    -----
+    ``transform(X, Y)`` maps each view with the kernel against the k chosen
+    points only: :math:`F = K(X, x_i)L_x^{-T}`, centred with the training mean,
+    times the canonical directions. The projections of the training data have
+    zero mean and unit variance, and their pairwise Pearson correlations are
+    close to ``correlations_`` for small ``reg``.
+    """
+
+    def __init__(
+        self, n_basis=10, *, kernel_x="rbf", kernel_y="rbf", gamma_x=None, gamma_y=None,
+        reg=DEFAULT_REG, n_components=None, degree_x=3, degree_y=3, coef0_x=1.0, coef0_y=1.0,
+        tol=DIAG_TOL,
+    ):
+        self.n_basis = n_basis
+        self.kernel_x = kernel_x
+        self.kernel_y = kernel_y
+        self.gamma_x = gamma_x
+        self.gamma_y = gamma_y
+        self.reg = reg
+        self.n_components = n_components
+        self.degree_x = degree_x
+        self.degree_y = degree_y
+        self.coef0_x = coef0_x
+        self.coef0_y = coef0_y
+        self.tol = tol
+
+    def _params(self, view):
+        if view == "x":
+            return dict(kernel=self.kernel_x, gamma=self.gamma_x_, degree=self.degree_x,
+                        coef0=self.coef0_x)
+        return dict(kernel=self.kernel_y, gamma=self.gamma_y_, degree=self.degree_y,
+                    coef0=self.coef0_y)
+
+    @staticmethod
+    def _check_view(A, name, n_features=None):
+        A = check_array(A, dtype=float, ensure_min_samples=2, input_name=name)
+        if n_features is not None and A.shape[1] != n_features:
+            raise ValueError(
+                f"{name} has {A.shape[1]} features, but SparseKCCA was fitted with {n_features}."
+            )
+        return A
+
+    def fit(self, X, Y):
+        """Choose the basis greedily and solve regularised CCA in its span.
+
+        Parameters
+        ----------
+        X : array of shape (m, d_x)
+            First view.
+        Y : array of shape (m, d_y)
+            Second view, paired row by row with X.
+        """
+        for kernel in (self.kernel_x, self.kernel_y):
+            check_kernel_name(kernel, allow_non_psd=False, where="sparse KCCA")
+        n_basis = check_positive_int(self.n_basis, "n_basis")
+        reg = _check_reg(self.reg)
+        X = self._check_view(X, "X")
+        Y = self._check_view(Y, "Y")
+        if X.shape[0] != Y.shape[0]:
+            raise ValueError(
+                f"X has {X.shape[0]} rows and Y has {Y.shape[0]}: the views must be paired "
+                "(one row per sample in each)."
+            )
+        self.gamma_x_ = check_positive_float(self.gamma_x, "gamma_x", allow_none=True)
+        self.gamma_y_ = check_positive_float(self.gamma_y, "gamma_y", allow_none=True)
+        if self.gamma_x_ is None:
+            self.gamma_x_ = 1.0 / X.shape[1]
+        if self.gamma_y_ is None:
+            self.gamma_y_ = 1.0 / Y.shape[1]
+        Kx = kernel_matrix(X, **self._params("x"))
+        Ky = kernel_matrix(Y, **self._params("y"))
+        indices, quotients, path = [], [], []
+        for s in kcca_steps(Kx, Ky, n_basis, reg=reg, tol=self.tol):
+            indices.append(s.index)
+            quotients.append(s.quotients[s.index])
+            path.append(s.correlation)
+        if not indices:
+            raise ValueError(
+                "A kernel matrix is (numerically) zero: no point can be chosen. "
+                "Check the kernel parameters."
+            )
+        k = len(indices)
+        n_components = k if self.n_components is None else check_positive_int(
+            self.n_components, "n_components")
+        self.indices_ = np.asarray(indices, dtype=int)
+        self.quotients_ = np.asarray(quotients)
+        self.correlation_path_ = np.asarray(path)
+        self.n_basis_ = k
+        self.n_components_ = min(n_components, k)
+        self.n_features_in_ = X.shape[1]
+        self.n_features_y_ = Y.shape[1]
+        self.basis_x_ = X[self.indices_].copy()
+        self.basis_y_ = Y[self.indices_].copy()
+        # Cholesky factors of K[i,i] in choice order: the Gram-Schmidt features
+        self._chol_x = _safe_cholesky(Kx[np.ix_(self.indices_, self.indices_)], "Kx[i,i]")
+        self._chol_y = _safe_cholesky(Ky[np.ix_(self.indices_, self.indices_)], "Ky[i,i]")
+        Fx = self._features(Kx[:, self.indices_], self._chol_x)
+        Fy = self._features(Ky[:, self.indices_], self._chol_y)
+        rho, Wx, Wy, mx, my = canonical_correlations(Fx, Fy, reg, self.n_components_)
+        self.correlations_ = rho
+        self.weights_x_, self.weights_y_ = Wx, Wy
+        self.mean_x_, self.mean_y_ = mx, my
+        return self
+
+    @staticmethod
+    def _features(K_cols, chol):
+        return solve_triangular(chol, K_cols.T, lower=True, check_finite=False).T
+
+    def transform(self, X, Y):
+        """Canonical variates of each view.
+
+        Parameters
+        ----------
+        X : array of shape (n, d_x)
+        Y : array of shape (n, d_y)
+            The two views of the same n pairs (Y may have different n: the
+            views are mapped separately).
+
+        Returns
+        -------
+        U : ndarray of shape (n, n_components_)
+        V : ndarray of shape (n, n_components_)
+        """
+        check_is_fitted(self)
+        X = check_array(X, dtype=float, input_name="X")
+        Y = check_array(Y, dtype=float, input_name="Y")
+        for A, name, d in ((X, "X", self.n_features_in_), (Y, "Y", self.n_features_y_)):
+            if A.shape[1] != d:
+                raise ValueError(f"{name} has {A.shape[1]} features, but SparseKCCA was fitted with {d}.")
+        Fx = self._features(kernel_matrix(X, self.basis_x_, **self._params("x")), self._chol_x)
+        Fy = self._features(kernel_matrix(Y, self.basis_y_, **self._params("y")), self._chol_y)
+        return (Fx - self.mean_x_) @ self.weights_x_, (Fy - self.mean_y_) @ self.weights_y_
+
+    def fit_transform(self, X, Y):
+        """``fit(X, Y).transform(X, Y)``."""
+        return self.fit(X, Y).transform(X, Y)
+
+    def score(self, X, Y):
+        """Pearson correlation of the leading canonical pair on (X, Y)."""
+        U, V = self.transform(X, Y)
+        u, v = U[:, 0] - U[:, 0].mean(), V[:, 0] - V[:, 0].mean()
+        denom = np.sqrt((u @ u) * (v @ v))
+        return float(u @ v / denom) if denom > 0 else 0.0
