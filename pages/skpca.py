@@ -121,7 +121,7 @@ table = pd.DataFrame({"step": [t.step for t in steps], "index": [t.index for t i
                       "trace_residual": [t.trace_residual for t in steps]})
 cand = ", n_candidates=59, random_state=%d" % choice.seed if trick else ""
 snippet = (f"from mpcore.skpca import SparseKPCA\n{data_snippet(choice)}\n"
-           f"{split_snippet(choice, test, cached.stratified(choice, test))}\n"
+           f"{split_snippet(choice, test, cached.stratified(choice, test), d.y is not None)}\n"
            f"model = SparseKPCA({k}, {kernel_kwargs(kern)}{cand}).fit(X_tr)\n"
            f"print(model.indices_, model.trace_residuals_)")
 page_footer(snippet=snippet, table=table, name="skpca_steps",

@@ -5,8 +5,9 @@
 Okabe-Ito palette and fonts sized for a projector.
 """
 
+from ._bounds import bound_curves_figure
 from ._common import OKABE_ITO, PALETTE, base_layout, project_2d
 from ._skpca import skpca_animation, trace_curves_figure, with_start_frame
 
-__all__ = ["OKABE_ITO", "PALETTE", "base_layout", "project_2d", "skpca_animation",
+__all__ = ["bound_curves_figure", "OKABE_ITO", "PALETTE", "base_layout", "project_2d", "skpca_animation",
            "trace_curves_figure", "with_start_frame"]

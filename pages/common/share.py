@@ -46,7 +46,12 @@ def kernel_kwargs(kern: KernelChoice) -> str:
     return ", ".join(parts)
 
 
-def split_snippet(choice: DataChoice, test_fraction: float, stratify: bool) -> str:
+def split_snippet(choice: DataChoice, test_fraction: float, stratify: bool,
+                  has_target: bool = True) -> str:
+    """The train/test split line, identical to ``cached.split``."""
+    if not has_target:
+        return (f"X_tr, X_te = train_test_split(X, test_size={test_fraction!r}, "
+                f"random_state={choice.seed})")
     strat = ", stratify=y" if stratify else ""
     return (f"X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size={test_fraction!r}, "
             f"random_state={choice.seed}{strat})")
@@ -107,10 +112,8 @@ def page_footer(*, snippet: str, table: pd.DataFrame | None, name: str,
                                file_name=f"{name}.json", mime="application/json",
                                key=f"{name}.json_dl")
         classroom_builder(page_controls)
-        if st.button("Reset all controls", key=f"{name}.reset",
-                     help="Back to the defaults (classroom hiding stays)."):
-            reset_view()
-            st.rerun()
+        st.button("Reset all controls", key=f"{name}.reset", on_click=reset_view,
+                  help="Back to the defaults (classroom hiding stays).")
 
 
 def _json_default(o):

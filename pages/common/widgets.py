@@ -93,6 +93,7 @@ def control(widget, key, label, default, *, cast=str, **kwargs):
     """
     if key in hidden():
         return _from_url(key, default, cast)
+    st.session_state.setdefault("_defaults", {})[key] = default
     if key not in st.session_state:
         if widget in (st.selectbox, st.radio):
             options = list(kwargs["options"])
@@ -172,8 +173,7 @@ def data_controls(*, tasks=("classification", "regression", "unsupervised"), all
     with st.sidebar:
         name = control(st.selectbox, "dataset", SHARED["dataset"][0],
                        default if default in options else options[0], options=options,
-                       on_change=_on_dataset_change,
-                       format_func=lambda n: n.replace("_", " "))
+                       on_change=_on_dataset_change)
         if name not in options:
             name = options[0]
         if name == CSV:
@@ -246,8 +246,9 @@ def kernel_controls(*, allow_sigmoid=False, kernels=None, default_sigma=None) ->
         st.session_state["kernel"] = names[0]
     st.sidebar.subheader("Kernel")
     with st.sidebar:
+        # raw option names: a bound selectbox writes the displayed text into the URL
         kernel = control(st.selectbox, "kernel", SHARED["kernel"][0], names[0], options=names,
-                         format_func=KERNEL_LABELS.get)
+                         help="; ".join(f"{n}: {KERNEL_LABELS[n]}" for n in names))
         if kernel not in names:
             kernel = names[0]
         gamma, sigma, degree, coef0 = None, None, 3, 1.0
@@ -325,14 +326,20 @@ def clear_points():
 
 
 def reset_view():
-    """Forget every control (back to defaults) but keep classroom hiding."""
-    keep = st.query_params.get("hide")
-    for key in list(st.session_state.keys()):
-        if not str(key).startswith("csv."):
-            del st.session_state[key]
-    st.query_params.clear()
-    if keep:
-        st.query_params["hide"] = keep
+    """Button callback: every drawn control back to its default (classroom hiding stays).
+
+    Controls bound to the URL can only be changed through session state (not by
+    editing ``st.query_params``), so each one is set to the default it was drawn
+    with; the data set goes first so its size and noise defaults apply.
+    """
+    defaults = st.session_state.get("_defaults", {})
+    for key, value in defaults.items():
+        if key in ("n", "noise", "ratio"):
+            st.session_state.pop(key, None)
+        elif key in st.session_state:
+            st.session_state[key] = value
+    st.session_state["sigma"] = DEFAULT_SIGMA.get(defaults.get("dataset", "moons"), 1.0)
+    st.query_params.pop("pts", None)
 
 
 def finite_or_none(a):

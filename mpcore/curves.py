@@ -1,0 +1,345 @@
+r"""Residual curves and generalisation bounds of sparse kernel PCA over k.
+
+:func:`bound_curves` computes, for k = 1..K_max basis vectors chosen by sparse
+kernel PCA (Hussain & Shawe-Taylor [1]_, Algorithm 1), everything the
+comparison of their Figure 1 draws:
+
+- the training and test residuals :math:`\|P^\perp_{i_k}\phi(x)\|^2` averaged
+  over the points;
+- the sample-compression bound of [1]_, Corollary 1 (residual of the points
+  outside the compression set plus a penalty growing with its size);
+- the kernel-PCA bound of Shawe-Taylor & Cristianini (2004), Theorem 6.14 [2]_
+  (eigenvalue tail plus a Rademacher penalty);
+
+and where each bound is lowest, the number k* of dimensions it recommends.
+
+References
+----------
+.. [1] Z. Hussain, J. Shawe-Taylor. Theory of matching pursuit. NIPS 2008.
+.. [2] J. Shawe-Taylor, N. Cristianini. Kernel Methods for Pattern Analysis.
+   Cambridge University Press, 2004.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.linalg import eigh
+
+from ._validation import check_positive_int, check_probability
+from .bounds import compression_bound, kpca_bound
+from .kernels import kernel_diag, kernel_matrix
+from .skpca import SparseKPCA
+
+__all__ = ["BoundCurves", "bound_curves", "compression_terms", "kpca_terms", "out_residual_means"]
+
+
+@dataclass(frozen=True)
+class BoundCurves:
+    """Curves over k = 1..n_steps returned by :func:`bound_curves`.
+
+    Every curve is an array of shape ``(n_steps,)``; entry ``k-1`` belongs to
+    k basis vectors. Residuals are squared feature-space distances (in [0, 1]
+    for a Gaussian kernel).
+
+    Attributes
+    ----------
+    k : ndarray of int
+        1, 2, ..., n_steps.
+    train_residual : ndarray
+        Mean residual of all m training points (chosen points count as 0),
+        i.e. the trace of the deflated kernel divided by m.
+    out_residual : ndarray
+        Mean residual of the m - k training points outside the first-k
+        compression set (the empirical term of Corollary 1).
+    test_residual : ndarray or None
+        Mean residual of the test points (None without test points).
+    compression : ndarray
+        Corollary 1 of [1]: the running minimum over t <= k of
+        ``compression_terms``; equals :func:`mpcore.bounds.compression_bound`.
+    compression_terms : ndarray
+        The term inside that minimum at t = k (not minimised).
+    kpca : ndarray
+        Theorem 6.14 of [2]: running minimum of ``kpca_terms``; equals
+        :func:`mpcore.bounds.kpca_bound` on all eigenvalues of K.
+    kpca_terms : ndarray
+        The Theorem 6.14 expression at t = k (not minimised).
+    trivial : float
+        The level at or above which a bound says nothing: the largest
+        training kappa(x_i, x_i), which bounds every residual of a training
+        point (1 for Gaussian, Laplacian and cosine kernels).
+    indices : ndarray of int
+        The chosen training indices, in order of choice.
+    m, n_test : int
+        Training and test set sizes.
+    k_max : int
+        The number of steps asked for (n_steps is smaller after an early stop).
+    delta : float
+        Confidence parameter: each bound holds with probability 1 - delta.
+    kappa_sq_sum : float
+        :math:`\\sum_i \\kappa(x_i, x_i)^2` used by Theorem 6.14.
+    """
+
+    k: np.ndarray
+    train_residual: np.ndarray
+    out_residual: np.ndarray
+    test_residual: np.ndarray | None
+    compression: np.ndarray
+    compression_terms: np.ndarray
+    kpca: np.ndarray
+    kpca_terms: np.ndarray
+    trivial: float
+    indices: np.ndarray
+    m: int
+    n_test: int
+    k_max: int
+    delta: float
+    kappa_sq_sum: float
+
+    @property
+    def n_steps(self) -> int:
+        """Number of basis vectors actually chosen (< k_max after an early stop)."""
+        return int(self.k.size)
+
+    @property
+    def stopped_early(self) -> bool:
+        return self.n_steps < self.k_max
+
+    @property
+    def k_star_compression(self) -> int:
+        """Smallest k at which the compression bound reaches its minimum."""
+        return _first_min(self.compression)
+
+    @property
+    def min_compression(self) -> float:
+        return float(self.compression[-1])
+
+    @property
+    def k_star_kpca(self) -> int:
+        """Smallest k at which the kernel-PCA bound reaches its minimum."""
+        return _first_min(self.kpca)
+
+    @property
+    def min_kpca(self) -> float:
+        return float(self.kpca[-1])
+
+    def columns(self) -> dict:
+        """The curves as named columns (for a table or a CSV file)."""
+        cols = {"k": self.k, "train_residual": self.train_residual,
+                "out_of_compression_set_residual": self.out_residual}
+        if self.test_residual is not None:
+            cols["test_residual"] = self.test_residual
+        cols.update({"compression_bound": self.compression,
+                     "compression_term_at_k": self.compression_terms,
+                     "kpca_bound": self.kpca, "kpca_term_at_k": self.kpca_terms,
+                     "trivial_level": np.full(self.n_steps, self.trivial)})
+        return cols
+
+
+def _first_min(curve):
+    # a running minimum copies its value exactly, so equality finds where it is reached
+    curve = np.asarray(curve)
+    return int(np.flatnonzero(curve <= curve[-1])[0]) + 1
+
+
+def out_residual_means(residual_curve, indices):
+    r"""Mean residual of the training points outside each compression set.
+
+    Parameters
+    ----------
+    residual_curve : array of shape (m, k)
+        Column t-1 holds the residuals of the m training points with the first
+        t chosen indices (:meth:`mpcore.skpca.SparseKPCA.residual_curve`).
+    indices : array of int, shape (k,)
+        The chosen training indices, in order of choice.
+
+    Returns
+    -------
+    means : ndarray of shape (k,)
+        Entry t-1 is :math:`\frac{1}{m-t}\sum_{i\notin\{i_1..i_t\}}
+        \|P^\perp_{i_{1:t}}\phi(x_i)\|^2`, the empirical term of Corollary 1
+        of Hussain & Shawe-Taylor (2008).
+    """
+    r = np.asarray(residual_curve, dtype=float)
+    idx = np.asarray(indices)
+    if r.ndim != 2:
+        raise ValueError(f"residual_curve must be 2-D (m, k), got shape {r.shape}.")
+    m, k = r.shape
+    if idx.shape != (k,):
+        raise ValueError(f"indices must have shape ({k},) to match residual_curve, "
+                         f"got {idx.shape}.")
+    if k >= m:
+        raise ValueError(f"need fewer chosen points than training points: k = {k}, m = {m}.")
+    if np.unique(idx).size != k or idx.min() < 0 or idx.max() >= m:
+        raise ValueError("indices must be distinct training indices in [0, m).")
+    t = np.arange(1, k + 1)
+    position = np.full(m, k)
+    position[idx] = np.arange(k)
+    outside = position[:, None] >= t[None, :]  # point i is not among the first t chosen
+    return np.einsum("ij,ij->j", r, outside) / (m - t)
+
+
+def compression_terms(out_residual, m, *, delta=0.05, R=1.0):
+    r"""The Corollary 1 expression at each compression-set size t (not minimised).
+
+    .. math:: \bar r_t + R\sqrt{\frac{t\ln(em/t) + \ln(2m/\delta)}{2(m-t)}}
+
+    Its running minimum is :func:`mpcore.bounds.compression_bound`; its
+    argmin is the number of basis vectors the bound recommends.
+    """
+    r = np.asarray(out_residual, dtype=float)
+    t = np.arange(1, r.size + 1, dtype=float)
+    return r + R * np.sqrt((t * np.log(np.e * m / t) + np.log(2 * m / delta)) / (2 * (m - t)))
+
+
+def kpca_terms(top_eigenvalues, trace, m, *, kappa_sq_sum, delta=0.05, R=1.0):
+    r"""The Theorem 6.14 expression at each t (not minimised), from the top eigenvalues.
+
+    .. math:: \frac1m\sum_{i>t}\lambda_i + \frac8m\sqrt{(t+1)\sum_i\kappa(x_i,x_i)^2}
+              + 3R^2\sqrt{\frac{\ln(2m/\delta)}{2m}}
+
+    with :math:`\sum_{i>t}\lambda_i = \operatorname{tr}K - \sum_{i\le t}\lambda_i`,
+    so only the k largest eigenvalues are needed for t = 1..k.
+    """
+    lam = np.clip(np.sort(np.asarray(top_eigenvalues, dtype=float))[::-1], 0.0, None)
+    t = np.arange(1, lam.size + 1, dtype=float)
+    tails = np.maximum(trace - np.cumsum(lam), 0.0)
+    return (tails / m + (8.0 / m) * np.sqrt((t + 1) * kappa_sq_sum)
+            + 3 * R**2 * np.sqrt(np.log(2 * m / delta) / (2 * m)))
+
+
+def bound_curves(X_train, X_test=None, *, kernel="rbf", gamma=None, degree=3, coef0=1.0,
+                 k_max=50, delta=0.05):
+    r"""Residual curves of sparse kernel PCA and its two bounds, for k = 1..k_max.
+
+    Fits :class:`mpcore.skpca.SparseKPCA` with ``k_max`` components on
+    ``X_train`` (exact greedy, Algorithm 1 of [1]_) and returns, for every k,
+    the mean training and test residuals, the sample-compression bound of [1]_
+    (Corollary 1) and the kernel-PCA bound of [2]_ (Theorem 6.14), both at
+    confidence :math:`1-\delta`:
+
+    .. math:: B^{\mathrm{sc}}_k = \min_{1\le t\le k}\Big[\frac{1}{m-t}
+              \sum_{i\notin i_{1:t}}\|P^\perp_{i_{1:t}}\phi(x_i)\|^2
+              + R\sqrt{\frac{t\ln(em/t)+\ln(2m/\delta)}{2(m-t)}}\Big]
+
+    .. math:: B^{\mathrm{pca}}_k = \min_{1\le t\le k}\Big[\frac1m\sum_{i>t}\lambda_i
+              + \frac8m\sqrt{(t+1)\textstyle\sum_i\kappa(x_i,x_i)^2}\Big]
+              + 3R_\phi^2\sqrt{\frac{\ln(2m/\delta)}{2m}}
+
+    Parameters
+    ----------
+    X_train : array of shape (m, d)
+        Training points: the basis is chosen among them and both bounds use
+        only them.
+    X_test : array of shape (n, d), optional
+        Held-out points for the test residual curve (None: no test curve).
+    kernel, gamma, degree, coef0 :
+        A positive semi-definite kernel, as in
+        :func:`mpcore.kernels.kernel_matrix` ("sigmoid" is refused).
+    k_max : int
+        Largest number of basis vectors, ``1 <= k_max < m``.
+    delta : float in (0, 1)
+        Each bound holds with probability at least ``1 - delta``.
+
+    Returns
+    -------
+    curves : BoundCurves
+        Curves of length ``n_steps`` (``k_max``, or fewer if every training
+        point is spanned earlier), the minima ``k_star_compression`` /
+        ``min_compression`` and ``k_star_kpca`` / ``min_kpca``, and the
+        trivial level.
+
+    Notes
+    -----
+    Both bounds use the uncentred training kernel matrix K, as the sparse
+    method does. The loss bound of Corollary 1 and the radius of Theorem 6.14
+    come from the training diagonal: :math:`R = \max_i\kappa(x_i,x_i)` bounds
+    every squared residual (it is 1 for Gaussian, Laplacian and cosine
+    kernels, as in [1]_), and :math:`R_\phi^2 = R` is the squared radius of
+    the ball holding the training points in feature space. For kernels whose
+    diagonal is not constant (linear, polynomial) this is the training
+    estimate of the supremum the theorems assume. R is also the trivial
+    level: a bound at or above it says nothing, since no residual exceeds it.
+
+    Theorem 6.14 needs only the tails :math:`\sum_{i>t}\lambda_i = \operatorname{tr}K
+    - \sum_{i\le t}\lambda_i` for t <= k_max, so only the k_max largest
+    eigenvalues are computed (``scipy.linalg.eigh`` with ``subset_by_index``).
+
+    See Also
+    --------
+    mpcore.bounds.compression_bound, mpcore.bounds.kpca_bound
+
+    References
+    ----------
+    .. [1] Z. Hussain, J. Shawe-Taylor. Theory of matching pursuit. NIPS 2008,
+       Section 2, Theorem 2, Corollary 1 and Figure 1.
+    .. [2] J. Shawe-Taylor, N. Cristianini. Kernel Methods for Pattern
+       Analysis. 2004, Theorem 6.14 and Remark 6.15.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.random.default_rng(0).normal(size=(120, 3))
+    >>> c = bound_curves(X[:100], X[100:], gamma=0.5, k_max=20)
+    >>> c.n_steps, bool(np.all(np.diff(c.compression) <= 0))
+    (20, True)
+    """
+    X_train = np.asarray(X_train, dtype=float)
+    if X_train.ndim != 2 or X_train.shape[0] < 2:
+        raise ValueError(f"X_train must be a 2-D array with at least 2 rows, got shape "
+                         f"{X_train.shape}.")
+    if not np.all(np.isfinite(X_train)):
+        raise ValueError("X_train contains NaN or inf: clean or impute the data first.")
+    m = X_train.shape[0]
+    k_max = check_positive_int(k_max, "k_max")
+    if k_max >= m:
+        raise ValueError(f"k_max must be smaller than the number of training points m = {m} "
+                         f"(the compression bound needs points outside the basis); got {k_max}.")
+    delta = check_probability(delta, "delta")
+    if X_test is not None:
+        X_test = np.asarray(X_test, dtype=float)
+        if X_test.ndim != 2 or X_test.shape[1] != X_train.shape[1] or X_test.shape[0] == 0:
+            raise ValueError(f"X_test must be a non-empty 2-D array with {X_train.shape[1]} "
+                             f"columns like X_train, got shape {X_test.shape}.")
+        if not np.all(np.isfinite(X_test)):
+            raise ValueError("X_test contains NaN or inf: clean or impute the data first.")
+
+    model = SparseKPCA(k_max, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0).fit(X_train)
+    params = dict(kernel=kernel, gamma=model.gamma_, degree=degree, coef0=coef0)
+    indices = model.indices_
+    n = model.n_components_
+    train_curve = model.residual_curve(X_train)  # (m, n); chosen points have residual 0
+    train_residual = train_curve.mean(axis=0)
+    out = out_residual_means(train_curve, indices)
+    test_residual = None if X_test is None else model.residual_curve(X_test).mean(axis=0)
+
+    diag = kernel_diag(X_train, **params)
+    R = float(np.max(diag))
+    kappa_sq_sum = float(np.sum(diag**2))
+    if not R > 0:
+        raise ValueError("Every kappa(x, x) is 0 on the training data: choose other kernel "
+                         "parameters.")
+
+    # Corollary 1: running minimum of the per-t expression (R bounds the loss)
+    comp = compression_bound(out, m, delta=delta, R=R)
+    comp_terms = compression_terms(out, m, delta=delta, R=R)
+
+    # Theorem 6.14: the n largest eigenvalues and tr K give every tail for t <= n
+    K = kernel_matrix(X_train, **params)
+    top = eigh(K, eigvals_only=True, subset_by_index=[m - n, m - 1], driver="evx")[::-1]
+    trace = float(np.trace(K))
+    rest = max(trace - float(np.clip(top, 0.0, None).sum()), 0.0) / (m - n)
+    # all m eigenvalues for kpca_bound: the m - n smallest replaced by their mean
+    # (same sum, so every tail sum for t <= n is unchanged)
+    spectrum = np.concatenate([top, np.full(m - n, rest)])
+    kpca = kpca_bound(spectrum, m, kappa_sq_sum=kappa_sq_sum, delta=delta, R=np.sqrt(R))[:n]
+    kp_terms = kpca_terms(top, trace, m, kappa_sq_sum=kappa_sq_sum, delta=delta, R=np.sqrt(R))
+
+    return BoundCurves(
+        k=np.arange(1, n + 1), train_residual=train_residual, out_residual=out,
+        test_residual=test_residual, compression=comp, compression_terms=comp_terms,
+        kpca=kpca, kpca_terms=kp_terms, trivial=R, indices=indices.copy(), m=m,
+        n_test=0 if X_test is None else X_test.shape[0], k_max=k_max, delta=delta,
+        kappa_sq_sum=kappa_sq_sum,
+    )
