@@ -22,7 +22,7 @@ def blobs(n_samples, noise, random_state):
     # noise is the cluster standard deviation (scaled so the default is well separated)
     return make_blobs(
         n_samples=n_samples, centers=[[-1.5, -1.0], [1.5, 1.0], [0.0, 2.0]],
-        cluster_std=max(noise, 1e-3), random_state=random_state,
+        cluster_std=noise, random_state=random_state,
     )
 
 
@@ -74,3 +74,25 @@ def gaussian_toy(n_samples, variance_ratio, random_state, *, n_features=450, n_d
     Q, _ = np.linalg.qr(rng.normal(size=(n_features, n_features)))
     Z = rng.normal(size=(n_samples, n_features)) * scales
     return Z @ Q.T
+
+
+def far_cluster(n_samples, noise, random_state):
+    """Vincent & Bengio (2002), Figure 7 situation: linearly separable data where a
+    least-squares fit misclassifies points.
+
+    Class 0 is a cluster at (-1, 1); class 1 a cluster at (1, 0) and a quarter of
+    all points in a far cluster at (6, -4), on the correct side of every
+    separating line. A linear squared-error fit penalises those large positive
+    margins and tilts its boundary toward the far cluster, misclassifying some
+    points near the two close clusters; a margin loss such as tanh (and a linear
+    SVM) separates the data. ``noise`` is the standard deviation of each cluster.
+    """
+    rng = check_random_state(random_state)
+    n_far = n_samples // 4
+    n1 = (n_samples - n_far) // 2
+    n0 = n_samples - n_far - n1
+    centres = ((n0, (-1.0, 1.0), 0), (n1, (1.0, 0.0), 1), (n_far, (6.0, -4.0), 1))
+    X = np.vstack([noise * rng.normal(size=(n, 2)) + c for n, c, _ in centres])
+    y = np.concatenate([np.full(n, label) for n, _, label in centres])
+    order = rng.permutation(n_samples)
+    return X[order], y[order]

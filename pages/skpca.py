@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from mpcore.plots import with_start_frame
+from mpcore.plots import cut_animation
 from pages.common import cached
 from pages.common.clicker import click_to_add
 from pages.common.share import data_snippet, kernel_kwargs, page_footer, split_snippet
@@ -39,6 +39,7 @@ def _apply_preset(name):
         st.session_state[key] = val
     st.session_state["skpca.step"] = 1
     st.session_state["skpca.preset"] = name
+    st.query_params.pop("j", None)
 
 
 choice = data_controls()
@@ -50,27 +51,29 @@ with st.sidebar:
     test = 0.3 if "test" in hidden() else float(control(
         st.slider, "test", "Test fraction", 0.3, cast=float, min_value=0.1, max_value=0.5, step=0.05))
 m_train = d.n_samples - int(round(test * d.n_samples))
-k = sparsity_control(k_max=min(m_train, 100), default=20)
+K_MAX = min(m_train, 100)  # one run of K_MAX steps serves every k on the slider
+k = sparsity_control(k_max=K_MAX, default=20)
 with st.sidebar:
     trick = control(st.toggle, "skpca.trick", "59-trick (random candidates, large m)", False,
                     cast=lambda s: s == "True",
                     help="Score only 59 random candidates per step (Smola & Schoelkopf): the best "
                          "of 59 is in the top 5% with probability 0.95. Never forms K.")
-    speed = control(st.select_slider, "skpca.speed", "Play speed (frames/s)", 4, cast=int,
+    speed = control(st.select_slider, "skpca.speed", "Play speed (frames/s)", 8, cast=int,
                     options=(1, 2, 4, 6, 8, 12))
     st.subheader("Break it")
     for name in PRESETS:
         st.button(name, key=f"skpca.preset.{name}", on_click=_apply_preset, args=(name,),
                   width="stretch")
 
+cand = 59 if trick else None
 try:
-    view = cached.skpca_view(choice, kern, test, k, 59 if trick else None)
-    fig = cached.skpca_figure(choice, kern, test, k, 59 if trick else None, int(1000 / speed))
+    view = cached.skpca_view(choice, kern, test, K_MAX, cand)
+    fig = cached.skpca_figure(choice, kern, test, K_MAX, cand)
 except ValueError as exc:
     st.error(str(exc))
     st.stop()
 
-steps = view["steps"]
+steps = view["steps"][:k]
 n_steps = len(steps)
 if st.session_state.get("skpca.preset") in PRESETS:
     st.info(PRESETS[st.session_state["skpca.preset"]][1])
@@ -78,41 +81,52 @@ if n_steps < k:
     st.warning(f"Stopped early after {n_steps} of k = {k} steps: every residual diagonal is "
                f"below 1e-10 × max K_ii, so the chosen points already span the data in feature "
                f"space (the kernel matrix has numerical rank {n_steps}).")
-
-st.session_state["skpca.step"] = min(max(st.session_state.get("skpca.step", 1), 1), n_steps)
+if "skpca.step" not in st.session_state:
+    st.session_state["skpca.step"] = int(st.query_params.get("j", 1)) if str(
+        st.query_params.get("j", "1")).isdigit() else 1
 
 
 def _move(delta):
     st.session_state["skpca.step"] = min(max(st.session_state["skpca.step"] + delta, 1), n_steps)
+    st.query_params["j"] = str(st.session_state["skpca.step"])
 
 
-c1, c2, c3, c4 = st.columns([1, 1, 1, 3])
-c1.button("◀ Back", on_click=_move, args=(-1,), key="skpca.back", width="stretch")
-c2.button("Step ▶", on_click=_move, args=(1,), key="skpca.next", width="stretch")
-c3.button("⟲ Reset", on_click=_move, args=(-n_steps,), key="skpca.reset_step", width="stretch")
-j = st.session_state["skpca.step"]
-c4.markdown(f"### Step {j} of {n_steps}")
+@st.fragment
+def stepper():
+    """Step / Back / Reset rerun only this part: the figure and the equations."""
+    st.session_state["skpca.step"] = min(max(st.session_state["skpca.step"], 1), n_steps)
+    c1, c2, c3, c4 = st.columns([1, 1, 1, 3])
+    c1.button("◀ Back", on_click=_move, args=(-1,), key="skpca.back", width="stretch")
+    c2.button("Step ▶", on_click=_move, args=(1,), key="skpca.next", width="stretch")
+    c3.button("⟲ Reset", on_click=_move, args=(-n_steps,), key="skpca.reset_step", width="stretch")
+    j = st.session_state["skpca.step"]
+    c4.markdown(f"### Step {j} of {n_steps}")
+    left, right = st.columns([5, 2])
+    with left:
+        st.plotly_chart(cut_animation(fig, n_steps, j, frame_ms=int(1000 / speed)),
+                        key="skpca.fig", config={"displaylogo": False})
+        if view["heat_note"]:
+            st.caption(view["heat_note"])
+        st.caption("▶ Play animates in the browser; the equations on the right follow the "
+                   "Step buttons.")
+    s = steps[j - 1]
+    before = s.trace_residual + s.quotients[s.index]
+    with right:
+        st.markdown("**Greedy choice (Eq. 2)**")
+        st.latex(r"i_j=\arg\max_i \frac{e_i'\hat K^2 e_i}{e_i'\hat K e_i}")
+        st.latex(rf"i_{{{j}}}={s.index},\quad \rho_{{{s.index}}}={s.quotients[s.index]:.4g}")
+        st.markdown("**Deflation (Eq. 3)**")
+        st.latex(r"\hat K\leftarrow \hat K-\frac{\hat K e_i e_i'\hat K}{e_i'\hat K e_i}")
+        st.markdown("**Trace drop = quotient (Theorem 1)**")
+        st.latex(rf"\operatorname{{tr}}\hat K_{{{j - 1}}}-\operatorname{{tr}}\hat K_{{{j}}}"
+                 rf"={before:.4g}-{s.trace_residual:.4g}")
+        st.latex(rf"={s.quotients[s.index]:.4g}=\rho_{{{s.index}}}")
+        st.markdown("**Nyström approximation (Eq. 5)**")
+        st.latex(r"\tilde K=K[:,\mathbf i]\,K[\mathbf i,\mathbf i]^{-1}K[\mathbf i,:]")
+        st.caption(f"Chosen so far: {', '.join(str(t.index) for t in steps[:j])}")
 
-left, right = st.columns([5, 2])
-with left:
-    st.plotly_chart(with_start_frame(fig, j - 1), key="skpca.fig", config={"displaylogo": False})
-    if view["heat_note"]:
-        st.caption(view["heat_note"])
-    st.caption("▶ Play animates in the browser; the equations on the right follow the Step buttons.")
-s = steps[j - 1]
-before = s.trace_residual + s.quotients[s.index]
-with right:
-    st.markdown("**Greedy choice (Eq. 2)**")
-    st.latex(r"i_j=\arg\max_i \frac{e_i'\hat K^2 e_i}{e_i'\hat K e_i}")
-    st.latex(rf"i_{{{j}}}={s.index},\quad \rho_{{{s.index}}}={s.quotients[s.index]:.4g}")
-    st.markdown("**Deflation (Eq. 3)**")
-    st.latex(r"\hat K\leftarrow \hat K-\frac{\hat K e_i e_i'\hat K}{e_i'\hat K e_i}")
-    st.markdown("**Trace drop = quotient (Theorem 1)**")
-    st.latex(rf"\operatorname{{tr}}\hat K_{{{j - 1}}}-\operatorname{{tr}}\hat K_{{{j}}}"
-             rf"={before:.4g}-{s.trace_residual:.4g}={s.quotients[s.index]:.4g}")
-    st.markdown("**Nyström approximation (Eq. 5)**")
-    st.latex(r"\tilde K=K[:,\mathbf i]\,K[\mathbf i,\mathbf i]^{-1}K[\mathbf i,:]")
-    st.caption(f"Chosen so far: {', '.join(str(t.index) for t in steps[:j])}")
+
+stepper()
 
 click_to_add(choice, key="skpca.add")
 

@@ -7,7 +7,13 @@ Okabe-Ito palette and fonts sized for a projector.
 
 from ._bounds import bound_curves_figure
 from ._common import OKABE_ITO, PALETTE, base_layout, project_2d
-from ._skpca import skpca_animation, trace_curves_figure, with_start_frame
+from ._skpca import (
+    cut_animation,
+    skpca_animation,
+    skpca_animation_dict,
+    trace_curves_figure,
+    with_start_frame,
+)
 
 __all__ = ["bound_curves_figure", "OKABE_ITO", "PALETTE", "base_layout", "project_2d", "skpca_animation",
-           "trace_curves_figure", "with_start_frame"]
+           "trace_curves_figure", "with_start_frame", "cut_animation", "skpca_animation_dict"]

@@ -31,29 +31,31 @@ def _ring_trace(X2, idx):
     )
 
 
-def _frame_traces(X2, steps, j, heat, heat_rows):
+def _frame_traces(X2, steps, j, heat):
+    """The traces frame j changes, as plain dicts (no plotly validation per frame)."""
     s = steps[j]
     idx = np.array([t.index for t in steps[: j + 1]])
     q = finite(s.quotients)
-    qmax_i = s.index
     traces = [
-        go.Scatter(x=X2[:, 0], y=X2[:, 1], mode="markers",
-                   marker=dict(color=s.residual_diag)),
-        _ring_trace(X2, idx),
-        go.Scatter(x=np.arange(len(q)), y=q, mode="markers"),
-        go.Scatter(x=[qmax_i], y=[q[qmax_i]], mode="markers+text",
-                   text=[f"i = {qmax_i}"], textposition="top center"),
-        go.Scatter(x=[j + 1], y=[s.trace_residual], mode="markers"),
+        {"type": "scatter", "marker": {"color": s.residual_diag}},
+        {"type": "scatter", "x": X2[idx, 0], "y": X2[idx, 1],
+         "text": [str(n + 1) for n in range(len(idx))]},
+        {"type": "scatter", "y": q},
+        {"type": "scatter", "x": [s.index], "y": [q[s.index]], "text": [f"i = {s.index}"]},
+        {"type": "scatter", "x": [j + 1], "y": [s.trace_residual]},
     ]
     if heat is not None:
-        traces.append(go.Heatmap(z=heat[j]))
+        traces.append({"type": "heatmap", "z": heat[j]})
     return traces
 
 
-def skpca_animation(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</sub>"),
+def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</sub>"),
                     trace0=None, curves=None, heatmaps=None, frame_ms=300, start=0,
                     height=880):
-    r"""One animated figure of the greedy selection, a frame per step.
+    r"""One animated figure of the greedy selection, a frame per step, as a plotly dict.
+
+    Frames are plain dicts, so building is fast; :func:`cut_animation` shows
+    the first k steps of it and opens it on any step without rebuilding.
 
     Parameters
     ----------
@@ -92,7 +94,16 @@ def skpca_animation(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</sub>")
     q_all = np.concatenate([finite(s.quotients, 0.0) for s in steps])
     q_max = float(np.max(q_all)) * 1.12 or 1.0
 
-    first = _frame_traces(X2, steps, start, heatmaps, None)
+    first = [go.Scatter(x=X2[:, 0], y=X2[:, 1], mode="markers",
+                        marker=dict(color=steps[start].residual_diag)),
+             _ring_trace(X2, np.array([t.index for t in steps[: start + 1]])),
+             go.Scatter(x=np.arange(len(X2)), y=finite(steps[start].quotients), mode="markers"),
+             go.Scatter(x=[steps[start].index], y=[finite(steps[start].quotients)[steps[start].index]],
+                        mode="markers+text", text=[f"i = {steps[start].index}"],
+                        textposition="top center"),
+             go.Scatter(x=[start + 1], y=[steps[start].trace_residual], mode="markers")]
+    if has_heat:
+        first.append(go.Heatmap(z=heatmaps[start]))
     # panel 1
     sc = first[0]
     sc.update(marker=dict(size=9, colorscale=SEQUENTIAL, cmin=0, cmax=diag_max,
@@ -116,7 +127,7 @@ def skpca_animation(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</sub>")
     # panel 4: static curves, then the moving marker
     j_axis = np.arange(0, k + 1)
     greedy = np.array([trace0 if trace0 is not None else np.nan] + [s.trace_residual for s in steps])
-    fig.add_trace(go.Scatter(x=j_axis, y=greedy, mode="lines+markers", name="sparse KPCA (greedy)",
+    fig.add_trace(go.Scatter(x=j_axis, y=greedy, mode="lines+markers", name="sparse KPCA",
                              line=dict(color=PALETTE[0], width=3), marker=dict(size=5)), row=2, col=2)
     dash = ("dash", "dot", "dashdot")
     for n, (name, curve) in enumerate((curves or {}).items()):
@@ -146,11 +157,8 @@ def skpca_animation(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</sub>")
     if has_heat:
         trace_ids.append(len(fig.data) - 1)
 
-    frames = []
-    for j in range(k):
-        tr = _frame_traces(X2, steps, j, heatmaps, None)
-        frames.append(go.Frame(data=tr, traces=trace_ids, name=str(j + 1)))
-    fig.frames = frames
+    frames = [dict(data=_frame_traces(X2, steps, j, heatmaps), traces=trace_ids, name=str(j + 1))
+              for j in range(k)]
 
     # fixed axes across frames (plotly animations must not rescale)
     pad = 0.08 * (np.ptp(X2, axis=0) + 1e-12)
@@ -171,7 +179,7 @@ def skpca_animation(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</sub>")
     play = dict(frame=dict(duration=int(frame_ms), redraw=True), fromcurrent=True,
                 transition=dict(duration=0), mode="immediate")
     fig.update_layout(
-        updatemenus=[dict(type="buttons", direction="left", x=0.0, y=-0.06, xanchor="left",
+        updatemenus=[dict(type="buttons", direction="left", x=0.0, y=-0.07, xanchor="left",
                           yanchor="top", pad=dict(r=10, t=10), showactive=False,
                           font=dict(size=16),
                           buttons=[dict(label="▶ Play", method="animate", args=[None, play]),
@@ -179,14 +187,25 @@ def skpca_animation(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</sub>")
                                         args=[[None], dict(mode="immediate",
                                                            frame=dict(duration=0, redraw=False),
                                                            transition=dict(duration=0))])])],
-        sliders=[dict(active=start, steps=slider_steps, x=0.18, y=-0.06, len=0.82,
+        sliders=[dict(active=start, steps=slider_steps, x=0.26, y=-0.07, len=0.74,
                       xanchor="left", yanchor="top", pad=dict(t=10),
                       currentvalue=dict(prefix="step j = ", font=dict(size=17)))],
     )
     base_layout(fig, height=height)
-    fig.update_layout(margin=dict(b=130), legend=dict(y=-0.2, yanchor="top", orientation="h"))
-    fig.update_annotations(font_size=17)
-    return fig
+    # the legend belongs to panel 4 (trace curves): put it inside that panel
+    fig.update_layout(margin=dict(b=130, t=70),
+                      legend=dict(x=0.99, y=0.42, xanchor="right", yanchor="top", orientation="v",
+                                  bgcolor="rgba(255,255,255,0.85)", bordercolor="#999",
+                                  borderwidth=1, font=dict(size=15)))
+    fig.update_annotations(font_size=17, yshift=8)
+    out = fig.to_plotly_json()
+    out["frames"] = frames
+    return out
+
+
+def skpca_animation(X2, steps, **kwargs):
+    """:func:`skpca_animation_dict` as a ``go.Figure`` (for notebooks)."""
+    return go.Figure(skpca_animation_dict(X2, steps, **kwargs))
 
 
 def trace_curves_figure(curves: dict, *, title="Trace residual against the number of basis vectors",
@@ -216,21 +235,40 @@ def _deep_merge(base: dict, patch: dict) -> dict:
     return out
 
 
-def with_start_frame(fig: dict, j: int) -> dict:
-    """Copy of an animated figure dict that opens on frame ``j`` (0-based).
+def cut_animation(fig: dict, k: int, j: int, *, frame_ms: int | None = None) -> dict:
+    """The first ``k`` steps of an animated figure dict, opened on step ``j`` (1-based).
 
-    Cheap: only the traces the frame touches are replaced, so a page can cache
-    the figure once and move between steps without rebuilding it.
+    Greedy steps do not depend on how many follow, so one figure built for the
+    largest k serves every smaller k: frames and slider are cut, the step axis
+    of panel 4 is narrowed, and the traces the opening frame touches are
+    replaced. ``frame_ms`` sets the Play speed. Nothing is rebuilt or validated.
     """
     frames = fig.get("frames", [])
     if not frames:
         return fig
-    j = int(np.clip(j, 0, len(frames) - 1))
-    frame = frames[j]
+    k = int(np.clip(k, 1, len(frames)))
+    j = int(np.clip(j, 1, k))
     data = list(fig["data"])
+    frame = frames[j - 1]
     for ti, patch in zip(frame["traces"], frame["data"]):
         data[ti] = _deep_merge(data[ti], patch)
     layout = dict(fig["layout"])
     if layout.get("sliders"):
-        layout["sliders"] = [dict(layout["sliders"][0], active=j)] + list(layout["sliders"][1:])
-    return dict(fig, data=data, layout=layout)
+        slider = dict(layout["sliders"][0], active=j - 1, steps=layout["sliders"][0]["steps"][:k])
+        layout["sliders"] = [slider]
+    if frame_ms is not None and layout.get("updatemenus"):
+        menu = dict(layout["updatemenus"][0])
+        play = dict(menu["buttons"][0])
+        args = list(play["args"])
+        args[1] = dict(args[1], frame=dict(args[1]["frame"], duration=int(frame_ms)))
+        play["args"] = args
+        menu["buttons"] = [play] + list(menu["buttons"][1:])
+        layout["updatemenus"] = [menu]
+    if "xaxis4" in layout:
+        layout["xaxis4"] = dict(layout["xaxis4"], range=[-0.3, k + 0.3])
+    return dict(fig, data=data, layout=layout, frames=frames[:k])
+
+
+def with_start_frame(fig: dict, j: int) -> dict:
+    """Open an animated figure dict on frame ``j`` (0-based), keeping every frame."""
+    return cut_animation(fig, len(fig.get("frames", [])) or 1, j + 1)

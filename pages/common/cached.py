@@ -17,10 +17,26 @@ import datasets
 from mpcore.kernels import kernel_matrix
 from mpcore.skpca import SparseKPCA, greedy_steps, greedy_steps_from_data
 
-from .widgets import CSV, DataChoice, KernelChoice
+from .widgets import CSV, MAX_APP_SAMPLES, DataChoice, KernelChoice
 
 ENTRIES = 32
 TTL = 3600
+
+
+def freeze_tree(obj):
+    """Make every ndarray inside ``obj`` (dicts, lists, tuples, objects) read-only."""
+    if isinstance(obj, np.ndarray):
+        obj.setflags(write=False)
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            freeze_tree(v)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            freeze_tree(v)
+    elif hasattr(obj, "__dict__"):
+        for v in vars(obj).values():
+            freeze_tree(v)
+    return obj
 
 
 def _frozen(*arrays):
@@ -38,7 +54,7 @@ def load_data(choice: DataChoice) -> datasets.Dataset:
     """The data set, standardised if asked, with clicked points appended."""
     if choice.name == CSV:
         raw = st.session_state.get("csv.bytes", b"")
-        d = datasets.from_csv(raw, target=choice.csv_target)
+        d = datasets.from_csv(raw, target=choice.csv_target, max_rows=MAX_APP_SAMPLES)
     else:
         d = datasets.load(choice.name, **choice.load_kwargs())
     X, y = np.array(d.X), None if d.y is None else np.array(d.y)
@@ -93,7 +109,7 @@ def skpca_steps(choice: DataChoice, kern: KernelChoice, test_fraction: float, k:
     else:
         steps = greedy_steps_from_data(d.X[tr], k, n_candidates=n_candidates,
                                        random_state=choice.seed, **kern.params())
-    return list(steps)
+    return freeze_tree(list(steps))
 
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Fitting sparse kernel PCA...")
@@ -101,8 +117,8 @@ def skpca_model(choice: DataChoice, kern: KernelChoice, test_fraction: float, k:
                 n_candidates: int | None = None) -> SparseKPCA:
     d = load_data(choice)
     tr, _ = split(choice, test_fraction)
-    return SparseKPCA(k, n_candidates=n_candidates, random_state=choice.seed,
-                      **kern.params()).fit(d.X[tr])
+    return freeze_tree(SparseKPCA(k, n_candidates=n_candidates, random_state=choice.seed,
+                                  **kern.params()).fit(d.X[tr]))
 
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Exact eigenvalues...")
@@ -114,7 +130,7 @@ def train_eigenvalues(choice: DataChoice, kern: KernelChoice, test_fraction: flo
 
 # ---------------------------------------------------------------- sparse KPCA page
 
-HEATMAP_MAX_POINTS = 120  # points shown in the deflated-kernel heatmap
+HEATMAP_MAX_POINTS = 60  # points shown in the deflated-kernel heatmap
 HEATMAP_MAX_M = 1000  # above this the heatmap is hidden
 
 
@@ -160,26 +176,30 @@ def skpca_view(choice: DataChoice, kern: KernelChoice, test_fraction: float, k: 
     if n_candidates is None:
         lam = train_eigenvalues(choice, kern, test_fraction)
         tail = np.concatenate([[lam.sum()], lam.sum() - np.cumsum(lam)])[: len(steps) + 1]
-        curves["exact kernel PCA (optimum)"] = np.maximum(tail, 0.0)
+        curves["exact KPCA (optimum)"] = np.maximum(tail, 0.0)
         K = train_kernel(choice, kern, test_fraction)
         R, _ = incomplete_cholesky(K, rank=len(steps))
         chol = trace0 - np.concatenate([[0.0], np.cumsum(np.sum(R**2, axis=1))])
-        curves["incomplete Cholesky (largest diagonal)"] = np.maximum(chol, 0.0)
+        curves["incomplete Cholesky"] = np.maximum(chol, 0.0)
     labels = d.y[tr] if d.y is not None and d.task == "classification" else None
-    return dict(steps=steps, X2=X2, axis_labels=axis_labels, heat=heat, heat_note=heat_note,
-                curves=curves, trace0=trace0, m=m, labels=labels)
+    return freeze_tree(dict(steps=steps, X2=X2, axis_labels=axis_labels, heat=heat,
+                            heat_note=heat_note, curves=curves, trace0=trace0, m=m, labels=labels))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Drawing the animation...")
 def skpca_figure(choice: DataChoice, kern: KernelChoice, test_fraction: float, k: int,
-                 n_candidates: int | None, frame_ms: int) -> dict:
-    """The animated figure as a plotly dict (the page only sets the start frame)."""
-    from mpcore.plots import skpca_animation
+                 n_candidates: int | None) -> dict:
+    """The animated figure as a plotly dict for ``k`` steps.
+
+    The page asks for the largest k it offers and cuts the figure to the k on
+    the slider (mpcore.plots.cut_animation): moving the slider is then a cache hit.
+    """
+    from mpcore.plots import skpca_animation_dict
 
     v = skpca_view(choice, kern, test_fraction, k, n_candidates)
-    fig = skpca_animation(v["X2"], v["steps"], axis_labels=v["axis_labels"], trace0=v["trace0"],
-                          curves=v["curves"], heatmaps=v["heat"], frame_ms=frame_ms)
-    return fig.to_plotly_json()
+    return freeze_tree(skpca_animation_dict(v["X2"], v["steps"], axis_labels=v["axis_labels"],
+                                            trace0=v["trace0"], curves=v["curves"],
+                                            heatmaps=v["heat"]))
 
 
 # ---------------------------------------------------------------- bounds page
@@ -792,3 +812,27 @@ def kcca_figure(n: int, noise: float, seed: int, test: float, sigma_x: float, si
     fig = kcca_animation(d["X"], d["Y"], d["z"], v["steps"], train=v["train"], test=v["test"],
                          rho=v["rho"], frame_ms=frame_ms)
     return fig.to_plotly_json()
+
+
+# ---------------------------------------------------------------- reproduce page
+
+
+@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+def reproduce_result(key: str, settings):
+    """mpcore.reproduce.run_experiment(key, settings), with a progress bar while it runs.
+
+    ``settings`` is the experiment's frozen settings dataclass (the cache key), so
+    the page shows exactly what ``python -m mpcore.reproduce`` writes for the same
+    settings. The progress bar is created and cleared inside the cached call, so a
+    cache hit replays nothing visible. The figure comes back as a plotly dict.
+    """
+    from dataclasses import replace
+
+    from mpcore.reproduce import EXPERIMENTS, run_experiment
+
+    title = EXPERIMENTS[key].title
+    bar = st.progress(0.0, text=f"{title}: starting...")
+    result = run_experiment(key, settings, progress=lambda f, msg: bar.progress(
+        f, text=f"{title}: {msg}"))
+    bar.empty()
+    return replace(result, figure=result.figure.to_plotly_json())

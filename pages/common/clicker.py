@@ -29,7 +29,10 @@ def click_to_add(choice: DataChoice, *, key: str):
     raw = cached.load_data(dataclasses.replace(choice, standardize=False, added=()))
     if raw.X.shape[1] != 2 or raw.task != "classification":
         return
-    with st.expander(f"Add points by clicking ({len(choice.added)} added)"):
+    # a toggle, not an expander: the clickable figure is only built when asked for
+    if not st.toggle(f"Add points by clicking ({len(choice.added)} added)", key=f"{key}.on"):
+        return
+    with st.container(border=True):
         classes = np.unique(raw.y)
         c1, c2 = st.columns([3, 1])
         label = c1.radio("Class of the new point", classes.tolist(), horizontal=True,

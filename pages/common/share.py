@@ -8,6 +8,7 @@ the others, as TensorFlow Playground's per-control hide flags do).
 
 from __future__ import annotations
 
+import html
 import json
 from urllib.parse import urlencode
 
@@ -15,7 +16,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from .widgets import CSV, SHARED, DataChoice, KernelChoice, hidden, reset_view
+from .widgets import CSV, SHARED, DataChoice, KernelChoice, hidden, reset_url
 
 
 def data_snippet(choice: DataChoice) -> str:
@@ -112,8 +113,10 @@ def page_footer(*, snippet: str, table: pd.DataFrame | None, name: str,
                                file_name=f"{name}.json", mime="application/json",
                                key=f"{name}.json_dl")
         classroom_builder(page_controls)
-        st.button("Reset all controls", key=f"{name}.reset", on_click=reset_view,
-                  help="Back to the defaults (classroom hiding stays).")
+        st.markdown(f'<a href="{html.escape(reset_url())}" target="_self">'
+                    "⟲ Reset all controls to their defaults</a>", unsafe_allow_html=True,
+                    help="Reloads this page with the defaults (classroom hiding stays; "
+                         "an uploaded CSV must be uploaded again).")
 
 
 def _json_default(o):

@@ -214,7 +214,7 @@ def _csv_controls() -> DataChoice | None:
         if st.session_state.get("csv.digest") != digest:
             try:
                 # validate once, without a target, to learn the header
-                probe = datasets.from_csv(raw)
+                probe = datasets.from_csv(raw, max_rows=MAX_APP_SAMPLES)
             except ValueError as exc:
                 st.error(f"{up.name}: {exc}")
             else:
@@ -260,10 +260,12 @@ def kernel_controls(*, allow_sigmoid=False, kernels=None, default_sigma=None) ->
                 sigma = min(SIGMAS, key=lambda s: abs(s - float(sigma)))
             if kernel == "rbf":
                 gamma = sigma_to_gamma(sigma, "book")
-                st.latex(rf"\kappa(x,z)=e^{{-\|x-z\|^2/2\sigma^2}},\ \gamma=\tfrac{{1}}{{2\sigma^2}}={gamma:.4g}")
+                st.latex(r"\kappa(x,z)=e^{-\|x-z\|^2/2\sigma^2}")
+                st.latex(rf"\gamma=\tfrac{{1}}{{2\sigma^2}}={gamma:.4g}")
             else:
                 gamma = 1.0 / sigma
-                st.latex(rf"\kappa(x,z)=e^{{-\|x-z\|_1/\sigma}},\ \gamma=\tfrac{{1}}{{\sigma}}={gamma:.4g}")
+                st.latex(r"\kappa(x,z)=e^{-\|x-z\|_1/\sigma}")
+                st.latex(rf"\gamma=\tfrac{{1}}{{\sigma}}={gamma:.4g}")
         elif kernel in ("polynomial", "sigmoid"):
             gamma = control(st.select_slider, "gamma", SHARED["gamma"][0], 0.1, cast=float,
                             options=GAMMAS)
@@ -284,8 +286,10 @@ def sparsity_control(*, k_max, default=20, key="k", label=None) -> int:
     """Slider for the sparsity k (number of basis vectors), clamped to k_max."""
     k_max = max(1, int(k_max))
     default = min(default, k_max)
-    if key in st.session_state and st.session_state[key] > k_max:
-        st.session_state[key] = k_max
+    if key in st.session_state and key not in hidden():
+        # re-assign every run: a new k_max gives the slider a new identity, and the
+        # assignment carries the value over instead of letting it fall back to 1
+        st.session_state[key] = min(int(st.session_state[key]), k_max)
     with st.sidebar:
         if k_max == 1:
             st.caption("k = 1 (only one point)")
@@ -325,21 +329,16 @@ def clear_points():
     st.query_params.pop("pts", None)
 
 
-def reset_view():
-    """Button callback: every drawn control back to its default (classroom hiding stays).
+def reset_url() -> str:
+    """This page's address with every control at its default (classroom hiding kept).
 
-    Controls bound to the URL can only be changed through session state (not by
-    editing ``st.query_params``), so each one is set to the default it was drawn
-    with; the data set goes first so its size and noise defaults apply.
+    Opening it starts a fresh session: controls bound to the URL cannot be
+    cleared in place (Streamlit refuses to edit bound query parameters), and a
+    reload is the one reset that also forgets values a link had set.
     """
-    defaults = st.session_state.get("_defaults", {})
-    for key, value in defaults.items():
-        if key in ("n", "noise", "ratio"):
-            st.session_state.pop(key, None)
-        elif key in st.session_state:
-            st.session_state[key] = value
-    st.session_state["sigma"] = DEFAULT_SIGMA.get(defaults.get("dataset", "moons"), 1.0)
-    st.query_params.pop("pts", None)
+    base = (st.context.url or "").split("?")[0]
+    keep = st.query_params.get("hide")
+    return f"{base}?hide={keep}" if keep else base
 
 
 def finite_or_none(a):

@@ -1,0 +1,209 @@
+"""A minimal Streamlit websocket client speaking the frontend's protobuf protocol.
+
+It does what the browser does for one tab, without rendering anything:
+
+* connects to ``ws://127.0.0.1:PORT/_stcore/stream`` with the ``streamlit``
+  subprotocol (no Origin header, so the server's same-origin check passes and
+  no XSRF token is needed: the token only guards the auth cookie);
+* asks for a page by its url path (``ClientState.page_name``), exactly like a
+  deep link, then reruns with the page hash the server announced in its
+  ``navigation`` message;
+* sends widget values as ``WidgetStates`` (a slider is a ``double_array_value``,
+  a button click a ``trigger_value``), keyed by the widget ids it learnt from
+  the ``new_element`` deltas (a keyed widget's id ends with ``-<key>``);
+* keeps the hashes of cacheable messages and sends them back in
+  ``cached_message_hashes`` (the frontend's message cache), so the server
+  sends a short reference instead of an unchanged large element;
+* a click on a button inside an ``st.fragment`` (known from ``Delta.fragment_id``)
+  asks for a fragment rerun, as the browser does;
+* answers nothing else: a run is finished when ``script_finished`` arrives.
+
+Only loopback addresses are accepted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from dataclasses import dataclass, field
+
+from streamlit.proto.Alert_pb2 import Alert
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from websockets.asyncio.client import connect
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+#: Script runs a cached message survives without being used (the frontend's
+#: ``maxCachedMessageAge`` default).
+CACHE_AGE = 2
+
+STEP_RE = re.compile(r"Step (\d+) of (\d+)")
+
+
+class ProtocolError(RuntimeError):
+    """The server closed the connection or answered something unexpected."""
+
+
+@dataclass
+class RunResult:
+    """What one script run sent back."""
+
+    seconds: float
+    status: int
+    n_messages: int
+    n_bytes: int
+    exceptions: list = field(default_factory=list)
+    errors: list = field(default_factory=list)  # st.error texts
+    step_text: str | None = None
+
+
+class StreamlitClient:
+    """One simulated browser tab on one page of a running Streamlit server."""
+
+    def __init__(self, host: str, port: int, page: str, *, timeout: float = 30.0):
+        if host not in LOOPBACK:
+            raise ValueError(f"Load tests run on loopback only; got host {host!r}.")
+        self.url = f"ws://{host}:{int(port)}/_stcore/stream"
+        self.page = page
+        self.timeout = timeout
+        self.ws = None
+        self.page_hash = ""
+        self.query_string = ""
+        self.widget_ids: dict[str, str] = {}  # user key -> widget id
+        self.widgets: dict[str, object] = {}  # user key -> element proto (last seen)
+        self.fragments: dict[str, str] = {}  # user key -> id of the st.fragment holding it
+        self._cache: dict[str, int] = {}  # message hash -> run number it was last seen
+        self._run_no = 0
+        self._reader = None
+        self._finished: asyncio.Future | None = None
+        self._current: RunResult | None = None
+        self._t0 = 0.0
+        self.closed_reason: str | None = None
+
+    # ------------------------------------------------------------ connection
+
+    async def connect(self) -> None:
+        self.ws = await connect(self.url, subprotocols=["streamlit"], max_size=None,
+                                open_timeout=self.timeout, ping_interval=None,
+                                compression=None)
+        self._reader = asyncio.create_task(self._read_loop())
+
+    async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+            try:
+                await self._reader
+            except (asyncio.CancelledError, Exception):
+                pass
+        if self.ws is not None:
+            await self.ws.close()
+
+    async def _read_loop(self) -> None:
+        try:
+            async for data in self.ws:
+                msg = ForwardMsg()
+                msg.ParseFromString(data)
+                self._handle(msg, len(data))
+        except Exception as exc:  # connection lost
+            self.closed_reason = f"{type(exc).__name__}: {exc}"
+        else:
+            self.closed_reason = "server closed the connection"
+        if self._finished is not None and not self._finished.done():
+            self._finished.set_exception(ProtocolError(self.closed_reason))
+
+    # ------------------------------------------------------------ messages
+
+    def _handle(self, msg: ForwardMsg, size: int) -> None:
+        run = self._current
+        if run is not None:
+            run.n_messages += 1
+            run.n_bytes += size
+        kind = msg.WhichOneof("type")
+        if msg.metadata.cacheable and msg.hash:
+            self._cache[msg.hash] = self._run_no
+        if kind == "ref_hash":
+            self._cache[msg.ref_hash] = self._run_no
+        elif kind == "navigation":
+            self.page_hash = msg.navigation.page_script_hash
+        elif kind == "page_info_changed":
+            self.query_string = msg.page_info_changed.query_string
+        elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
+            self._element(msg.delta.new_element, run, msg.delta.fragment_id)
+        elif kind == "script_finished":
+            if run is not None:
+                run.seconds = time.perf_counter() - self._t0
+                run.status = msg.script_finished
+            if msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                if self._finished is not None and not self._finished.done():
+                    self._finished.set_result(run)
+
+    def _element(self, el, run: RunResult | None, fragment_id: str = "") -> None:
+        kind = el.WhichOneof("type")
+        if kind is None:
+            return
+        body = getattr(el, kind)
+        wid = getattr(body, "id", "") if hasattr(body, "id") else ""
+        if wid:
+            # A keyed widget id is "$$ID-<hash>-<user key>".
+            parts = wid.split("-", 2)
+            if len(parts) == 3 and parts[0] == "$$ID":
+                self.widget_ids[parts[2]] = wid
+                self.widgets[parts[2]] = body
+                self.fragments[parts[2]] = fragment_id
+        if run is None:
+            return
+        if kind == "exception":
+            run.exceptions.append(f"{body.type}: {body.message}")
+        elif kind == "alert" and body.format == Alert.ERROR:
+            run.errors.append(body.body)
+        elif kind == "markdown" and STEP_RE.search(body.body):
+            run.step_text = STEP_RE.search(body.body).group(0)
+
+    # ------------------------------------------------------------ reruns
+
+    def _cached_hashes(self) -> list[str]:
+        alive = {h: r for h, r in self._cache.items() if self._run_no - r < CACHE_AGE}
+        self._cache = alive
+        return list(alive)
+
+    async def rerun(self, values: dict | None = None, trigger: str | None = None) -> RunResult:
+        """Rerun the page with ``values`` (user key -> value) and an optional button click."""
+        msg = BackMsg()
+        cs = msg.rerun_script
+        cs.query_string = self.query_string
+        cs.page_script_hash = self.page_hash
+        cs.page_name = "" if self.page_hash else self.page
+        cs.cached_message_hashes.extend(self._cached_hashes())
+        for key, value in (values or {}).items():
+            w = cs.widget_states.widgets.add()
+            w.id = self.widget_ids[key]
+            if isinstance(value, bool):
+                w.bool_value = value
+            elif isinstance(value, (int, float)):
+                w.double_array_value.data.append(float(value))  # st.slider
+            else:
+                w.string_value = str(value)
+        if trigger is not None:
+            w = cs.widget_states.widgets.add()
+            w.id = self.widget_ids[trigger]
+            w.trigger_value = True
+            if self.fragments.get(trigger):
+                # a button inside st.fragment reruns only that fragment, as in the browser
+                cs.fragment_id = self.fragments[trigger]
+        if self.closed_reason:
+            raise ProtocolError(self.closed_reason)
+        loop = asyncio.get_running_loop()
+        self._finished = loop.create_future()
+        self._current = RunResult(seconds=float("nan"), status=-1, n_messages=0, n_bytes=0)
+        self._run_no += 1
+        self._t0 = time.perf_counter()
+        await self.ws.send(msg.SerializeToString())
+        try:
+            return await asyncio.wait_for(self._finished, self.timeout)
+        finally:
+            self._current = None
+
+    def slider_max(self, key: str) -> float:
+        return float(self.widgets[key].max)

@@ -1,0 +1,261 @@
+r"""Animated figure of matching-pursuit sparse KCCA (Hussain & Shawe-Taylor, Section 4).
+
+:func:`kcca_animation` draws five synchronised panels, one ``go.Frame`` per
+greedy step, so Play runs in the browser:
+
+1. view X and 2. view Y, coloured by the shared latent variable, the chosen
+   pairs ringed and numbered in both views (a choice picks a *pair*);
+3. the first canonical projections of the two views against each other, with
+   their correlation in the panel title;
+4. the quotient of Section 4 for every candidate at step j,
+
+   .. math:: \rho_i = \frac{e_i'\hat K_x\hat K_ye_i}{\sqrt{e_i'\hat K_x^2e_i\,e_i'\hat K_y^2e_i}},
+
+   placed at the candidate's latent value, the argmax (the choice) marked;
+5. the canonical correlation against the number of basis pairs, on the
+   training pairs and on held-out pairs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ._common import FONT_SIZE, OKABE_ITO, SEQUENTIAL, base_layout, finite
+from ._skpca import with_start_frame
+from ._spectrum import INK, projector_fonts
+
+#: Trace names (tests and the page refer to them).
+VIEW_X = "view X"
+VIEW_Y = "view Y"
+CHOSEN_X = "chosen pairs (view X)"
+CHOSEN_Y = "chosen pairs (view Y)"
+PROJECTIONS = "canonical projections"
+QUOTIENTS = "quotient ρᵢ"
+ARGMAX = "argmax (chosen)"
+TRAIN = "train (Pearson)"
+TEST = "held-out test (Pearson)"
+RHO = "regularised ρ (eigenvalue)"
+CURRENT = "current step"
+
+#: Index of the subplot title (layout annotation) that carries the correlation.
+PROJECTION_TITLE = 2
+QUOTIENT_TITLE = 3
+
+
+def _ring(A, idx, name):
+    return go.Scatter(
+        x=A[idx, 0], y=A[idx, 1], mode="markers+text", name=name, showlegend=False,
+        marker=dict(size=22, color="rgba(0,0,0,0)", line=dict(color=OKABE_ITO["vermillion"], width=3)),
+        text=[str(n + 1) for n in range(len(idx))], textposition="top right",
+        textfont=dict(size=15, color=OKABE_ITO["vermillion"]),
+        hovertemplate="basis pair #%{text}<extra></extra>")
+
+
+def _oriented_variates(steps):
+    """Each step's (u, v), signs flipped for continuity so the scatter does not jump."""
+    out, prev = [], None
+    for s in steps:
+        u, v = np.asarray(s.variate_x, float), np.asarray(s.variate_y, float)
+        if prev is not None and float(u @ prev) < 0:
+            u, v = -u, -v
+        out.append((u, v))
+        prev = u
+    return out
+
+
+def _pearson(u, v):
+    u, v = u - u.mean(), v - v.mean()
+    denom = float(np.sqrt((u @ u) * (v @ v)))
+    return float(u @ v / denom) if denom > 0 else 0.0
+
+
+def _titles(j, step, corr):
+    return ("View X", "View Y", f"First canonical projections: corr = {corr:.3f}",
+            f"Quotient ρᵢ of every candidate at step {j + 1}: argmax i = {step.index}",
+            "Correlation vs basis pairs")
+
+
+def kcca_animation(X, Y, latent, steps, *, train=None, test=None, rho=None, frame_ms=500,
+                   start=0, height=920):
+    r"""One animated figure of the greedy sparse-KCCA steps, a frame per step.
+
+    Parameters
+    ----------
+    X, Y : arrays (m, 2)
+        The two paired training views (2-D, drawn as they are).
+    latent : array (m,)
+        The shared latent variable (colours; x-axis of the quotient panel).
+    steps : list of mpcore.kcca.KCCAStep
+        From :func:`mpcore.kcca.kcca_steps`.
+    train, test : arrays (k,), optional
+        Correlation of the first canonical projections with t = 1..k basis
+        pairs, on the training and on held-out pairs.
+    rho : array (k,), optional
+        The regularised canonical correlation (the generalised eigenvalue).
+    frame_ms : int
+        Milliseconds per frame when playing.
+    start : int
+        0-based step shown when the figure opens.
+
+    Returns
+    -------
+    fig : plotly.graph_objects.Figure
+        Traces named by the module constants; ``len(fig.frames) == len(steps)``.
+    """
+    X, Y = np.asarray(X, dtype=float), np.asarray(Y, dtype=float)
+    z = np.asarray(latent, dtype=float)
+    k = len(steps)
+    if k == 0:
+        raise ValueError("No steps to draw: no basis pair was chosen.")
+    if X.shape[1] != 2 or Y.shape[1] != 2 or not (len(X) == len(Y) == len(z)):
+        raise ValueError(f"X {X.shape} and Y {Y.shape} must be (m, 2) and latent {z.shape} (m,).")
+    start = int(np.clip(start, 0, k - 1))
+    variates = _oriented_variates(steps)
+    corr = [_pearson(u, v) for u, v in variates]
+    fig = make_subplots(
+        rows=2, cols=3, specs=[[{}, {}, {}], [{"colspan": 2}, None, {}]],
+        subplot_titles=_titles(start, steps[start], corr[start]),
+        horizontal_spacing=0.08, vertical_spacing=0.16)
+    colour = dict(coloraxis="coloraxis", size=8, line=dict(width=0.5, color="#333"))
+    idx0 = [s.index for s in steps[: start + 1]]
+    # panels 1 and 2: the views (static), the rings (per frame)
+    fig.add_trace(go.Scatter(x=X[:, 0], y=X[:, 1], mode="markers", name=VIEW_X, showlegend=False,
+                             marker=dict(color=z, **colour),
+                             hovertemplate="i = %{pointNumber}<br>z = %{marker.color:.2f}<extra></extra>"),
+                  row=1, col=1)
+    fig.add_trace(_ring(X, idx0, CHOSEN_X), row=1, col=1)
+    fig.add_trace(go.Scatter(x=Y[:, 0], y=Y[:, 1], mode="markers", name=VIEW_Y, showlegend=False,
+                             marker=dict(color=z, **colour),
+                             hovertemplate="i = %{pointNumber}<br>z = %{marker.color:.2f}<extra></extra>"),
+                  row=1, col=2)
+    fig.add_trace(_ring(Y, idx0, CHOSEN_Y), row=1, col=2)
+    # panel 3: projections
+    u0, v0 = variates[start]
+    fig.add_trace(go.Scatter(x=u0, y=v0, mode="markers", name=PROJECTIONS, showlegend=False,
+                             marker=dict(color=z, **colour),
+                             hovertemplate="u = %{x:.2f}<br>v = %{y:.2f}<extra></extra>"),
+                  row=1, col=3)
+    # panel 4: quotients at the current step
+    s0 = steps[start]
+    fig.add_trace(go.Scatter(x=z, y=finite(s0.quotients), mode="markers", name=QUOTIENTS,
+                             showlegend=False, marker=dict(size=6, color=OKABE_ITO["blue"]),
+                             customdata=np.arange(len(z)),
+                             hovertemplate="i = %{customdata}<br>z = %{x:.2f}<br>ρ = %{y:.4f}<extra></extra>"),
+                  row=2, col=1)
+    fig.add_trace(go.Scatter(x=[z[s0.index]], y=[s0.quotients[s0.index]], mode="markers+text",
+                             name=ARGMAX, showlegend=False, text=[f"i = {s0.index}"],
+                             textposition="top center", textfont=dict(size=16, color=INK),
+                             marker=dict(size=20, symbol="star", color=OKABE_ITO["vermillion"],
+                                         line=dict(width=1, color="black")),
+                             hovertemplate="chosen i = " + str(s0.index) + "<br>ρ = %{y:.4f}<extra></extra>"),
+                  row=2, col=1)
+    # panel 5: correlation against t (static lines, moving marker)
+    t = np.arange(1, k + 1)
+    if rho is not None:
+        fig.add_trace(go.Scatter(x=t, y=np.asarray(rho, float), mode="lines", name=RHO,
+                                 line=dict(color=OKABE_ITO["black"], width=2, dash="dot")),
+                      row=2, col=3)
+    if train is not None:
+        fig.add_trace(go.Scatter(x=t, y=np.asarray(train, float), mode="lines+markers", name=TRAIN,
+                                 line=dict(color=OKABE_ITO["blue"], width=3), marker=dict(size=6)),
+                      row=2, col=3)
+    if test is not None:
+        fig.add_trace(go.Scatter(x=t, y=np.asarray(test, float), mode="lines+markers", name=TEST,
+                                 line=dict(color=OKABE_ITO["orange"], width=3, dash="dash"),
+                                 marker=dict(size=6, symbol="square")),
+                      row=2, col=3)
+    current_y = np.asarray(train, float) if train is not None else np.asarray(corr)
+    fig.add_trace(go.Scatter(x=[start + 1], y=[current_y[start]], mode="markers", name=CURRENT,
+                             showlegend=False,
+                             marker=dict(size=16, color=OKABE_ITO["vermillion"],
+                                         line=dict(width=1.5, color="black"))),
+                  row=2, col=3)
+    ids = {tr.name: n for n, tr in enumerate(fig.data)}
+    moving = [ids[CHOSEN_X], ids[CHOSEN_Y], ids[PROJECTIONS], ids[QUOTIENTS], ids[ARGMAX],
+              ids[CURRENT]]
+    base_titles = [a.to_plotly_json() for a in fig.layout.annotations]
+
+    frames = []
+    for j, s in enumerate(steps):
+        idx = [t_.index for t_ in steps[: j + 1]]
+        u, v = variates[j]
+        titles = _titles(j, s, corr[j])
+        annotations = [dict(a, text=titles[n], font=dict(size=FONT_SIZE, color=INK), yshift=10)
+                       for n, a in enumerate(base_titles)]
+        data = [
+            _ring(X, idx, CHOSEN_X), _ring(Y, idx, CHOSEN_Y),
+            go.Scatter(x=u, y=v),
+            go.Scatter(x=z, y=finite(s.quotients)),
+            go.Scatter(x=[z[s.index]], y=[s.quotients[s.index]], text=[f"i = {s.index}"],
+                       hovertemplate="chosen i = " + str(s.index) + "<br>ρ = %{y:.4f}<extra></extra>"),
+            go.Scatter(x=[j + 1], y=[current_y[j]]),
+        ]
+        frames.append(go.Frame(data=data, traces=moving, name=str(j + 1),
+                               layout=dict(annotations=annotations)))
+    fig.frames = frames
+
+    # fixed axes across frames
+    for A, col in ((X, 1), (Y, 2)):
+        pad = 0.08 * (np.ptp(A, axis=0) + 1e-12)
+        fig.update_xaxes(range=[A[:, 0].min() - pad[0], A[:, 0].max() + pad[0]],
+                         title=f"{'x' if col == 1 else 'y'}<sub>1</sub>", row=1, col=col)
+        fig.update_yaxes(range=[A[:, 1].min() - pad[1], A[:, 1].max() + pad[1]],
+                         title=f"{'x' if col == 1 else 'y'}<sub>2</sub>", row=1, col=col,
+                         scaleanchor=f"x{col}", scaleratio=1)
+    lim = max(max(float(np.max(np.abs(u))), float(np.max(np.abs(v)))) for u, v in variates) * 1.08
+    fig.update_xaxes(range=[-lim, lim], title="u = view X projection", row=1, col=3)
+    fig.update_yaxes(range=[-lim, lim], title="v = view Y projection", row=1, col=3)
+    q_all = np.concatenate([finite(s.quotients) for s in steps])
+    q_lo = min(float(np.nanmin(q_all)) if np.any(np.isfinite(q_all)) else 0.0, 0.0)
+    fig.update_xaxes(title="candidate's latent z<sub>i</sub>", row=2, col=1)
+    fig.update_yaxes(range=[q_lo - 0.08, 1.12], title="ρ<sub>i</sub>", row=2, col=1)
+    series = [np.asarray(a, float) for a in (train, test, rho) if a is not None] + [np.asarray(corr)]
+    y_hi = max(1.05, max(float(np.nanmax(a)) for a in series) * 1.05)
+    y_lo = min(0.0, min(float(np.nanmin(a)) for a in series) * 1.05)
+    fig.update_xaxes(title="basis pairs t", range=[0.5, k + 0.5], row=2, col=3)
+    fig.update_yaxes(title="correlation", range=[y_lo, y_hi], row=2, col=3)
+
+    slider_steps = [dict(method="animate", label=str(j + 1),
+                         args=[[str(j + 1)], dict(mode="immediate", frame=dict(duration=0, redraw=True),
+                                                  transition=dict(duration=0))])
+                    for j in range(k)]
+    play = dict(frame=dict(duration=int(frame_ms), redraw=True), fromcurrent=True,
+                transition=dict(duration=0), mode="immediate")
+    fig.update_layout(
+        coloraxis=dict(colorscale=SEQUENTIAL, cmin=float(np.min(z)), cmax=float(np.max(z)),
+                       colorbar=dict(title=dict(text="latent z", side="right"), len=0.42, y=0.79,
+                                     x=1.01, xanchor="left", thickness=16,
+                                     tickfont=dict(size=15, color=INK))),
+        updatemenus=[dict(type="buttons", direction="left", x=0.0, y=-0.07, xanchor="left",
+                          yanchor="top", pad=dict(r=10, t=10), showactive=False,
+                          font=dict(size=16),
+                          buttons=[dict(label="▶ Play", method="animate", args=[None, play]),
+                                   dict(label="❚❚ Pause", method="animate",
+                                        args=[[None], dict(mode="immediate",
+                                                           frame=dict(duration=0, redraw=False),
+                                                           transition=dict(duration=0))])])],
+        sliders=[dict(active=start, steps=slider_steps, x=0.18, y=-0.07, len=0.82,
+                      xanchor="left", yanchor="top", pad=dict(t=10),
+                      currentvalue=dict(prefix="step j = ", font=dict(size=FONT_SIZE)))],
+    )
+    base_layout(fig, height=height)
+    fig.update_layout(margin=dict(b=140, t=70, r=90),
+                      legend=dict(orientation="v", x=0.995, xanchor="right", y=0.01, yanchor="bottom",
+                                  font=dict(size=15), bgcolor="rgba(255,255,255,0.85)",
+                                  bordercolor="#bbb", borderwidth=1))
+    fig.update_annotations(font_size=FONT_SIZE)
+    return projector_fonts(fig)
+
+
+def kcca_start_frame(fig: dict, j: int) -> dict:
+    """Copy of the animated figure dict that opens on frame ``j`` (0-based), titles included."""
+    out = with_start_frame(fig, j)
+    frames = fig.get("frames", [])
+    if frames:
+        frame = frames[int(np.clip(j, 0, len(frames) - 1))]
+        annotations = frame.get("layout", {}).get("annotations")
+        if annotations is not None:
+            out = dict(out, layout=dict(out["layout"], annotations=annotations))
+    return out

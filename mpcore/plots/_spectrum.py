@@ -1,0 +1,284 @@
+r"""Figures for approximate against exact eigenvalues of a kernel matrix.
+
+* :func:`scree_figure`: the leading eigenvalues of K on a log scale, exact
+  next to the Nystroem estimates (Hussain & Shawe-Taylor, Eq. 5) and the
+  sketched empirical-kernel-map estimates (Marukatat, Algorithm 1).
+* :func:`error_curves_figure`: the largest relative error over the top n
+  eigenvalues against the subset size k (Nystroem) and the sketch size q
+  (EKM), with Marukatat's Eq. (3) bound drawn beside the observed error, both
+  on the eigenvalue scale and as Eq. (3) states it, on the squared scale.
+* :func:`angles_figure`: the largest principal angle between the exact top-n
+  eigenvectors and each approximation's, in degrees.
+
+Series names are module constants so that pages and tests refer to them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ._common import OKABE_ITO, base_layout
+
+EXACT = "exact (dense eigh)"
+NYSTROM_SKPCA = "Nyström, sparse-KPCA indices"
+NYSTROM_RANDOM = "Nyström, random indices"
+NYSTROM_CHOLESKY = "Nyström, Cholesky pivots"
+EKM_GAUSSIAN = "EKM, Gaussian sketch"
+EKM_COUNTSKETCH = "EKM, count sketch"
+
+#: Nystroem subset rule (``mpcore.spectrum.nystrom_indices``) -> series name.
+NYSTROM_SERIES = {"skpca": NYSTROM_SKPCA, "random": NYSTROM_RANDOM, "cholesky": NYSTROM_CHOLESKY}
+#: EKM sketch (``mpcore.spectrum.ekm_eigenvalues``) -> series name.
+EKM_SERIES = {"gaussian": EKM_GAUSSIAN, "countsketch": EKM_COUNTSKETCH}
+
+#: Colour, dash and marker of every series (Okabe-Ito, colour-blind safe).
+STYLE = {
+    EXACT: (OKABE_ITO["black"], "solid", "circle"),
+    NYSTROM_SKPCA: (OKABE_ITO["blue"], "solid", "diamond"),
+    NYSTROM_RANDOM: (OKABE_ITO["sky"], "dash", "square"),
+    NYSTROM_CHOLESKY: (OKABE_ITO["green"], "dot", "triangle-up"),
+    EKM_GAUSSIAN: (OKABE_ITO["vermillion"], "solid", "x"),
+    EKM_COUNTSKETCH: (OKABE_ITO["orange"], "dash", "cross"),
+}
+
+#: Errors below this are drawn at it (a log axis cannot show 0).
+ERROR_FLOOR = 1e-16
+#: Eigenvalues at or below this fraction of the largest are not drawn on the log scree.
+SCREE_FLOOR = 1e-12
+
+BOUND_SUFFIX = " · Eq. 3 bound"
+OBSERVED_SUFFIX = " · observed"
+SPECTRAL_SUFFIX = " · ‖E‖₂"
+ENTRYWISE_SUFFIX = " · m·max|εᵢⱼ|"
+CURRENT = "current k / q"
+TRIVIAL = "100 % (estimate 0)"
+
+
+#: Dark text for titles, ticks and annotations (the default grey fades on a projector).
+INK = "#222"
+TICK_SIZE = 15
+
+
+def projector_fonts(fig, *, title_shift=10):
+    """Larger, darker tick labels, axis titles and subplot titles; titles lifted off the frame."""
+    fig.update_xaxes(tickfont=dict(size=TICK_SIZE, color=INK), title_font=dict(size=17, color=INK))
+    fig.update_yaxes(tickfont=dict(size=TICK_SIZE, color=INK), title_font=dict(size=17, color=INK))
+    fig.update_annotations(font_color=INK, yshift=title_shift)
+    fig.update_layout(legend_font_color=INK)
+    return fig
+
+
+def _style(name):
+    return STYLE.get(name, (OKABE_ITO["purple"], "solid", "circle"))
+
+
+def positive_or_nan(values, floor):
+    """Values with everything at or below ``floor`` replaced by NaN (gaps on a log axis)."""
+    v = np.asarray(values, dtype=float).copy()
+    v[~(v > floor)] = np.nan
+    return v
+
+
+def scree_figure(exact, approx, *, n_compared, k=None, q=None, height=560):
+    r"""Leading eigenvalues of K on a log scale: exact against every approximation.
+
+    Parameters
+    ----------
+    exact : array (L,)
+        The L largest exact eigenvalues, descending.
+    approx : dict name -> array (L,)
+        Estimates of the same L eigenvalues (zeros beyond an approximation's
+        rank are left out: a log axis has no 0).
+    n_compared : int
+        The top n compared in the error panels, shaded.
+    k, q : int, optional
+        Subset and sketch sizes, drawn as vertical lines (a rank-k Nystroem
+        approximation has exactly k non-zero eigenvalues at most).
+    """
+    exact = np.asarray(exact, dtype=float)
+    if exact.ndim != 1 or exact.size == 0:
+        raise ValueError("exact must be a non-empty 1-D array of eigenvalues.")
+    floor = SCREE_FLOOR * max(float(np.max(np.abs(exact))), np.finfo(float).tiny)
+    i = np.arange(1, exact.size + 1)
+    fig = go.Figure()
+    fig.add_vrect(x0=0.5, x1=n_compared + 0.5, fillcolor="#999", opacity=0.12, line_width=0,
+                  annotation_text=f"top {n_compared} compared", annotation_position="top left",
+                  annotation_font_size=15)
+    for name, values in approx.items():
+        colour, dash, symbol = _style(name)
+        v = positive_or_nan(values, floor)
+        fig.add_trace(go.Scatter(
+            x=i, y=v, mode="lines+markers", name=name, connectgaps=False,
+            line=dict(color=colour, width=2.5, dash=dash),
+            marker=dict(symbol=symbol, size=7, color=colour),
+            hovertemplate=f"{name}<br>i = %{{x}}<br>λ̂ = %{{y:.4g}}<extra></extra>"))
+    colour, dash, symbol = _style(EXACT)
+    fig.add_trace(go.Scatter(
+        x=i, y=positive_or_nan(exact, floor), mode="lines+markers", name=EXACT,
+        line=dict(color=colour, width=4), marker=dict(size=6, color=colour),
+        hovertemplate="exact<br>i = %{x}<br>λ = %{y:.4g}<extra></extra>"))
+    for val, label in ((k, "k"), (q, "q")):
+        if val is not None and val <= exact.size:
+            fig.add_vline(x=val, line=dict(color="#555", dash="dot", width=2),
+                          annotation_text=f"{label} = {val}", annotation_font_size=15,
+                          annotation_position="top right" if label == "k" else "bottom right")
+    fig.update_yaxes(type="log", dtick=1, title="eigenvalue λᵢ (log scale)", exponentformat="power")
+    fig.update_xaxes(title="index i (largest first)", range=[0.5, exact.size + 0.5])
+    base_layout(fig, height=height)
+    fig.update_layout(legend=dict(font=dict(size=15)), margin=dict(t=110))
+    return projector_fonts(fig, title_shift=0)
+
+
+def error_curves_figure(k_grid, nystrom_errors, q_grid, ekm_errors, *, ekm_bounds=None,
+                        eq3=None, k=None, q=None, current=None, n_compared=None, height=560):
+    r"""Largest relative error over the top n eigenvalues, against k and against q.
+
+    Panel 1: Nystroem with k columns, one curve per subset rule. Panel 2: EKM
+    with a sketch to q dimensions, observed error (solid) and Marukatat's
+    Eq. (3) carried over to the eigenvalue scale (dashed):
+    :math:`|\lambda_i-\hat\lambda_i| \le \min(\sqrt{\|E\|_2}, \|E\|_2/(\lambda_i+\hat\lambda_i))`.
+    Panel 3 (when ``eq3`` is given): Eq. (3) as written, on the squared scale,
+    :math:`\max_i|\lambda_i^2-\tilde\lambda_i| \le \|E\|_2 \le m\max_{ij}|\varepsilon_{ij}|`.
+
+    Parameters
+    ----------
+    k_grid, q_grid : arrays of int
+    nystrom_errors, ekm_errors : dict name -> array
+        One value per grid point.
+    ekm_bounds : dict name -> array, optional
+        The Eq. (3) bound on the same relative scale, per q.
+    eq3 : dict name -> (observed, spectral, entrywise), optional
+        Arrays per q on the squared scale.
+    k, q : int, optional
+        The current sizes (vertical lines).
+    current : dict name -> float, optional
+        The current run's error, drawn as a large marker at k or q.
+    """
+    k_grid = np.asarray(k_grid)
+    q_grid = np.asarray(q_grid)
+    n_cols = 3 if eq3 else 2
+    n_txt = f"top {n_compared}" if n_compared else "top n"
+    titles = [f"Nyström: max rel. error, {n_txt}", f"EKM: max rel. error, {n_txt}"]
+    if eq3:
+        titles.append("Eq. 3 as stated (squared scale)<br><span style='font-size:14px'>"
+                      "solid |λᵢ² − λ̃ᵢ| · dashed ‖E‖₂ · dotted m·max|εᵢⱼ|</span>")
+    fig = make_subplots(rows=1, cols=n_cols, subplot_titles=titles, horizontal_spacing=0.09)
+    current = current or {}
+
+    def curve(x, y, name, col, *, dash=None, width=3.0, legend=True, group=None, hover=None):
+        colour, style_dash, symbol = _style(group or name)
+        y = np.maximum(np.asarray(y, dtype=float), ERROR_FLOOR)
+        fig.add_trace(go.Scatter(
+            x=x, y=y, mode="lines+markers", name=name, showlegend=legend, line=dict(color=colour, width=width, dash=dash or style_dash),
+            marker=dict(symbol=symbol, size=8, color=colour),
+            hovertemplate=f"{hover or name}<br>%{{x}}: %{{y:.3g}}<extra></extra>"), row=1, col=col)
+
+    for name, err in nystrom_errors.items():
+        curve(k_grid, err, name, 1)
+    for name, err in ekm_errors.items():
+        curve(q_grid, err, name + OBSERVED_SUFFIX, 2, dash="solid", group=name)
+        if ekm_bounds and name in ekm_bounds:
+            curve(q_grid, ekm_bounds[name], name + BOUND_SUFFIX, 2, dash="dash", width=2.5,
+                  group=name)
+    for name, (obs, spectral, entrywise) in (eq3 or {}).items():
+        curve(q_grid, obs, name + " · |λᵢ² − λ̃ᵢ| observed", 3, dash="solid", group=name,
+              legend=False)
+        curve(q_grid, spectral, name + SPECTRAL_SUFFIX, 3, dash="dash", width=2.5, group=name,
+              legend=False)
+        curve(q_grid, entrywise, name + ENTRYWISE_SUFFIX, 3, dash="dot", width=2.5, group=name,
+              legend=False)
+    for col, x, names in ((1, k, nystrom_errors), (2, q, ekm_errors)):
+        if x is None:
+            continue
+        fig.add_vline(x=x, line=dict(color="#555", dash="dot", width=2), row=1, col=col)
+        for name in names:
+            if name in current:
+                colour = _style(name)[0]
+                fig.add_trace(go.Scatter(
+                    x=[x], y=[max(float(current[name]), ERROR_FLOOR)], mode="markers",
+                    name=CURRENT, showlegend=False,
+                    marker=dict(size=16, symbol="star", color=colour, line=dict(width=1.5, color="black")),
+                    hovertemplate=f"{name} (current)<br>%{{x}}: %{{y:.3g}}<extra></extra>"),
+                    row=1, col=col)
+    for col in (1, 2):
+        fig.add_hline(y=1.0, line=dict(color="#888", dash="dashdot", width=1.5), row=1, col=col)
+    fig.update_xaxes(title="k (columns of K)", row=1, col=1)
+    fig.update_xaxes(title="q (sketch size)", row=1, col=2)
+    fig.update_yaxes(title="max relative error", row=1, col=1)
+    if eq3:
+        fig.update_xaxes(title="q (sketch size)", row=1, col=3)
+        fig.update_yaxes(title="|λᵢ² − λ̃ᵢ| and its bounds", row=1, col=3)
+    # one tick per decade: minor "2, 5" labels are unreadable from the back of a room
+    fig.update_xaxes(type="log", dtick=1)
+    fig.update_yaxes(type="log", dtick=1, exponentformat="power")
+    base_layout(fig, height=height)
+    fig.update_layout(legend=dict(font=dict(size=15), y=-0.2, yanchor="top",
+                                  entrywidth=0.33, entrywidthmode="fraction"),
+                      margin=dict(t=90, b=170))
+    fig.update_annotations(font_size=17)
+    return projector_fonts(fig)
+
+
+def angles_figure(angles, *, n_eig, height=440):
+    r"""Largest principal angle between exact and approximate top eigenvectors (degrees).
+
+    Parameters
+    ----------
+    angles : dict name -> (degrees, n_compared)
+        ``degrees`` may be NaN when an approximation has no eigenvector to compare.
+    n_eig : int
+        The n requested (a bar reading "top r" compares only r < n vectors).
+    """
+    names = list(angles)
+    deg = np.array([angles[n][0] for n in names], dtype=float)
+    used = [int(angles[n][1]) for n in names]
+    text = ["n/a" if not np.isfinite(d) else f"{d:.1f}°" + (f" (top {r})" if r < n_eig else "")
+            for d, r in zip(deg, used)]
+    fig = go.Figure(go.Bar(
+        y=names, x=np.where(np.isfinite(deg), deg, 0.0), orientation="h", text=text,
+        textposition="outside", cliponaxis=False, textfont=dict(size=17, color="#222"),
+        marker=dict(color=[_style(n)[0] for n in names], line=dict(color="#333", width=1)),
+        customdata=used,
+        hovertemplate="%{y}<br>largest angle %{x:.2f}° over the top %{customdata}<extra></extra>"))
+    fig.update_xaxes(range=[0, 105], title="largest principal angle (degrees; 90° = orthogonal)",
+                     tickvals=[0, 15, 30, 45, 60, 75, 90])
+    base_layout(fig, height=height, legend_top=False)
+    fig.update_yaxes(autorange="reversed", automargin=True, tickfont=dict(size=16, color="#222"),
+                     showline=False)
+    fig.update_layout(showlegend=False, margin=dict(l=20, r=30, t=20, b=70))
+    projector_fonts(fig)
+    fig.update_yaxes(tickfont=dict(size=16))
+    fig.update_xaxes(mirror=False)
+    return fig
+
+
+def plotted_rows(scree, *, k_grid=None, nystrom_errors=None, q_grid=None, ekm_errors=None,
+                 ekm_bounds=None, eq3=None, angles=None):
+    """Every number the three figures draw, as rows ``{figure, series, x, y}`` (for a CSV).
+
+    Arguments are those of :func:`scree_figure` (``scree``: name -> values,
+    exact included), :func:`error_curves_figure` and :func:`angles_figure`.
+    """
+    rows = []
+
+    def add(figure, series, xs, ys):
+        rows.extend(dict(figure=figure, series=series, x=float(x), y=float(y))
+                    for x, y in zip(xs, ys))
+
+    for name, values in scree.items():
+        add("scree: eigenvalue", name, np.arange(1, len(values) + 1), values)
+    for name, err in (nystrom_errors or {}).items():
+        add("max relative error vs k", name, k_grid, err)
+    for name, err in (ekm_errors or {}).items():
+        add("max relative error vs q", name + OBSERVED_SUFFIX, q_grid, err)
+    for name, bound in (ekm_bounds or {}).items():
+        add("max relative error vs q", name + BOUND_SUFFIX, q_grid, bound)
+    for name, (obs, spectral, entrywise) in (eq3 or {}).items():
+        add("Eq. 3, squared scale", name + " · |λᵢ² − λ̃ᵢ| observed", q_grid, obs)
+        add("Eq. 3, squared scale", name + SPECTRAL_SUFFIX, q_grid, spectral)
+        add("Eq. 3, squared scale", name + ENTRYWISE_SUFFIX, q_grid, entrywise)
+    for name, (deg, used) in (angles or {}).items():
+        add("largest principal angle (degrees)", name, [used], [deg])
+    return rows
