@@ -1,4 +1,148 @@
+"""Approximate vs exact eigenvalues: Nyström subsets and Marukatat's sketched EKM against eigh."""
+
+import pandas as pd
 import streamlit as st
 
-st.title("spectrum")
-st.info("This page is being built.")
+from mpcore.plots._spectrum import (
+    EKM_SERIES, EXACT, NYSTROM_SERIES, angles_figure, error_curves_figure, plotted_rows, scree_figure)
+from pages.common import cached
+from pages.common.share import data_snippet, kernel_kwargs, page_footer
+from pages.common.widgets import data_controls, kernel_controls, sparsity_control
+
+st.title("Approximate vs exact eigenvalues")
+st.caption("Hussain & Shawe-Taylor (2008), Eq. 5 (Nyström on chosen columns); Marukatat (2016), "
+           "Algorithm 1 and Eq. 3 (the empirical kernel map, sketched); Shawe-Taylor & Cristianini "
+           "(2004), Code Fragment 5.4 (incomplete Cholesky). Every number below comes from one run "
+           "on the same kernel matrix K.")
+
+K_MAX = 300  # largest Nyström subset offered (the greedy choice costs O(m² k))
+
+
+choice = data_controls(default="boston")
+if choice is None:
+    st.stop()
+kern = kernel_controls()
+m = cached.load_data(choice).n_samples
+if m < 3:
+    st.error(f"The data set has {m} points; comparing eigenvalues needs at least 3.")
+    st.stop()
+st.sidebar.subheader("Approximations")
+k_max = min(m, K_MAX)
+k = sparsity_control(k_max=k_max, default=50, label="Nyström: k columns of K")
+q = sparsity_control(k_max=m, default=100, key="spectrum.q", label="EKM: sketch size q")
+n_eig = sparsity_control(k_max=min(50, m - 1), default=10, key="spectrum.n_eig",
+                         label="Top n eigenvalues compared")
+
+try:
+    run = cached.spectrum_run(choice, kern, k, q, n_eig)
+    curves = cached.spectrum_curves(choice, kern, n_eig, k_max)
+except ValueError as exc:
+    st.error(str(exc) + (" A polynomial kernel with coef0 < 0 is not PSD either: choose "
+                         "coef0 ≥ 0." if kern.kernel == "polynomial" and kern.coef0 < 0 else ""))
+    st.stop()
+n_cmp = run["n_compared"]
+if n_cmp < n_eig:
+    st.warning(f"K has only {n_cmp} eigenvalues above 1e-10 × λ₁ among the top {n_eig}: the "
+               f"errors and angles compare those {n_cmp} (a relative error against a "
+               "rounding-level eigenvalue means nothing).")
+
+st.subheader("Scree plot: the leading eigenvalues")
+left, right = st.columns([5, 2])
+with left:
+    approx = {n: v for n, v in run["scree"].items() if n != EXACT}
+    st.plotly_chart(scree_figure(run["scree"][EXACT], approx, n_compared=n_eig, k=k, q=q),
+                    key="spectrum.scree", config={"displaylogo": False})
+with right:
+    st.markdown("**Nyström on k chosen columns (Eq. 5)**")
+    st.latex(r"\tilde K=K[:,\mathbf i]\,K[\mathbf i,\mathbf i]^{-1}K[\mathbf i,:]")
+    st.caption("Rank ≤ k, and K − K̃ is PSD (a Schur complement): every Nyström eigenvalue is at "
+               "most the exact one. The rule choosing the columns matters more than k.")
+    st.markdown("**EKM covariance (Marukatat)**")
+    st.latex(r"KK'=U\Lambda^2U'")
+    st.latex(r"Z=SK,\quad ZZ'=SKK'S'\in\mathbb R^{q\times q}")
+    st.caption("The columns of K are the EKM vectors; their covariance has K's eigenvectors and "
+               "squared eigenvalues. Sketch each to q dimensions (Z = SK), take √ of the "
+               "eigenvalues of the q × q matrix: rank ≤ q, and errors go either way.")
+
+st.subheader("Error against k and q, with Marukatat's bound")
+a, b = st.columns(2)
+a.latex(r"|\lambda_i^2-\tilde\lambda_i|\le\|E\|_2\le m\max_{ij}|\varepsilon_{ij}|,"
+        r"\qquad K^2=Z'Z+E\quad\text{(Eq. 3)}")
+b.latex(r"|\lambda_i-\sqrt{\tilde\lambda_i}|\le\min\Big(\sqrt{\|E\|_2},\ "
+        r"\frac{\|E\|_2}{\lambda_i+\sqrt{\tilde\lambda_i}}\Big)")
+errors_at = {r["method"]: r[f"max rel. error, top {n_cmp}"] for r in run["rows"]}
+st.plotly_chart(error_curves_figure(
+    curves["k_grid"], curves["nystrom"], curves["q_grid"], curves["ekm"],
+    ekm_bounds=curves["ekm_bounds"], eq3=curves["eq3"], k=k, q=q, current=errors_at,
+    n_compared=n_cmp), key="spectrum.errors", config={"displaylogo": False})
+eq3_now = "; ".join(f"{name}: observed {e['observed']:.3g} ≤ ‖E‖₂ = {e['spectral']:.3g} "
+                    f"({e['spectral'] / max(e['observed'], 1e-300):.1f}×) ≤ m·max|εᵢⱼ| = "
+                    f"{e['entrywise']:.3g}" for name, e in run["ekm"].items())
+st.caption(f"Stars: this run (k = {k}, q = {q}). Dashed: the bound, never below the observed "
+           "error of its sketch. Middle: carried to the eigenvalue scale, where dividing by small "
+           "λᵢ makes it loose. Right: Eq. 3 as stated, on the squared scale. The dash-dot line at "
+           f"1 is what an estimate of 0 scores. At q = {q}: {eq3_now}.")
+if not curves["with_bound"]:
+    st.info(f"m = {m}: Eq. 3 costs O(m³) per point, so it is drawn at the chosen q only (in the "
+            f"caption above), not over the whole q grid (up to m = {cached.SPECTRUM_BOUND_GRID_MAX_M}).")
+
+st.subheader("Eigenvectors and time, from the same run")
+left, right = st.columns([3, 2])
+with left:
+    st.plotly_chart(angles_figure(run["angles"], n_eig=n_cmp), key="spectrum.angles",
+                    config={"displaylogo": False})
+with right:
+    st.latex(r"\theta_{\max}=\max\angle\big(\operatorname{span}U_n,\ \operatorname{span}\hat U_n\big)")
+    gap = run["relative_gap"]
+    st.caption("Largest principal angle between the exact top-n eigenvectors and each "
+               "approximation's (scipy.linalg.subspace_angles): 0° is the same subspace, 90° "
+               f"misses a direction. The relative gap (λₙ − λₙ₊₁)/λ₁ = {gap:.2g}"
+               + (": tiny, so the exact top-n subspace is itself ill-defined and large angles "
+                  "are expected." if gap < 1e-3 else "."))
+
+table = pd.DataFrame(run["rows"])
+st.dataframe(table, hide_index=True, width="stretch", column_config={
+    "time (s)": st.column_config.NumberColumn(format="%.4f"),
+    "time / dense eigh": st.column_config.NumberColumn(format="%.3f"),
+    f"max rel. error, top {n_cmp}": st.column_config.NumberColumn(format="%.2e"),
+    "rel. error λ₁": st.column_config.NumberColumn(format="%.2e"),
+    "largest angle (°)": st.column_config.NumberColumn(format="%.3g")})
+times = dict(zip(table["method"], table["time (s)"]))
+if run["eigsh_note"]:
+    st.warning(run["eigsh_note"])
+else:
+    t_l = times["eigsh (Lanczos), top n"]
+    faster = [n for n in (*NYSTROM_SERIES.values(), *EKM_SERIES.values()) if times[n] < t_l]
+    verdict = (f"**Exact Lanczos (eigsh) wins here**: it found the top {n_eig} eigenvalues to "
+               f"rounding in {t_l:.3g} s, faster than every approximation. With K in memory and "
+               "only a few eigenvalues wanted, approximate only if K is too large to form."
+               if not faster else
+               f"Exact Lanczos (eigsh) took {t_l:.3g} s "
+               f"({t_l / times['dense eigh (all m)']:.2f} × dense eigh), with no error. Faster "
+               "than eigsh here, and paying for it in accuracy: "
+               + ", ".join(f"{n} ({times[n]:.3g} s, max error {errors_at[n]:.1%})" for n in faster)
+               + ".")
+    st.markdown(verdict)
+st.caption(f"One run each on a shared server, one BLAS thread (m = {m}): small times are noisy. "
+           "benchmarks/results_spectrum.md has medians at m = 1000 and 3000.")
+
+L = run["scree_length"]
+snippet = (
+    "from mpcore.kernels import kernel_matrix\n"
+    "from mpcore.spectrum import (ekm_eigenvalues, exact_eigenvalues, nystrom_eigenvalues,\n"
+    "                             nystrom_indices, relative_error)\n"
+    f"{data_snippet(choice)}\nK = kernel_matrix(X, {kernel_kwargs(kern)})\n"
+    f"lam = exact_eigenvalues(K, {L}, method='eigh')\n"
+    f"nystrom = {{rule: nystrom_eigenvalues(K, nystrom_indices(K, {k}, rule=rule, "
+    f"random_state={choice.seed}), {L})\n           for rule in ('skpca', 'random', 'cholesky')}}\n"
+    f"ekm = {{s: ekm_eigenvalues(K, {q}, {L}, sketch=s, random_state={choice.seed})\n"
+    "       for s in ('gaussian', 'countsketch')}\n"
+    "for name, est in {**nystrom, **ekm}.items():\n"
+    f"    print(name, relative_error(est[:{n_cmp}], lam[:{n_cmp}]).max())")
+rows = plotted_rows(run["scree"], k_grid=curves["k_grid"], nystrom_errors=curves["nystrom"],
+                    q_grid=curves["q_grid"], ekm_errors=curves["ekm"],
+                    ekm_bounds=curves["ekm_bounds"], eq3=curves["eq3"], angles=run["angles"])
+page_footer(snippet=snippet, table=pd.DataFrame(rows), name="spectrum",
+            extra_json={"timing": run["rows"]},
+            page_controls=["dataset", "n", "noise", "seed", "ratio", "std", "kernel", "sigma",
+                           "gamma", "degree", "coef0", "k", "spectrum.q", "spectrum.n_eig"])

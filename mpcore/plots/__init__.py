@@ -6,6 +6,8 @@ Okabe-Ito palette and fonts sized for a projector.
 """
 
 from ._bounds import bound_curves_figure
+from ._kcca import kcca_animation, kcca_start_frame
+from ._spectrum import angles_figure, error_curves_figure, plotted_rows, scree_figure
 from ._common import OKABE_ITO, PALETTE, base_layout, project_2d
 from ._skpca import (
     cut_animation,
@@ -15,5 +17,6 @@ from ._skpca import (
     with_start_frame,
 )
 
-__all__ = ["bound_curves_figure", "OKABE_ITO", "PALETTE", "base_layout", "project_2d", "skpca_animation",
+__all__ = ["kcca_animation", "kcca_start_frame", "angles_figure", "error_curves_figure",
+           "plotted_rows", "scree_figure", "bound_curves_figure", "OKABE_ITO", "PALETTE", "base_layout", "project_2d", "skpca_animation",
            "trace_curves_figure", "with_start_frame", "cut_animation", "skpca_animation_dict"]

@@ -23,7 +23,6 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ._common import FONT_SIZE, OKABE_ITO, SEQUENTIAL, base_layout, finite
-from ._skpca import with_start_frame
 from ._spectrum import INK, projector_fonts
 
 #: Trace names (tests and the page refer to them).
@@ -34,9 +33,9 @@ CHOSEN_Y = "chosen pairs (view Y)"
 PROJECTIONS = "canonical projections"
 QUOTIENTS = "quotient ρᵢ"
 ARGMAX = "argmax (chosen)"
-TRAIN = "train (Pearson)"
-TEST = "held-out test (Pearson)"
-RHO = "regularised ρ (eigenvalue)"
+TRAIN = "train corr."
+TEST = "held-out corr."
+RHO = "ρ (with τ)"
 CURRENT = "current step"
 
 #: Index of the subplot title (layout annotation) that carries the correlation.
@@ -236,26 +235,48 @@ def kcca_animation(X, Y, latent, steps, *, train=None, test=None, rho=None, fram
                                         args=[[None], dict(mode="immediate",
                                                            frame=dict(duration=0, redraw=False),
                                                            transition=dict(duration=0))])])],
-        sliders=[dict(active=start, steps=slider_steps, x=0.18, y=-0.07, len=0.82,
+        sliders=[dict(active=start, steps=slider_steps, x=0.22, y=-0.07, len=0.78,
                       xanchor="left", yanchor="top", pad=dict(t=10),
                       currentvalue=dict(prefix="step j = ", font=dict(size=FONT_SIZE)))],
     )
     base_layout(fig, height=height)
-    fig.update_layout(margin=dict(b=140, t=70, r=90),
-                      legend=dict(orientation="v", x=0.995, xanchor="right", y=0.01, yanchor="bottom",
-                                  font=dict(size=15), bgcolor="rgba(255,255,255,0.85)",
-                                  bordercolor="#bbb", borderwidth=1))
+    # legend in the right margin, beside the correlation panel: inside it, it would hide
+    # curves that stay low (a width so large that every point looks alike)
+    fig.update_layout(margin=dict(b=140, t=70, r=160),
+                      legend=dict(orientation="v", x=1.01, xanchor="left", y=0.0, yanchor="bottom",
+                                  font=dict(size=15)))
     fig.update_annotations(font_size=FONT_SIZE)
     return projector_fonts(fig)
 
 
-def kcca_start_frame(fig: dict, j: int) -> dict:
-    """Copy of the animated figure dict that opens on frame ``j`` (0-based), titles included."""
-    out = with_start_frame(fig, j)
-    frames = fig.get("frames", [])
-    if frames:
-        frame = frames[int(np.clip(j, 0, len(frames) - 1))]
-        annotations = frame.get("layout", {}).get("annotations")
-        if annotations is not None:
-            out = dict(out, layout=dict(out["layout"], annotations=annotations))
+def _deep_merge(base: dict, patch: dict) -> dict:
+    out = dict(base)
+    for key, val in patch.items():
+        if isinstance(val, dict) and isinstance(out.get(key), dict):
+            out[key] = _deep_merge(out[key], val)
+        else:
+            out[key] = val
     return out
+
+
+def kcca_start_frame(fig: dict, j: int) -> dict:
+    """Copy of the animated figure dict that opens on frame ``j`` (0-based), titles included.
+
+    Cheap: only the traces frame j touches, the subplot titles and the slider
+    position change, so a page can cache the figure once and step through it.
+    """
+    frames = fig.get("frames", [])
+    if not frames:
+        return fig
+    j = int(np.clip(j, 0, len(frames) - 1))
+    frame = frames[j]
+    data = list(fig["data"])
+    for ti, patch in zip(frame["traces"], frame["data"]):
+        data[ti] = _deep_merge(data[ti], patch)
+    layout = dict(fig["layout"])
+    if layout.get("sliders"):
+        layout["sliders"] = [dict(layout["sliders"][0], active=j)] + list(layout["sliders"][1:])
+    annotations = frame.get("layout", {}).get("annotations")
+    if annotations is not None:
+        layout["annotations"] = annotations
+    return dict(fig, data=data, layout=layout)

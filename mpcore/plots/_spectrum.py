@@ -70,6 +70,20 @@ def projector_fonts(fig, *, title_shift=10):
     return fig
 
 
+#: Most decade labels on a log axis (more are thinned to every 2nd, 3rd, ... decade).
+MAX_DECADE_TICKS = 7
+
+
+def decade_dtick(*arrays):
+    """``dtick`` for a log axis holding ``arrays``: whole decades, at most MAX_DECADE_TICKS labels."""
+    v = np.concatenate([np.ravel(np.asarray(a, dtype=float)) for a in arrays] or [np.ones(1)])
+    v = v[np.isfinite(v) & (v > 0)]
+    if v.size == 0:
+        return 1
+    span = np.log10(v.max()) - np.log10(v.min())
+    return int(max(1, np.ceil(span / (MAX_DECADE_TICKS - 1))))
+
+
 def _style(name):
     return STYLE.get(name, (OKABE_ITO["purple"], "solid", "circle"))
 
@@ -103,9 +117,7 @@ def scree_figure(exact, approx, *, n_compared, k=None, q=None, height=560):
     floor = SCREE_FLOOR * max(float(np.max(np.abs(exact))), np.finfo(float).tiny)
     i = np.arange(1, exact.size + 1)
     fig = go.Figure()
-    fig.add_vrect(x0=0.5, x1=n_compared + 0.5, fillcolor="#999", opacity=0.12, line_width=0,
-                  annotation_text=f"top {n_compared} compared", annotation_position="top left",
-                  annotation_font_size=15)
+    fig.add_vrect(x0=0.5, x1=n_compared + 0.5, fillcolor="#999", opacity=0.12, line_width=0)
     for name, values in approx.items():
         colour, dash, symbol = _style(name)
         v = positive_or_nan(values, floor)
@@ -124,8 +136,10 @@ def scree_figure(exact, approx, *, n_compared, k=None, q=None, height=560):
             fig.add_vline(x=val, line=dict(color="#555", dash="dot", width=2),
                           annotation_text=f"{label} = {val}", annotation_font_size=15,
                           annotation_position="top right" if label == "k" else "bottom right")
-    fig.update_yaxes(type="log", dtick=1, title="eigenvalue λᵢ (log scale)", exponentformat="power")
-    fig.update_xaxes(title="index i (largest first)", range=[0.5, exact.size + 0.5])
+    fig.update_yaxes(type="log", dtick=decade_dtick(*[t.y for t in fig.data]),
+                     title="eigenvalue λᵢ (log scale)", exponentformat="power")
+    fig.update_xaxes(title=f"index i (largest first); shaded: the top {n_compared} compared",
+                     range=[0.5, exact.size + 0.5])
     base_layout(fig, height=height)
     fig.update_layout(legend=dict(font=dict(size=15)), margin=dict(t=110))
     return projector_fonts(fig, title_shift=0)
@@ -210,9 +224,11 @@ def error_curves_figure(k_grid, nystrom_errors, q_grid, ekm_errors, *, ekm_bound
     if eq3:
         fig.update_xaxes(title="q (sketch size)", row=1, col=3)
         fig.update_yaxes(title="|λᵢ² − λ̃ᵢ| and its bounds", row=1, col=3)
-    # one tick per decade: minor "2, 5" labels are unreadable from the back of a room
+    # whole decades only: minor "2, 5" labels are unreadable from the back of a room
     fig.update_xaxes(type="log", dtick=1)
-    fig.update_yaxes(type="log", dtick=1, exponentformat="power")
+    for col in range(1, n_cols + 1):
+        ys = [t.y for t in fig.data if t.xaxis == ("x" if col == 1 else f"x{col}")]
+        fig.update_yaxes(type="log", dtick=decade_dtick(*ys), exponentformat="power", row=1, col=col)
     base_layout(fig, height=height)
     fig.update_layout(legend=dict(font=dict(size=15), y=-0.2, yanchor="top",
                                   entrywidth=0.33, entrywidthmode="fraction"),

@@ -361,6 +361,8 @@ def _path_of(model, cls: int | None):
 def kmp_staged(choice: DataChoice, kern: KernelChoice, test_fraction: float, s: KMPSettings,
                early_stopping: str | None, cls: int | None = None):
     """Per kept step: predictions on the training and test rows, and the displayed path."""
+    from mpcore.kmp_view import spec_label
+
     X, y, Xt, yt, _ = kmp_data(choice, test_fraction, s.feature)
     model, _ = kmp_model(choice, kern, test_fraction, s, early_stopping)
     basis, kernels, coef_path = _path_of(model, cls)
@@ -368,7 +370,7 @@ def kmp_staged(choice: DataChoice, kern: KernelChoice, test_fraction: float, s: 
                 test=_frozen(np.array(list(model.staged_predict(Xt)))),
                 basis=_frozen(np.asarray(basis)), kernels=_frozen(np.asarray(kernels)),
                 coef_path=_frozen(np.asarray(coef_path)),
-                spec_labels=tuple(sp.label for sp in model.kernel_specs_),
+                spec_labels=tuple(spec_label(sp) for sp in model.kernel_specs_),
                 classes=None if not hasattr(model, "classes_") else _frozen(model.classes_))
 
 
@@ -427,7 +429,7 @@ def kmp_comparison(choice: DataChoice, kern: KernelChoice, test_fraction: float,
     (mode "losses": SVM, KMP-mse with pre-fitting, KMP-tanh with back-fitting).
 
     ``n_basis`` None uses the SVM's number of support vectors. Returns
-    dict(figure=plotly dict or None (not 2-D classification), rows=table rows,
+    dict(figure=plotly dict or None (not 2-D classification or 1-D regression), rows=table rows,
     warnings=tuple, n_basis=N used).
     """
     from dataclasses import replace
@@ -451,8 +453,12 @@ def kmp_comparison(choice: DataChoice, kern: KernelChoice, test_fraction: float,
                 ("KMP-tanh (back-fitting, Fig. 4)",
                  replace(s, fitting="backfit", loss="tanh", n_basis=N))]
     two_d = task == "classification" and X.shape[1] == 2
+    one_d = task == "regression" and X.shape[1] == 1
     if two_d:
         xs, ys, pts = kmp_view.grid_2d(np.vstack([X, Xt]), KMP_GRID)
+    if one_d:
+        lo, hi = min(X.min(), Xt.min()), max(X.max(), Xt.max())
+        xs = np.linspace(lo, hi, KMP_CURVE_POINTS)
     panels, rows, notes = [], [], []
 
     def score(pred_tr, pred_te):
@@ -478,8 +484,13 @@ def kmp_comparison(choice: DataChoice, kern: KernelChoice, test_fraction: float,
             Z = kmp_view.staged_values(model, pts, path)[-1].reshape(ys.size, xs.size)
             panels.append(dict(title=f"{title}: {len(basis)} steps, {distinct} points",
                                Z=Z, support=basis, boundary=kmp_view.zero_level(xs, ys, Z)))
+        if one_d:
+            panels.append(dict(title=f"{title}: {len(basis)} steps, {distinct} points",
+                               F=model.predict(xs[:, None]), support=basis))
     svm = sv["svm"]
     svm_name = f"SVM (C = {C:g})" if path is None else f"SVM (C = {C:g}), class vs rest"
+    if task == "regression":
+        svm_name = f"SVR (C = {C:g})"
     rows.append(dict(method=svm_name, steps=None, distinct_basis_points=sv["n_support"],
                      train=sv["train_score"], test=sv["test_score"]))
     figure = None
@@ -490,6 +501,16 @@ def kmp_comparison(choice: DataChoice, kern: KernelChoice, test_fraction: float,
         panels = panels + [svm_panel] if mode == "fittings" else [svm_panel] + panels
         fig = kmp_comparison_figure(X, y, xs, ys, panels, classes=np.unique(y),
                                     positive=1 if path is None else path)
+        figure = fig.to_plotly_json()
+    if one_d:
+        from mpcore.plots._kmp import kmp_fit_comparison_figure
+
+        panels.append(dict(title=f"{svm_name}: {sv['n_support']} support vectors",
+                           F=svm.decision_function(xs[:, None]), support=sv["support"]))
+        d = load_data(choice)
+        fig = kmp_fit_comparison_figure(X[:, 0], y, xs, panels,
+                                        x_label=s.feature or (d.feature_names or ("x",))[0],
+                                        y_label=d.target_name or "y")
         figure = fig.to_plotly_json()
     return dict(figure=figure, rows=rows, warnings=tuple(dict.fromkeys(notes)), n_basis=N)
 
@@ -596,13 +617,16 @@ def _spectrum_run(K, seed, k, q, n_eig):
                      "rel. error λ₁": float(err[0]),
                      "largest angle (°)": angle, "vectors compared": used})
 
-    row("dense eigh (all m)", f"all {m} eigenvalues", t_dense, exact)
+    # the reference vectors come from the same LAPACK routine: angle 0 by construction
+    row("dense eigh (all m)", f"all {m} eigenvalues", t_dense, exact, 0.0, n_cmp)
     vals, sec = timed(lambda: exact_eigenvalues(K, n_eig, method="eigh"))
-    row("eigh, top n only", f"top {n_eig}, exact", sec, vals)
+    row("eigh, top n only", f"top {n_eig}, exact", sec, vals, 0.0, n_cmp)
     eigsh_note = None
     try:
         vals, sec = timed(lambda: exact_eigenvalues(K, n_eig, method="eigsh"))
-        row("eigsh (Lanczos), top n", f"top {n_eig}, exact", sec, vals)
+        _, V = exact_eigenpairs(K, n_cmp, method="eigsh")  # untimed; n_cmp <= n_eig < m
+        angle = np.degrees(subspace_distance(U[:, :n_cmp], V))
+        row("eigsh (Lanczos), top n", f"top {n_eig}, exact", sec, vals, angle, n_cmp)
     except ArpackError as exc:  # includes ArpackNoConvergence
         eigsh_note = f"eigsh did not converge here ({exc}); it is left out of the table."
 

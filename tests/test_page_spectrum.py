@@ -1,0 +1,368 @@
+"""The "Approximate vs exact eigenvalues" page with Streamlit's AppTest (no browser).
+
+Every data set the page offers and every PSD kernel render without an error; k, q and n at
+their extremes (k = 1, k = k_max, q = 1, q = m, n = 1, n = max) render; the scree plot draws
+exactly ``mpcore.spectrum`` on the data rebuilt here from ``datasets`` and scikit-learn (exact
+eigenvalues, the three Nystroem subset rules, the two EKM sketches, seeded with the page's
+seed); the error panel's stars are the timing table's errors and Eq. 3 is never below the
+observed error; the timing table's ratios are against dense eigh in the same run; the URL and
+hidden controls round-trip; and the exported snippet reproduces the scree numbers.
+
+Reference data: ``datasets.load`` -> ``StandardScaler`` (when ticked); the page uses every
+point (no train/test split).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.preprocessing import StandardScaler
+from streamlit.testing.v1 import AppTest
+
+import datasets
+from conftest import RTOL_EXACT
+from mpcore.kernels import kernel_matrix
+from mpcore.plots._spectrum import (
+    BOUND_SUFFIX,
+    EKM_SERIES,
+    EXACT,
+    NYSTROM_SERIES,
+    OBSERVED_SUFFIX,
+    SCREE_FLOOR,
+)
+from mpcore.spectrum import (
+    ekm_eigenvalues,
+    exact_eigenvalues,
+    nystrom_eigenvalues,
+    nystrom_indices,
+)
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+APP = REPO_ROOT / "app.py"
+PAGE = "pages/spectrum.py"
+RUN_TIMEOUT = 180
+PSD_KERNELS = ("rbf", "laplacian", "polynomial", "linear", "cosine")
+SMALL_N = 60
+#: Defaults stated on the page: Boston, rbf with the data set's width, k = 50, q = 100, top 10.
+DEFAULTS = dict(dataset="boston", kernel="rbf", k=50, q=100, n_eig=10, seed=0)
+#: The page's Nystroem slider stops here (pages/spectrum.K_MAX).
+K_MAX = 300
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def open_page(params=None, state=None) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=RUN_TIMEOUT)
+    at.run()
+    at.switch_page(PAGE)
+    for key, val in (params or {}).items():
+        at.query_params[key] = str(val)
+    for key, val in (state or {}).items():
+        at.session_state[key] = val
+    at.run()
+    return at
+
+
+def assert_clean(at):
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def widget(at, kind, key, default=None):
+    found = [w for w in getattr(at, kind) if w.key == key]
+    return found[0].value if found else default
+
+
+def settings(at) -> dict:
+    return dict(
+        dataset=widget(at, "selectbox", "dataset"), n=widget(at, "slider", "n"),
+        noise=widget(at, "slider", "noise"), ratio=widget(at, "slider", "ratio", 10.0),
+        seed=widget(at, "number_input", "seed"), std=widget(at, "checkbox", "std", True),
+        kernel=widget(at, "selectbox", "kernel"), sigma=widget(at, "select_slider", "sigma"),
+        gamma=widget(at, "select_slider", "gamma", 0.1),
+        degree=widget(at, "slider", "degree", 3), coef0=widget(at, "select_slider", "coef0", 1.0),
+        k=widget(at, "slider", "k"), q=widget(at, "slider", "spectrum.q"),
+        n_eig=widget(at, "slider", "spectrum.n_eig"),
+    )
+
+
+def kernel_params(s) -> dict:
+    """The papers' conventions: Gaussian exp(-||x-z||^2 / (2 sigma^2)), Laplacian exp(-||x-z||_1 / sigma)."""
+    if s["kernel"] == "rbf":
+        return dict(kernel="rbf", gamma=1.0 / (2.0 * s["sigma"] ** 2))
+    if s["kernel"] == "laplacian":
+        return dict(kernel="laplacian", gamma=1.0 / s["sigma"])
+    if s["kernel"] == "polynomial":
+        return dict(kernel="polynomial", gamma=s["gamma"], degree=s["degree"], coef0=s["coef0"])
+    return dict(kernel=s["kernel"])
+
+
+def reference_kernel(s):
+    kw = dict(n_samples=s["n"], random_state=s["seed"])
+    if s["dataset"] == "gaussian_toy":
+        kw["variance_ratio"] = s["ratio"]
+    elif s["noise"] is not None:
+        kw["noise"] = s["noise"]
+    d = datasets.load(s["dataset"], **kw)
+    X = StandardScaler().fit_transform(d.X) if s["std"] else np.asarray(d.X, dtype=float)
+    return kernel_matrix(X, **kernel_params(s))
+
+
+def reference_scree(s, L):
+    """Every method's L leading eigenvalues by mpcore, seeded with the page's seed."""
+    K = reference_kernel(s)
+    out = {EXACT: exact_eigenvalues(K, L, method="eigh")}
+    for rule, name in NYSTROM_SERIES.items():
+        idx = nystrom_indices(K, s["k"], rule=rule, random_state=s["seed"])
+        out[name] = nystrom_eigenvalues(K, idx, L)
+    for sketch, name in EKM_SERIES.items():
+        out[name] = ekm_eigenvalues(K, s["q"], L, sketch=sketch, random_state=s["seed"])
+    return out
+
+
+def decode(arr):
+    if isinstance(arr, dict) and "bdata" in arr:
+        return np.frombuffer(base64.b64decode(arr["bdata"]), dtype=arr["dtype"]).astype(float)
+    return np.asarray(arr, dtype=float)
+
+
+def charts(at) -> dict:
+    """Plotly specs by chart key suffix (scree, errors, angles)."""
+    out = {}
+    for c in at.get("plotly_chart"):
+        spec = json.loads(c.proto.spec)
+        titles = " ".join(str(a.get("text", "")) for a in spec["layout"].get("annotations", []))
+        kind = ("errors" if "rel. error" in titles else
+                "scree" if any(t.get("name") == EXACT for t in spec["data"]) else "angles")
+        out[kind] = spec
+    return out
+
+
+def traces(spec) -> dict:
+    return {t.get("name"): t for t in spec["data"] if t.get("name")}
+
+
+def timing(at):
+    frames = [d.value for d in at.dataframe]
+    assert len(frames) == 1
+    return frames[0]
+
+
+def assert_scree_matches(at, s):
+    spec = charts(at)["scree"]
+    tr = traces(spec)
+    L = len(decode(tr[EXACT]["y"]))
+    ref = reference_scree(s, L)
+    floor = SCREE_FLOOR * ref[EXACT][0]
+    for name, values in ref.items():
+        y = decode(tr[name]["y"])
+        drawn = values > floor
+        np.testing.assert_allclose(y[drawn], values[drawn], rtol=1e-7, err_msg=name)
+        assert np.all(np.isnan(y[~drawn])), name
+
+
+# ---------------------------------------------------------------- defaults and data sets
+
+
+def test_defaults_render_and_draw_mpcore():
+    at = open_page()
+    assert_clean(at)
+    s = settings(at)
+    assert (s["dataset"], s["kernel"], s["k"], s["q"], s["n_eig"], s["seed"]) == (
+        DEFAULTS["dataset"], DEFAULTS["kernel"], DEFAULTS["k"], DEFAULTS["q"], DEFAULTS["n_eig"],
+        DEFAULTS["seed"])
+    assert set(charts(at)) == {"scree", "errors", "angles"}
+    assert_scree_matches(at, s)
+    table = timing(at)
+    assert len(table) == 3 + len(NYSTROM_SERIES) + len(EKM_SERIES)
+    # exact solvers: eigsh's eigenvectors span the same top-n subspace as eigh's
+    assert (table["largest angle (°)"].iloc[:3] < 1e-3).all()
+    assert table["largest angle (°)"].between(0, 90).all()
+    assert any("eigsh" in m.value for m in at.markdown)  # the verdict on the exact Lanczos solver
+
+
+@pytest.mark.parametrize("name", datasets.names())
+def test_every_data_set_renders(name):
+    # opened from a link at a small n (the full digits or toy set would only slow the test)
+    at = open_page(params=dict(dataset=name, n=max(SMALL_N, datasets.info(name).min_n)))
+    assert_clean(at)
+    s = settings(at)
+    assert s["dataset"] == name
+    assert set(charts(at)) == {"scree", "errors", "angles"}
+    assert_scree_matches(at, s)
+
+
+@pytest.mark.parametrize("kernel", PSD_KERNELS)
+def test_every_psd_kernel_renders_and_matches(kernel):
+    at = open_page(params=dict(dataset="moons", n=SMALL_N, k=8, **{"spectrum.q": 12}))
+    at.selectbox(key="kernel").set_value(kernel).run()
+    assert not at.exception, [e.value for e in at.exception]
+    offered = at.selectbox(key="kernel").options
+    assert not any("sigmoid" in o.lower() for o in offered)
+    s = settings(at)
+    assert s["kernel"] == kernel
+    assert_scree_matches(at, s)
+    if kernel == "linear":  # rank 2 on 2-D data: the page says it compares only 2
+        assert any("only 2 eigenvalues" in w.value for w in at.warning)
+    for row in timing(at).to_dict(orient="records"):
+        errs = [v for c, v in row.items() if c.startswith("max rel. error")]
+        assert np.all(np.isfinite(errs))
+
+
+# ---------------------------------------------------------------- extremes
+
+
+@pytest.mark.parametrize("k,q,n_eig", [(1, 1, 1), ("max", "max", "max"), (1, "max", 1),
+                                       ("max", 1, "max")], ids=["all-1", "all-max", "k1-qm", "km-q1"])
+def test_k_q_and_n_at_their_extremes(k, q, n_eig):
+    at = open_page(params=dict(dataset="moons", n=SMALL_N))
+    m = SMALL_N
+    values = {"k": min(m, K_MAX) if k == "max" else k, "spectrum.q": m if q == "max" else q,
+              "spectrum.n_eig": min(50, m - 1) if n_eig == "max" else n_eig}
+    for key, val in values.items():
+        assert at.slider(key=key).max == {"k": min(m, K_MAX), "spectrum.q": m,
+                                          "spectrum.n_eig": min(50, m - 1)}[key]
+        at.slider(key=key).set_value(val).run()
+        assert_clean(at)
+    s = settings(at)
+    assert (s["k"], s["q"], s["n_eig"]) == tuple(values.values())
+    assert_scree_matches(at, s)
+    table = timing(at).set_index("method")
+    err_col = next(c for c in table.columns if c.startswith("max rel. error"))
+    if s["k"] == m:  # full-rank Nystroem reproduces K: exact up to rounding
+        for name in NYSTROM_SERIES.values():
+            assert table.loc[name, err_col] < 1e-6
+    if s["q"] == 1:  # a 1-D sketch has rank 1: one eigenvalue on the scree
+        tr = traces(charts(at)["scree"])
+        for name in EKM_SERIES.values():
+            assert np.count_nonzero(np.isfinite(decode(tr[name]["y"]))) == 1
+
+
+def test_a_smaller_data_set_clamps_k_and_q():
+    """k and q set high, then n lowered below them: clamped to m, no widget error."""
+    at = open_page(params=dict(dataset="moons", n=200, k=150, **{"spectrum.q": 180}))
+    assert_clean(at)
+    at.slider(key="n").set_value(40).run()
+    assert_clean(at)
+    s = settings(at)
+    assert s["k"] == 40 and s["q"] == 40
+    assert_scree_matches(at, s)
+
+
+# ---------------------------------------------------------------- the figures and the table
+
+
+def test_stars_are_the_tables_errors_and_eq3_bounds_the_observed_error():
+    at = open_page(params=dict(dataset="circles", n=90, k=10, **{"spectrum.q": 20}))
+    assert_clean(at)
+    spec = charts(at)["errors"]
+    table = timing(at).set_index("method")
+    err_col = next(c for c in table.columns if c.startswith("max rel. error"))
+    stars = [t for t in spec["data"] if t.get("marker", {}).get("symbol") == "star"]
+    assert len(stars) == len(NYSTROM_SERIES) + len(EKM_SERIES)
+    star_y = sorted(decode(t["y"])[0] for t in stars)
+    np.testing.assert_allclose(star_y, sorted(table[err_col].iloc[3:]), rtol=RTOL_EXACT)
+    tr = traces(spec)
+    for name in EKM_SERIES.values():
+        observed, bound = decode(tr[name + OBSERVED_SUFFIX]["y"]), decode(tr[name + BOUND_SUFFIX]["y"])
+        assert np.all(bound >= observed * (1 - RTOL_EXACT)), name
+
+
+def test_timing_ratios_are_against_dense_eigh_of_the_same_run():
+    at = open_page(params=dict(dataset="moons", n=120))
+    table = timing(at)
+    dense = table.loc[table["method"] == "dense eigh (all m)", "time (s)"].iloc[0]
+    np.testing.assert_allclose(table["time / dense eigh"], table["time (s)"] / dense, rtol=1e-9)
+    assert (table["time (s)"] > 0).all()
+    exact_rows = table.iloc[:3]
+    err_col = next(c for c in table.columns if c.startswith("max rel. error"))
+    assert (exact_rows[err_col] < 1e-8).all()  # the two partial exact solvers agree with dense
+    verdict = " ".join(m.value for m in at.markdown if "eigsh" in m.value)
+    eigsh = table.loc[table["method"] == "eigsh (Lanczos), top n", "time (s)"].iloc[0]
+    approx = table.iloc[3:]
+    faster = approx.loc[approx["time (s)"] < eigsh, "method"].tolist()
+    if faster:
+        assert all(name in verdict for name in faster)
+    else:
+        assert "wins here" in verdict
+
+
+# ---------------------------------------------------------------- URL, hiding, snippet
+
+
+URL = {"dataset": "circles", "n": "80", "noise": "0.15", "seed": "3", "kernel": "laplacian",
+       "sigma": "0.3", "k": "7", "spectrum.q": "9", "spectrum.n_eig": "4"}
+
+
+def test_url_sets_every_control_and_survives_the_run():
+    at = open_page(params=URL)
+    assert_clean(at)
+    s = settings(at)
+    assert (s["dataset"], s["n"], s["seed"], s["kernel"], s["k"], s["q"], s["n_eig"]) == (
+        "circles", 80, 3, "laplacian", 7, 9, 4)
+    assert s["sigma"] == pytest.approx(0.3) and s["noise"] == pytest.approx(0.15)
+    assert_scree_matches(at, s)
+    for key, val in URL.items():
+        assert at.query_params[key] in (val, [val])
+
+
+def test_hidden_controls_are_not_drawn_and_keep_their_url_values():
+    at = open_page(params=dict(URL, hide="spectrum.q,k"))
+    assert_clean(at)
+    keys = {w.key for w in at.slider}
+    assert "spectrum.q" not in keys and "k" not in keys and "spectrum.n_eig" in keys
+    s = dict(settings(at), k=7, q=9)
+    assert_scree_matches(at, s)
+
+
+def test_snippet_reproduces_the_scree_numbers():
+    at = open_page(params=URL)
+    code = next(c.value for c in at.code if "import datasets" in c.value)
+    for needle in ("datasets.load('circles'", "random_state=3", "nystrom_indices(K, 7",
+                   "ekm_eigenvalues(K, 9", "'laplacian'"):
+        assert needle in code, code
+    ns: dict = {}
+    exec(compile(code.replace("print(", "(lambda *a: None)("), "<snippet>", "exec"), ns)  # noqa: S102
+    tr = traces(charts(at)["scree"])
+    lam = ns["lam"]
+    floor = SCREE_FLOOR * lam[0]
+    series = {EXACT: lam, **{NYSTROM_SERIES[r]: v for r, v in ns["nystrom"].items()},
+              **{EKM_SERIES[s]: v for s, v in ns["ekm"].items()}}
+    for name, values in series.items():
+        y = decode(tr[name]["y"])
+        drawn = values > floor
+        np.testing.assert_allclose(y[drawn], values[drawn], rtol=1e-7, err_msg=name)
+
+
+def test_csv_choice_without_a_file_asks_for_one():
+    at = open_page()
+    at.selectbox(key="dataset").set_value("csv upload").run()
+    assert_clean(at)
+    assert any("Upload a CSV" in i.value for i in at.info)
+
+
+def test_download_buttons_offer_the_plotted_numbers():
+    at = open_page(params=dict(dataset="moons", n=SMALL_N))
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert labels == ["Table as CSV", "Run as JSON"]
+    assert re.search(r"top \d+ compared", json.dumps(charts(at)["scree"]["layout"]))
+
+
+def test_above_the_grid_limit_eq3_is_given_at_the_chosen_q_only(monkeypatch):
+    """Eq. 3 costs O(m^3) per q: above SPECTRUM_BOUND_GRID_MAX_M the page says so and draws two panels."""
+    from pages.common import cached
+
+    monkeypatch.setattr(cached, "SPECTRUM_BOUND_GRID_MAX_M", SMALL_N - 1)
+    at = open_page(params=dict(dataset="moons", n=SMALL_N, seed=11))  # a seed no other test caches
+    assert_clean(at)
+    spec = charts(at)["errors"]
+    assert not any(BOUND_SUFFIX in str(t.get("name")) for t in spec["data"])
+    assert len(spec["layout"]["annotations"]) == 2
+    assert any("chosen q only" in i.value for i in at.info)
+    assert any("‖E‖₂" in c.value and "m·max" in c.value for c in at.caption)  # still at q
