@@ -72,3 +72,12 @@ REGISTRY: dict[str, Entry] = {
                       "Diabetes progression: 442 x 10, regression.",
                       "scikit-learn load_diabetes (Efron et al. 2004)", 442),
 }
+
+REGISTRY["far_cluster"] = Entry(
+    "classification", "synthetic",
+    "Vincent & Bengio Figure 7 situation (2-D, 2 classes): two close clusters and a far "
+    "cluster of the second class on its correct side. Linearly separable, yet a linear "
+    "least-squares fit misclassifies points; the tanh loss and a linear SVM do not.",
+    "generated (after Vincent & Bengio 2002, Fig. 7)", 120, 0.3, min_n=20,
+    generator=_synthetic.far_cluster,
+)

@@ -782,7 +782,7 @@ class _BaseKMP(BaseEstimator):
         return np.sort(fit_idx), np.sort(val_idx)
 
     def _fit_paths(self, X, targets, *, margin, labels=None):
-        """Run :func:`kmp_steps` once per target; return the fit part, dictionary, paths."""
+        """Run :func:`kmp_steps` once per target; return the fit rows of X, dictionary, paths."""
         specs = self._check_params(X.shape[1])
         n = X.shape[0]
         if n < 2:
@@ -814,7 +814,7 @@ class _BaseKMP(BaseEstimator):
             paths.append(self._run(D, y_fit, dictionary, alpha, error, V, y_val, margin))
         self.kernel_specs_ = specs
         self.alpha_ = alpha
-        return X_fit, dictionary, paths
+        return fit_idx, dictionary, paths
 
     def _run(self, D, y, dictionary, alpha, error, V, y_val, margin):
         steps = kmp_steps(
@@ -860,16 +860,18 @@ class _BaseKMP(BaseEstimator):
         )
 
     @staticmethod
-    def _path_attributes(X_fit, dictionary, path):
+    def _path_attributes(X, fit_idx, dictionary, path):
         cols = path.columns
-        basis_indices = dictionary.train_index[cols]
+        # indices into the X given to fit (not into its fit part, which differs with validation)
+        local = dictionary.train_index[cols]
+        basis_indices = np.where(local >= 0, fit_idx[np.maximum(local, 0)], -1)
         k = cols.size
         last = path.coef_path[-1] if k else np.zeros(0)
         keep = basis_indices >= 0
         return dict(
             basis_indices_=basis_indices,
             basis_kernels_=dictionary.kernel_index[cols],
-            support_vectors_=X_fit[basis_indices[keep]],
+            support_vectors_=X[basis_indices[keep]],
             coef_=last[keep].copy(),
             intercept_=float(last[~keep].sum()),
             coef_path_=path.coef_path,
@@ -957,8 +959,10 @@ _PARAMS_DOC = r"""
 
 _ATTRS_DOC = r"""
     basis_indices_ : ndarray of shape (n_basis_,)
-        Training index chosen at each kept step, -1 for the constant function
-        (basic MP may repeat an index).
+        Row of the X given to ``fit`` chosen at each kept step, -1 for the
+        constant function (basic MP may repeat an index); with
+        ``early_stopping="validation"`` too, so ``X[basis_indices_[basis_indices_ >= 0]]``
+        equals ``support_vectors_``.
     basis_kernels_ : ndarray of shape (n_basis_,)
         Index into ``kernel_specs_`` of each step's kernel, -1 for the constant.
     kernel_specs_ : tuple of KernelSpec
@@ -1051,8 +1055,8 @@ class KMPRegressor(RegressorMixin, _BaseKMP):
         self
         """
         X, y = validate_data(self, X, y, dtype=float, y_numeric=True)
-        X_fit, dictionary, (path,) = self._fit_paths(X, [np.asarray(y, dtype=float)], margin=False)
-        for name, value in self._path_attributes(X_fit, dictionary, path).items():
+        fit_idx, dictionary, (path,) = self._fit_paths(X, [np.asarray(y, dtype=float)], margin=False)
+        for name, value in self._path_attributes(X, fit_idx, dictionary, path).items():
             setattr(self, name, value)
         return self
 
@@ -1166,8 +1170,8 @@ class KMPClassifier(ClassifierMixin, _BaseKMP):
             targets = [np.where(y_enc == 1, 1.0, -1.0)]
         else:
             targets = [np.where(y_enc == c, 1.0, -1.0) for c in range(n_classes)]
-        X_fit, dictionary, paths = self._fit_paths(X, targets, margin=True, labels=y_enc)
-        per_path = [self._path_attributes(X_fit, dictionary, p) for p in paths]
+        fit_idx, dictionary, paths = self._fit_paths(X, targets, margin=True, labels=y_enc)
+        per_path = [self._path_attributes(X, fit_idx, dictionary, p) for p in paths]
         for name in per_path[0]:
             values = [a[name] for a in per_path]
             if n_classes == 2:

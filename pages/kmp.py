@@ -1,4 +1,475 @@
+"""Kernel matching pursuit: greedy sparse fits step by step, against an SVM, with their bound."""
+
+import textwrap
+
+import numpy as np
+import pandas as pd
 import streamlit as st
 
-st.title("kmp")
-st.info("This page is being built.")
+import datasets
+from mpcore._losses import loss_functions
+from mpcore.kmp_view import has_width, scores
+from mpcore.plots._kmp import (BOUND_STOP, TEST_ERR, TEST_MIN, TRAIN_ERR, VAL_ERR, VAL_STOP,
+                               kmp_curves_figure, margin_loss_figure, prevalidated,
+                               start_at, step_time_figure)
+from pages.common import cached
+from pages.common.share import data_snippet, kernel_kwargs, page_footer, split_snippet
+from pages.common.widgets import (control, data_controls, hidden, kernel_controls,
+                                  sparsity_control, test_fraction_control)
+
+st.title("Kernel matching pursuit")
+st.caption("Vincent & Bengio (2002). Each step adds the kernel function K(·, xᵢ) centred on the "
+           "training point most collinear with what is still unexplained, so the model "
+           "f(x) = b + Σ αₙ K(x, x_γₙ) (Eq. 14) has exactly as many basis functions as steps. "
+           "Hussain & Shawe-Taylor (2008), Theorem 3, bound its error from that number alone.")
+
+TABS = ("Decision surface / fit", "Compare with SVM (Fig. 6, 7)", "Error and bound curves",
+        "Losses (Fig. 5)")
+FITTING = {"basic": "basic (Fig. 1)", "backfit": "back-fitting (Eq. 6, OMP)",
+           "prefit": "pre-fitting (Fig. 3, Eq. 7)"}
+LOSS = {"squared": "squared (KMP-mse)", "tanh": "squared after tanh (KMP-tanh)",
+        "logistic": "logistic (LogitBoost)", "exponential": "exponential (AdaBoost)",
+        "margin_tanh": "1 − tanh(m) (Doom II)"}
+STOP = {"none": "none: all N steps", "validation": "validation error (hold out 20%)",
+        "bound": "Theorem 3 bound minimum"}
+MIX = {"single": "one kernel", "widths": "three widths (σ/2, σ, 2σ)",
+       "types": "three kernel types (Gaussian, Laplacian, polynomial)"}
+ALL = "all features"
+EQUATIONS = {
+    "basic": (r"\gamma_n=\arg\max_k\frac{|\langle d_k,R_{n-1}\rangle|}{\|d_k\|},\quad "
+              r"\alpha_n=\frac{\langle d_{\gamma_n},R_{n-1}\rangle}{\|d_{\gamma_n}\|^2}",
+              "Basic matching pursuit (Fig. 1, Eqs. 3-5): only the new weight is set; earlier "
+              "weights never change, so it may choose a point again."),
+    "backfit": (r"\alpha_{1..n}=\arg\min_{\alpha}\Big\|\sum_{k\le n}\alpha_k d_{\gamma_k}-y\Big\|^2",
+                "Back-fitting (Eq. 6, orthogonal matching pursuit): the same choice, then every "
+                "weight is refitted by least squares (a Cholesky factor grows by one row)."),
+    "prefit": (r"\gamma_n=\arg\max_k\frac{|\langle P^{\perp}_{\mathcal B}d_k,R\rangle|}"
+               r"{\|P^{\perp}_{\mathcal B}d_k\|}",
+               "Pre-fitting (Fig. 3, Eq. 7): choose the column whose part orthogonal to the "
+               "chosen ones best explains the residue: the best choice given back-fitting."),
+}
+#: Paper settings. Sliders whose range depends on the data are re-applied on the next run.
+PRESETS = {
+    "Figure 6: fittings vs SVM": dict(dataset="moons", noise=0.2, kernel="rbf", sigma=0.5,
+                                      **{"kmp.tab": TABS[1], "kmp.compare": "fittings",
+                                         "kmp.svm_n": True, "kmp.basic_n": 100, "kmp.C": 1000.0,
+                                         "kmp.dict": "single", "kmp.loss": "squared"}),
+    "Figure 7: squared vs tanh loss": dict(dataset="far_cluster", kernel="linear", std=True,
+                                           k=3, **{"kmp.tab": TABS[1], "kmp.compare": "losses",
+                                                   "kmp.svm_n": False, "kmp.C": 100.0,
+                                                   "kmp.dict": "single"}),
+    "Figure 2: bound on Boston": dict(dataset="boston", kernel="rbf", sigma=2.0, test=0.1, k=50,
+                                      **{"kmp.tab": TABS[2], "kmp.feature": ALL,
+                                         "kmp.scale": 5.0, "kmp.fitting": "prefit",
+                                         "kmp.dict": "single"}),
+    "1-D: Boston MEDV against LSTAT": dict(dataset="boston", kernel="rbf", sigma=0.3, k=10,
+                                           **{"kmp.tab": TABS[0], "kmp.feature": "LSTAT",
+                                              "kmp.dict": "single"}),
+    "Sigmoid kernel (not PSD)": dict(dataset="moons", kernel="sigmoid", gamma=1.0, coef0=0.0,
+                                     k=20, **{"kmp.tab": TABS[0], "kmp.dict": "single"}),
+    "Mixed dictionary: three widths": dict(dataset="moons", kernel="rbf", sigma=0.5, k=20,
+                                           **{"kmp.tab": TABS[0], "kmp.dict": "widths"}),
+}
+PENDING = "kmp.pending_preset"  # (preset name, reruns so far)
+
+
+def choose(widget, key, label, default, labels: dict, *, help=None, note=True, **kwargs):
+    """A selectbox / radio over the keys of ``labels`` (value -> meaning), bound to the URL.
+
+    The options are the raw values, so the URL holds ``kmp.fitting=prefit`` (the
+    app's convention); their meanings are in the help text and, with ``note``,
+    under the control. A hidden control reads the URL; a value that is not an
+    option falls back to ``default``.
+    """
+    def cast(raw):
+        for value, text in labels.items():
+            if raw in (str(value), text):
+                return value
+        return default
+
+    meanings = "; ".join(f"{k}: {v}" for k, v in labels.items() if str(k) != v)
+    value = control(widget, key, label, default, options=list(labels), cast=cast,
+                    help=" ".join(t for t in (help, meanings) if t) or None, **kwargs)
+    value = value if value in labels else default
+    if note and str(value) != labels[value] and key not in hidden():
+        st.caption(labels[value])
+    return value
+
+
+def _preset(name) -> dict:
+    """The preset's values, with the data set's default size and noise made explicit."""
+    values = dict(PRESETS[name])
+    entry = datasets.info(values["dataset"])
+    values.setdefault("n", entry.default_n)
+    if entry.default_noise is not None:
+        values.setdefault("noise", entry.default_noise)
+    return values
+
+
+def _apply_preset(name):
+    st.session_state.pop("kmp.step", None)
+    st.session_state.update(_preset(name))
+    st.session_state[PENDING] = (name, 0)
+
+
+pending = st.session_state.get(PENDING)
+if pending and pending[1] > 0:
+    st.session_state.update(_preset(pending[0]))
+with st.sidebar:
+    st.subheader("Paper settings")
+    for name in PRESETS:
+        st.button(name, key=f"kmp.preset.{name}", on_click=_apply_preset, args=(name,),
+                  width="stretch")
+choice = data_controls(tasks=("classification", "regression"))
+if choice is None:
+    st.stop()
+d = cached.load_data(choice)
+task = d.task
+if task not in ("classification", "regression"):
+    st.info("Kernel matching pursuit fits a target: choose the target column of your CSV file "
+            "in the sidebar (integer labels: classification; numbers: regression).")
+    st.stop()
+feature = None
+if task == "regression" and d.n_features > 1:
+    with st.sidebar:
+        picked = choose(st.selectbox, "kmp.feature", "Regression on", ALL,
+                        {f: f for f in (ALL, *d.feature_names)},
+                        help="One feature gives a 1-D fit you can see (Boston's MEDV against "
+                             "LSTAT, say); all features is the paper's Boston regression.")
+    feature = None if picked == ALL else picked
+kern = kernel_controls(allow_sigmoid=True)
+test = test_fraction_control()
+m_train = len(cached.split(choice, test)[0])
+# the validation stop fits on 80% of the training rows: N must fit there too
+k_max = max(1, min(m_train - int(np.ceil(0.2 * m_train)), 100))
+N = sparsity_control(k_max=k_max, default=20, label="N: number of basis functions (steps)")
+with st.sidebar:
+    st.subheader("Kernel matching pursuit")
+    fitting = choose(st.selectbox, "kmp.fitting", "Fitting", "prefit", FITTING)
+    loss = choose(st.selectbox, "kmp.loss", "Loss", "squared", LOSS,
+                  disabled=task != "classification",
+                  help="Section 3: a non-squared loss uses the gradient as residue, a line "
+                       "search for the weight and periodic back-fitting (Fig. 4).")
+    loss = loss if task == "classification" else "squared"
+    backfit_every = 1
+    if loss != "squared" and fitting != "basic":
+        backfit_every = int(control(st.slider, "kmp.backfit_every",
+                                    "Back-fit all weights every p steps", 1, cast=int,
+                                    min_value=1, max_value=10,
+                                    help="Fig. 4: re-optimise every weight (Eq. 11) every p steps."))
+    stop = choose(st.selectbox, "kmp.stop", "Early stopping", "none", STOP)
+    mix = choose(st.selectbox, "kmp.dict", "Dictionary", "single", MIX,
+                 help="Section 4.1: every training point can offer several kernel shapes; "
+                      "the pursuit picks shape and centre together.")
+    if mix == "widths" and not has_width(kern.kernel):
+        st.warning(f"The {kern.kernel} kernel has no width: using one kernel.")
+        mix = "single"
+    classes = np.unique(d.y) if task == "classification" else np.zeros(0)
+    cls = None
+    if classes.size > 2:
+        names = [str(c) for c in classes]
+        picked = choose(st.selectbox, "kmp.class", "One-vs-rest: show the pursuit of class",
+                        names[0], {c: c for c in names})
+        cls = names.index(picked)
+    scale = float(control(st.select_slider, "kmp.scale", "Draw the bound divided by", 1.0,
+                          cast=float, options=(1.0, 2.0, 5.0, 10.0, 20.0),
+                          help="Hussain & Shawe-Taylor's Figure 2 divides the bound by 5."))
+    speed = control(st.select_slider, "kmp.speed", "Play speed (frames/s)", 8, cast=int,
+                    options=(2, 4, 6, 8, 12))
+    st.subheader("Comparison with the SVM")
+    C = float(control(st.select_slider, "kmp.C", "SVM box constraint C", 100.0, cast=float,
+                      options=(0.1, 1.0, 10.0, 100.0, 1000.0),
+                      help="Large C approximates the paper's hard-margin SVM."))
+    compare = choose(st.radio, "kmp.compare", "Compare", "fittings",
+                     {"fittings": "fittings (Fig. 6)", "losses": "squared vs tanh loss (Fig. 7)"},
+                     disabled=task != "classification")
+    svm_n = control(st.toggle, "kmp.svm_n", "KMP uses the SVM's number of support vectors", True,
+                    cast=lambda v: str(v).lower() == "true")
+    if st.session_state.get("kmp.basic_n", 0) > m_train:
+        st.session_state["kmp.basic_n"] = m_train
+    basic_n = int(control(st.slider, "kmp.basic_n", "Steps of basic KMP", min(100, m_train),
+                          cast=int, min_value=1, max_value=m_train,
+                          help="The paper ran basic KMP for 100 steps."))
+if pending:
+    done = all(st.session_state.get(key) == val for key, val in _preset(pending[0]).items())
+    if not done and pending[1] < 3:
+        st.session_state[PENDING] = (pending[0], pending[1] + 1)
+        st.rerun()
+    del st.session_state[PENDING]
+
+s = cached.KMPSettings(n_basis=N, fitting=fitting, loss=loss, backfit_every=backfit_every,
+                       mix=mix, feature=feature)
+es = None if stop == "none" else stop
+if kern.kernel == "sigmoid":
+    st.info("**The sigmoid kernel tanh(γ x'z + c₀) is not positive semi-definite**, so an SVM has "
+            "no guarantee with it (Mercer's condition fails). KMP does not need one: it only "
+            "needs a dictionary of functions K(·, xᵢ) evaluated at the training points, and "
+            "chooses among them by correlation with the residue (Vincent & Bengio, Sections "
+            "4.1 and 4.6). Any similarity measure, even an asymmetric one, would do.")
+
+tabs = st.tabs(TABS, key="kmp.tab", bind="query-params", on_change="rerun")
+try:
+    model, warns = cached.kmp_model(choice, kern, test, s, es)
+    curves, _ = cached.kmp_curves(choice, kern, test, s)
+    v = cached.kmp_staged(choice, kern, test, s, es, cls)
+    svm = cached.kmp_svm(choice, kern, test, C, feature)
+except ValueError as exc:
+    st.error(str(exc))
+    st.stop()
+for w in warns:
+    st.warning(w)
+X_tr, y_tr, X_te, y_te, names = cached.kmp_data(choice, test, feature)
+p = cls or 0
+k_model = len(v["basis"])
+
+with tabs[0]:
+    if tabs[0].open:
+        st.session_state["kmp.step"] = min(max(st.session_state.get("kmp.step", 1), 1), k_model)
+
+        def _move(delta):
+            st.session_state["kmp.step"] = min(max(st.session_state["kmp.step"] + delta, 1), k_model)
+
+        c1, c2, c3, c4 = st.columns([1, 1, 1, 3])
+        c1.button("◀ Back", on_click=_move, args=(-1,), key="kmp.back", width="stretch")
+        c2.button("Step ▶", on_click=_move, args=(1,), key="kmp.next", width="stretch")
+        c3.button("⟲ Last", on_click=_move, args=(k_model,), key="kmp.last", width="stretch")
+        j = st.session_state["kmp.step"]
+        c4.markdown(f"### Step {j} of {k_model}")
+        if k_model < N and es is not None:
+            why = {"validation": "the validation error", "bound": "the Theorem 3 bound"}[es]
+            st.info(f"Early stopping kept {k_model} of N = {N} steps: {why} is lowest there "
+                    "(see the curves tab).")
+        elif k_model < N:
+            st.info(f"The pursuit stopped after {k_model} of N = {N} steps: the fit is exact, or "
+                    "every remaining kernel function is (numerically) a combination of the "
+                    "chosen ones.")
+        left, right = st.columns([3, 1])
+        with left:
+            fig = cached.kmp_animation(choice, kern, test, s, es, cls, int(1000 / speed))
+            st.plotly_chart(prevalidated(start_at(fig, j - 1)), key="kmp.fig",
+                            config={"displaylogo": False}, theme=None)
+            if task == "classification" and X_tr.shape[1] != 2:
+                st.caption(f"The decision surface needs 2-D data; these {d.n_features} features "
+                           "show the decision values f(x) of the test points instead (right of "
+                           "the line: predicted positive).")
+            elif task == "regression" and X_tr.shape[1] > 1:
+                st.caption("Several features: predictions against the truth. Choose one feature "
+                           "under 'Regression on' to see the fit as a curve.")
+            else:
+                st.caption("▶ Play animates in the browser; the numbers on the right follow the "
+                           "Step buttons. Rings: chosen basis points, numbered in order of choice"
+                           + (" and coloured by kernel shape." if mix != "single" else "."))
+                weights = np.abs(v["coef_path"][j - 1, :j])
+                if task == "regression" and weights.max() > 1e3 * (np.std(y_tr) + 1e-12):
+                    st.caption(f"The weights reach {weights.max():.3g}: large terms of opposite "
+                               "sign cancel, because the chosen kernel functions are nearly "
+                               "collinear (centres close together for this σ). Pre-fitting "
+                               "scores only the part of each function orthogonal to those "
+                               "already chosen, and a tiny orthogonal part can still match the "
+                               "noise. Back-fitting or a smaller σ keeps the weights moderate.")
+        with right:
+            if task == "classification":
+                tr, te = (scores(task, y, P[j - 1], classes) for y, P in
+                          ((y_tr, v["train"]), (y_te, v["test"])))
+                a, b = st.columns(2)
+                a.metric("Training accuracy", f"{tr['accuracy']:.1%}")
+                b.metric("Test accuracy", f"{te['accuracy']:.1%}")
+                st.markdown("**Confusion matrix (test)**: rows true class, columns predicted")
+                st.dataframe(pd.DataFrame(te["confusion"], index=[str(c) for c in classes],
+                                          columns=[str(c) for c in classes]))
+            else:
+                tr, te = (scores(task, y, P[j - 1]) for y, P in
+                          ((y_tr, v["train"]), (y_te, v["test"])))
+                a, b = st.columns(2)
+                a.metric("Training RMSE", f"{tr['rmse']:.4g}")
+                b.metric("Test RMSE", f"{te['rmse']:.4g}")
+                st.metric("Test R²", f"{te['r2']:.3f}")
+            chosen = v["basis"][:j]
+            n_points = int(np.unique(chosen[chosen >= 0]).size)
+            st.metric("Basis functions" + (f" (class {classes[p]} vs rest)" if cls is not None else ""),
+                      f"{n_points}" + (" + bias" if np.any(chosen < 0) else ""),
+                      f"SVM: {svm['n_support']} support vectors (C = {C:g})",
+                      delta_color="off", delta_arrow="off")
+            sec = curves.seconds
+            st.metric(f"Time of step {j}", f"{1000 * sec[min(j, len(sec)) - 1]:.3g} ms",
+                      f"all {len(sec)} steps: {1000 * sec.sum():.3g} ms", delta_color="off",
+                      delta_arrow="off")
+            if mix != "single":
+                labels = v["spec_labels"]
+                used = pd.Series([labels[k] if k >= 0 else "constant" for k in v["kernels"][:j]])
+                st.markdown("**Which kernel supplied each basis function**")
+                st.dataframe(used.value_counts().rename_axis("kernel").reset_index(name="steps"),
+                             hide_index=True)
+            st.caption("Chosen so far (training indices, -1 = constant): "
+                       + ", ".join(str(int(i)) for i in chosen))
+        eq, note = EQUATIONS[fitting]
+        with st.expander(f"The equations of {FITTING[fitting]}" + (
+                f" with the {loss} loss" if loss != "squared" else ""), expanded=False):
+            st.latex(eq)
+            st.markdown(note)
+            if loss != "squared":
+                st.markdown("Non-squared loss (Fig. 4): the residue is the negative gradient "
+                            "(Eq. 8), the weight comes from a line search (Eq. 10), and every "
+                            f"{backfit_every} step(s) all weights are re-optimised (Eq. 11).")
+                st.latex(r"R=-\frac{\partial L(y,f)}{\partial f},\quad \alpha_n=\arg\min_\alpha"
+                         r"\sum_i L\big(y_i,f_{n-1}(x_i)+\alpha\,d_{\gamma_n}(x_i)\big)")
+
+with tabs[1]:
+    if tabs[1].open:
+        mode = compare if task == "classification" else "fittings"
+        try:
+            cmp = cached.kmp_comparison(choice, kern, test, s, C, mode, None if svm_n else N,
+                                        basic_n, cls)
+        except ValueError as exc:
+            st.error(str(exc))
+        else:
+            n_used = cmp["n_basis"]
+            if mode == "fittings":
+                st.markdown(f"**Vincent & Bengio, Figure 6**: basic KMP ({min(basic_n, m_train)} "
+                            f"steps), back-fitting and pre-fitting (up to {n_used} steps each"
+                            f"{', the SVM’s number of support vectors' if svm_n else ''}) and "
+                            f"{'an SVM' if task == 'classification' else 'a support vector regression'}"
+                            f" with the same kernel ({kern.label()}).")
+            else:
+                st.markdown(f"**Vincent & Bengio, Figure 7**: an SVM, KMP with the squared loss "
+                            f"(pre-fitting) and KMP-tanh (back-fitting with the non-squared "
+                            f"loss, Fig. 4), {n_used} steps each. With a linear kernel the squared "
+                            "loss penalises the large positive margins of the far cluster and "
+                            "tilts the boundary into the near ones; tanh does not.")
+            if cmp["figure"] is not None:
+                st.plotly_chart(prevalidated(cmp["figure"]), key="kmp.cmp",
+                                config={"displaylogo": False}, theme=None)
+                st.caption(("Colour: each model's decision value, scaled per panel; black line: "
+                            "f(x) = 0; " if task == "classification" else "")
+                           + "circled: basis points (KMP) or support vectors (SVM)."
+                           + (f" One-vs-rest: class {classes[p]} against the rest."
+                              if cls is not None else ""))
+            elif task == "regression":
+                st.info("Choose one feature under 'Regression on' to see the fits side by side; "
+                        "the table compares the models here.")
+            else:
+                st.info("The side-by-side surfaces need 2-D classification data; the table "
+                        "compares the models here.")
+            metric = "accuracy" if task == "classification" else "RMSE"
+            rows = pd.DataFrame(cmp["rows"])
+            rows["steps"] = [("—" if pd.isna(v) else str(int(v))) for v in rows["steps"]]
+            fmt = "percent" if task == "classification" else "%.4g"
+            st.dataframe(rows, hide_index=True, column_config={
+                "method": "model", "distinct_basis_points": "basis points / support vectors",
+                "train": st.column_config.NumberColumn(f"training {metric}", format=fmt),
+                "test": st.column_config.NumberColumn(f"test {metric}", format=fmt)})
+            st.download_button("Comparison as CSV", rows.to_csv(index=False).encode(),
+                               file_name="kmp_comparison.csv", mime="text/csv",
+                               key="kmp.cmp_csv")
+            for w in cmp["warnings"]:
+                st.warning(w)
+            if mode == "losses" and kern.kernel != "linear":
+                st.caption("The paper's Figure 7 uses a linear kernel: the 'Figure 7' setting "
+                           "in the sidebar loads it with its data set.")
+
+with tabs[2]:
+    if tabs[2].open:
+        try:
+            val, _ = cached.kmp_model(choice, kern, test, s, "validation")
+            by_bound, _ = cached.kmp_model(choice, kern, test, s, "bound")
+        except ValueError as exc:
+            st.error(str(exc))
+            st.stop()
+        pick = (lambda a: a[p]) if cls is not None else (lambda a: a)
+        path = curves.paths[p]
+        val_name = VAL_ERR + (f" (class {classes[p]} vs rest)" if cls is not None else "")
+        errors = {TRAIN_ERR: curves.train_error, TEST_ERR: curves.test_error,
+                  val_name: pick(val.validation_error_)}
+        k_val, k_bound = int(pick(val.n_basis_)), int(pick(by_bound.n_basis_))
+        k_test = int(np.argmin(curves.test_error)) + 1
+        markers = {VAL_STOP: k_val, BOUND_STOP: k_bound, TEST_MIN: k_test}
+        if task == "classification":
+            err_title, ex_title = "Misclassification rate", "test misclassification rate"
+            b_title = "Theorem 3 bound on the misclassification rate"
+        else:
+            err_title = "Mean squared error"
+            ex_title = f"fraction of test points with |f(x) − y| > α = {curves.alpha:.3g}"
+            b_title = f"Theorem 3 bound on P(|f(x) − y| > α), α = {curves.alpha:.3g}"
+        if cls is not None:
+            b_title += f" (class {classes[p]} against the rest)"
+        fig = kmp_curves_figure(errors, bound=path.bound, bound_scale=scale,
+                                exceed=path.test_exceed, t_fraction=path.n_errors / curves.m,
+                                markers=markers, error_title=err_title, exceed_title=ex_title,
+                                bound_title=b_title)
+        st.plotly_chart(fig, key="kmp.curves", config={"displaylogo": False}, theme=None)
+        st.caption(
+            f"{curves.m} training points, {len(y_te)} test points, {kern.label()}, "
+            f"{FITTING[fitting]}, {LOSS[loss]}. Validation error: the same pursuit run on 80% of "
+            "the training points, scored on the other 20%"
+            + (f" ({classes[p]} against the rest)" if cls is not None else "") + ". "
+            + (f"The bound is drawn divided by {scale:g}, as the paper's Figure 2 does. "
+               if scale != 1 else "")
+            + "Bottom: the bound is on the probability that a new point is "
+            + ("misclassified" if task == "classification" else "predicted with error above α")
+            + "; above 1 it says nothing, and it is missing where m − k − t ≤ 0.")
+        st.latex(r"\epsilon(m,k,t)=\frac{2}{m-k-t}\Big[(k+1)\log_2\frac{4e(m-k-t)}{k+1}"
+                 r"+k\log_2\frac{em}{k}+t\log_2\frac{e(m-k)}{t}+\log_2\frac{2m^2}{\delta}\Big]")
+        st.markdown(f"k basis functions, t training points outside the basis that the model "
+                    f"errs on, m = {curves.m}, δ = 0.05. Stopping where it is lowest needs no "
+                    "validation data (the automated procedure proposed after Figure 2).")
+        st.plotly_chart(step_time_figure(curves.seconds), key="kmp.times",
+                        config={"displaylogo": False}, theme=None)
+        st.caption(f"Wall time of every step of this run (evaluating the dictionary took "
+                   f"{1000 * curves.dictionary_seconds:.3g} ms more). Pre-fitting updates every "
+                   "column's orthogonal part, and non-squared losses re-optimise all weights: "
+                   "both cost more per step than basic KMP.")
+
+with tabs[3]:
+    if tabs[3].open:
+        st.plotly_chart(margin_loss_figure(loss_functions(), selected=loss), key="kmp.losses",
+                        config={"displaylogo": False}, theme=None)
+        st.caption("Vincent & Bengio, Figure 5: each loss as a function of the margin m = y f(x). "
+                   "Left, the margin losses of boosting and the SVM's hinge; right, the "
+                   "squared error, which also penalises large positive margins (the cause of "
+                   "Figure 7), and the squared error after tanh with target 0.65, which "
+                   "behaves like a margin loss. Thick: the loss in use"
+                   + ("" if task == "classification" else " (regression uses the squared loss)")
+                   + ".")
+        st.markdown(f"**Loss in use: {LOSS[loss]}**")
+        st.latex(r"L(m)=" + {"squared": r"(1-m)^2", "tanh": r"(0.65-\tanh m)^2",
+                             "logistic": r"\log_2(1+e^{-2m})", "exponential": r"e^{-m}",
+                             "margin_tanh": r"1-\tanh m"}[loss])
+        grid = np.linspace(-2.0, 2.0, 81)
+        losses = pd.DataFrame({"margin": grid} | {n: f(grid) for n, f in loss_functions().items()})
+        st.download_button("Loss curves as CSV", losses.to_csv(index=False).encode(),
+                           file_name="kmp_losses.csv", mime="text/csv", key="kmp.loss_csv")
+
+steps = np.arange(1, curves.n_steps + 1)
+path = curves.paths[p]
+labels = curves.spec_labels
+table = pd.DataFrame({
+    "step": steps, "basis_index": path.basis,
+    "kernel": [labels[k] if k >= 0 else "constant" for k in path.kernels],
+    "model_basis_index": pd.array(list(v["basis"]) + [None] * (curves.n_steps - k_model),
+                                  dtype="Int64")[: curves.n_steps],
+    "train_error": curves.train_error, "test_error": curves.test_error,
+    "bound": path.bound, "t": path.n_errors, "seconds": path.seconds})
+Est = "KMPClassifier" if task == "classification" else "KMPRegressor"
+kw = (kernel_kwargs(kern) if mix == "single"
+      else f"kernel={cached.kmp_kernel(kern, mix)['kernel']!r}")
+args = [str(N), kw, f"fitting={fitting!r}"]
+if task == "classification":
+    args.append(f"loss={loss!r}")
+if backfit_every != 1:
+    args.append(f"backfit_every={backfit_every}")
+args += [f"early_stopping={es!r}", f"random_state={choice.seed}"]
+call_args = textwrap.fill(", ".join(args) + ",", width=90, initial_indent="    ",
+                          subsequent_indent="    ", break_long_words=False, break_on_hyphens=False)
+col = "" if feature is None else (f"\nX = X[:, [{list(d.feature_names).index(feature)}]]"
+                                  f"  # {feature}")
+snippet = (f"from mpcore.kmp import {Est}\n{data_snippet(choice)}{col}\n"
+           f"{split_snippet(choice, test, cached.stratified(choice, test))}\n"
+           f"model = {Est}(\n{call_args}\n).fit(X_tr, y_tr)\n"
+           f"print(model.basis_indices_)  # -1 is the constant function\n"
+           f"print(model.score(X_te, y_te))")
+page_footer(snippet=snippet, table=table, name="kmp_steps",
+            page_controls=["dataset", "n", "noise", "seed", "std", "kernel", "sigma", "gamma",
+                           "degree", "coef0", "k", "test", "kmp.feature", "kmp.fitting",
+                           "kmp.loss", "kmp.backfit_every", "kmp.stop", "kmp.dict", "kmp.class",
+                           "kmp.scale", "kmp.speed", "kmp.C", "kmp.compare", "kmp.svm_n",
+                           "kmp.basic_n", "kmp.tab"])

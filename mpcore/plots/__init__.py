@@ -6,6 +6,19 @@ Okabe-Ito palette and fonts sized for a projector.
 """
 
 from ._bounds import bound_curves_figure
+from ._kmp import (
+    kmp_comparison_figure,
+    kmp_curves_figure,
+    kmp_fit_animation,
+    kmp_fit_comparison_figure,
+    kmp_prediction_animation,
+    kmp_surface_animation,
+    kmp_values_animation,
+    margin_loss_figure,
+    prevalidated,
+    start_at,
+    step_time_figure,
+)
 from ._kcca import kcca_animation, kcca_start_frame
 from ._spectrum import angles_figure, error_curves_figure, plotted_rows, scree_figure
 from ._common import OKABE_ITO, PALETTE, base_layout, project_2d
@@ -17,6 +30,9 @@ from ._skpca import (
     with_start_frame,
 )
 
-__all__ = ["kcca_animation", "kcca_start_frame", "angles_figure", "error_curves_figure",
+__all__ = ["kmp_comparison_figure", "kmp_curves_figure", "kmp_fit_animation",
+           "kmp_fit_comparison_figure", "kmp_prediction_animation", "kmp_surface_animation",
+           "kmp_values_animation", "margin_loss_figure", "prevalidated", "start_at",
+           "step_time_figure", "kcca_animation", "kcca_start_frame", "angles_figure", "error_curves_figure",
            "plotted_rows", "scree_figure", "bound_curves_figure", "OKABE_ITO", "PALETTE", "base_layout", "project_2d", "skpca_animation",
            "trace_curves_figure", "with_start_frame", "cut_animation", "skpca_animation_dict"]

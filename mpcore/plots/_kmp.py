@@ -10,7 +10,8 @@ r"""Figures for kernel matching pursuit (Vincent & Bengio, 2002; Hussain & Shawe
 - :func:`kmp_values_animation`: decision values of the test points per class
   (classification with more than two features);
 - :func:`kmp_comparison_figure`: side-by-side decision surfaces, the layout of
-  the paper's Figures 6 and 7 (KMP fittings or losses against an SVM);
+  the paper's Figures 6 and 7 (KMP fittings or losses against an SVM), and
+  :func:`kmp_fit_comparison_figure`, the same for 1-D regression fits;
 - :func:`kmp_curves_figure`: errors and the Theorem 3 bound against the number
   of basis functions (Hussain & Shawe-Taylor, Figure 2), early-stopping choices marked;
 - :func:`margin_loss_figure`: the margin losses of Section 3.2 (Figure 5);
@@ -99,13 +100,14 @@ def _rings(X2, basis, kernels, j, n_specs):
             count[i] = count.get(i, 0) + 1
         idx = np.array(list(first), dtype=int)
         labels = [str(first[i]) + (f"×{count[i]}" if count[i] > 1 else "") for i in first]
-        out.append((X2[idx, 0] if idx.size else [], X2[idx, 1] if idx.size else [], labels))
+        out.append((X2[idx, 0] if idx.size else [None], X2[idx, 1] if idx.size else [None],
+                    labels))
     return out
 
 
 def _ring_trace(name, colour, size=24):
     return go.Scatter(
-        x=[], y=[], mode="markers+text", name=name,
+        x=[None], y=[None], mode="markers+text", name=name,
         marker=dict(size=size, color="rgba(0,0,0,0)", line=dict(color=colour, width=3.5)),
         textposition="top right", textfont=dict(size=FONT_SIZE, color="black", weight="bold"),
         hovertemplate="basis function #%{text}<extra>" + name + "</extra>",
@@ -159,9 +161,17 @@ def _animated_layout(fig, *, height, title, legend=True, colorbar=False):
     if colorbar:
         fig.update_traces(colorbar=dict(orientation="h", x=0.5, xanchor="center",
                                         y=-62 / plot_px, yanchor="top", len=0.7, thickness=14,
+                                        nticks=7, tickformat=".2~g", tickangle=0,
                                         title=dict(text="f(x)", side="right")),
                           selector=dict(type="contour"))
     return fig
+
+
+def prevalidated(fig: dict) -> go.Figure:
+    """A ``go.Figure`` around a figure dict built (and validated) by this module, without
+    validating it again: given a dict, Streamlit re-validates every frame (tens of ms
+    for an animation) on each rerun, such as a Step click."""
+    return go.Figure(fig, _validate=False)
 
 
 def start_at(fig: dict, j: int) -> dict:
@@ -198,7 +208,8 @@ def _check_steps(k):
 
 def kmp_surface_animation(X, y, Z, xs, ys, basis, kernels=None, *, classes=None, positive=1,
                           spec_labels=("kernel",), X_test=None, y_test=None, boundary=None,
-                          frame_ms=150, start=0, height=820, axis_labels=("x<sub>1</sub>", "x<sub>2</sub>")):
+                          frame_ms=150, start=0, height=820,
+                          axis_labels=("x<sub>1</sub>", "x<sub>2</sub>")):
     r"""Decision surface after each step of a 2-D KMP classifier, one frame per step.
 
     Parameters
@@ -248,12 +259,12 @@ def kmp_surface_animation(X, y, Z, xs, ys, basis, kernels=None, *, classes=None,
     fig.add_trace(go.Contour(
         x=xs, y=ys, z=Z[start], name=SURFACE, zmin=-lim, zmax=lim, zauto=False,
         colorscale=_surface_scale(neg_colour, pos_colour),
-        contours=dict(start=-lim, end=lim, size=lim / 4, coloring="heatmap", showlines=True),
+        contours=dict(start=-lim, end=lim, size=lim / 4, coloring="heatmap"),
         line=dict(width=0.6, color="rgba(80,80,80,0.35)"),
         hovertemplate="x₁ = %{x:.2f}, x₂ = %{y:.2f}<br>f = %{z:.3f}<extra></extra>",
         showlegend=False,
     ))
-    bx, by = (boundary[start] if boundary is not None else ([], []))
+    bx, by = (boundary[start] if boundary is not None else ([None], [None]))
     fig.add_trace(go.Scatter(x=bx, y=by, mode="lines", name=ZERO,
                              line=dict(color="black", width=3.5), hoverinfo="skip"))
     for c, label in enumerate(classes):
@@ -284,7 +295,7 @@ def kmp_surface_animation(X, y, Z, xs, ys, basis, kernels=None, *, classes=None,
         name = "basis points" if n_specs == 1 else label
         fig.add_trace(_ring_trace(name, RING_COLOURS[s % len(RING_COLOURS)]))
         ring_ids.append(len(fig.data) - 1)
-    fig.add_trace(go.Scatter(x=[], y=[], mode="markers", name=NEWEST,
+    fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=NEWEST,
                              marker=dict(size=20, symbol="star", color=OKABE_ITO["yellow"],
                                          line=dict(width=2, color="black")),
                              hoverinfo="skip"))
@@ -292,13 +303,13 @@ def kmp_surface_animation(X, y, Z, xs, ys, basis, kernels=None, *, classes=None,
     moving = [0, 1] + ring_ids + [newest_id]
 
     def frame_data(j):
+        bx, by = boundary[j] if boundary is not None else ([], [])
         data = [go.Contour(z=Z[j]),
-                go.Scatter(x=boundary[j][0], y=boundary[j][1]) if boundary is not None
-                else go.Scatter(x=[], y=[])]
+                go.Scatter(x=bx if len(bx) else [None], y=by if len(by) else [None])]
         for rx, ry, labels in _rings(X, basis, kernels, j, n_specs):
             data.append(go.Scatter(x=rx, y=ry, text=labels))
         i = int(basis[j])
-        data.append(go.Scatter(x=[X[i, 0]] if i >= 0 else [], y=[X[i, 1]] if i >= 0 else []))
+        data.append(go.Scatter(x=[X[i, 0]] if i >= 0 else [None], y=[X[i, 1]] if i >= 0 else [None]))
         return data
 
     titles = [_step_title(j, k, basis, kernels, spec_labels) for j in range(k)]
@@ -358,11 +369,13 @@ def kmp_fit_animation(x, y, xs, F, B, coef_path, basis, kernels=None, *, spec_la
 
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.66, 0.34],
                         vertical_spacing=0.07,
-                        subplot_titles=("", "Weighted basis functions α<sub>i</sub> K(x, x<sub>γ<sub>i</sub></sub>)"))
+                        subplot_titles=("", "Weighted basis functions "
+                                            "α<sub>i</sub> K(x, x<sub>γ<sub>i</sub></sub>)"))
     fig.add_trace(go.Scatter(x=x, y=y, mode="markers", name="training points",
                              marker=dict(size=8, color=PALETTE[0], line=dict(width=0.5, color="#222")),
                              customdata=np.arange(x.size),
-                             hovertemplate="i = %{customdata}<br>x = %{x:.3g}, y = %{y:.3g}<extra></extra>"),
+                             hovertemplate="i = %{customdata}<br>x = %{x:.3g}, "
+                                           "y = %{y:.3g}<extra></extra>"),
                   row=1, col=1)
     if x_test is not None and y_test is not None:
         fig.add_trace(go.Scatter(x=np.asarray(x_test, dtype=float), y=np.asarray(y_test, dtype=float),
@@ -383,11 +396,11 @@ def kmp_fit_animation(x, y, xs, F, B, coef_path, basis, kernels=None, *, spec_la
     part_ids = []
     for s, label in enumerate(spec_labels):
         name = PARTS if n_specs == 1 else f"{PARTS}: {label}"
-        fig.add_trace(go.Scatter(x=[], y=[], mode="lines", name=name,
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=name,
                                  line=dict(width=2.2, color=RING_COLOURS[s % len(RING_COLOURS)]),
                                  hoverinfo="skip"), row=2, col=1)
         part_ids.append(len(fig.data) - 1)
-    fig.add_trace(go.Scatter(x=[], y=[], mode="lines", name=CONSTANT,
+    fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=CONSTANT,
                              line=dict(width=2.5, dash="dash", color="#555"), hoverinfo="skip"),
                   row=2, col=1)
     const_id = len(fig.data) - 1
@@ -399,7 +412,7 @@ def kmp_fit_animation(x, y, xs, F, B, coef_path, basis, kernels=None, *, spec_la
         for s in range(n_specs):
             cols = [i for i in range(lo, j + 1) if basis[i] >= 0 and kernels[i] == s]
             if not cols:
-                out.append(([], []))
+                out.append(([None], [None]))
                 continue
             gap = np.full((len(cols), 1), np.nan)
             py = np.hstack([cp[j, cols, None] * B[:, cols].T, gap])
@@ -415,12 +428,12 @@ def kmp_fit_animation(x, y, xs, F, B, coef_path, basis, kernels=None, *, spec_la
             data.append(go.Scatter(x=px, y=py))
         has_b = bool(np.any(basis[: j + 1] < 0))
         b = float(cp[j, : j + 1][basis[: j + 1] < 0].sum()) if has_b else 0.0
-        data.append(go.Scatter(x=[xs[0], xs[-1]] if has_b else [], y=[b, b] if has_b else []))
+        data.append(go.Scatter(x=[xs[0], xs[-1]] if has_b else [None], y=[b, b] if has_b else [None]))
         return data
 
     def parts_limit(j):
         # the bottom panel rescales with every step: weights can grow by orders of magnitude
-        vals = np.concatenate([p[1] for p in parts(j) if len(p[1])] or [np.zeros(1)])
+        vals = np.concatenate([np.asarray(p[1], dtype=float) for p in parts(j)] or [np.zeros(1)])
         vals = np.abs(vals[np.isfinite(vals)])
         b = abs(float(cp[j, : j + 1][basis[: j + 1] < 0].sum())) if np.any(basis[: j + 1] < 0) else 0.0
         return max(float(vals.max()) if vals.size else 0.0, b) * 1.1 or 1.0
@@ -492,7 +505,8 @@ def kmp_prediction_animation(y, P, y_test=None, P_test=None, *, basis=None, fram
                                  name="test points",
                                  marker=dict(size=9, color=PALETTE[1], symbol="diamond",
                                              line=dict(width=0.5, color="#222")),
-                                 hovertemplate="test: true %{x:.3g}<br>predicted %{y:.3g}<extra></extra>"))
+                                 hovertemplate="test: true %{x:.3g}<br>"
+                                               "predicted %{y:.3g}<extra></extra>"))
         moving.append(2)
     if basis is not None:
         fig.add_trace(_ring_trace("basis points", RING_COLOURS[0], size=18))
@@ -652,6 +666,59 @@ def kmp_comparison_figure(X, y, xs, ys, panels, *, classes=None, positive=1, hei
     return fig
 
 
+def kmp_fit_comparison_figure(x, y, xs, panels, *, height=None, cols=None, x_label="x",
+                              y_label="y"):
+    r"""1-D regression fits side by side (the layout of Figure 6 for a regression problem).
+
+    Parameters
+    ----------
+    x, y : arrays (m,)
+        Training inputs (one feature) and targets.
+    xs : array (g,)
+        Evaluation points.
+    panels : list of dict
+        Each with ``title``, ``F`` (the fit at ``xs``) and ``support`` (training
+        indices to circle: basis points or support vectors).
+    """
+    x, y, xs = (np.asarray(a, dtype=float) for a in (x, y, xs))
+    n = len(panels)
+    if n == 0:
+        raise ValueError("No panels to draw.")
+    cols = cols or (2 if n == 4 else n)
+    rows = int(np.ceil(n / cols))
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[p["title"] for p in panels],
+                        horizontal_spacing=0.06, vertical_spacing=0.12, shared_yaxes=True)
+    lo, hi = float(np.min(y)), float(np.max(y))
+    pad = 0.15 * (hi - lo + 1e-12)
+    for p_i, panel in enumerate(panels):
+        r, c = p_i // cols + 1, p_i % cols + 1
+        fig.add_trace(go.Scatter(x=x, y=y, mode="markers", name="training points",
+                                 marker=dict(size=6, color=PALETTE[0]), legendgroup="data",
+                                 showlegend=p_i == 0, hoverinfo="skip"), row=r, col=c)
+        fig.add_trace(go.Scatter(x=xs, y=np.asarray(panel["F"], dtype=float), mode="lines",
+                                 name="fit", line=dict(width=4, color=OKABE_ITO["orange"]),
+                                 legendgroup="fit", showlegend=p_i == 0), row=r, col=c)
+        sup = np.unique(np.asarray(panel.get("support", []), dtype=int))
+        sup = sup[sup >= 0]
+        fig.add_trace(go.Scatter(x=x[sup], y=y[sup], mode="markers",
+                                 name="basis points / support vectors (circled)",
+                                 marker=dict(size=14, color="rgba(0,0,0,0)",
+                                             line=dict(color=OKABE_ITO["vermillion"], width=2.5)),
+                                 legendgroup="sv", showlegend=p_i == 0, hoverinfo="skip"),
+                      row=r, col=c)
+        fig.update_yaxes(range=[lo - pad, hi + pad], row=r, col=c)
+        fig.update_xaxes(range=[float(xs[0]), float(xs[-1])], row=r, col=c)
+        if r == rows:
+            fig.update_xaxes(title=x_label, row=r, col=c)
+        if c == 1:
+            fig.update_yaxes(title=y_label, row=r, col=c)
+    base_layout(fig, height=height or (400 * rows + 140), legend_top=False)
+    fig.update_layout(margin=dict(t=60, b=110), legend=dict(orientation="h", y=-0.1, x=0,
+                                                              yanchor="top"))
+    fig.update_annotations(font_size=FONT_SIZE)
+    return fig
+
+
 # --------------------------------------------------------------------------------------
 # Curves against the number of basis functions (Hussain & Shawe-Taylor, Figure 2)
 # --------------------------------------------------------------------------------------
@@ -695,7 +762,8 @@ def kmp_curves_figure(errors, *, bound=None, bound_scale=1.0, exceed=None, t_fra
     styles = {TRAIN_ERR: (OKABE_ITO["sky"], "dash"), TEST_ERR: (OKABE_ITO["blue"], "solid"),
               VAL_ERR: (OKABE_ITO["green"], "dashdot")}
     for n, (name, curve) in enumerate(errors.items()):
-        colour, dash = styles.get(name, (PALETTE[n % len(PALETTE)], "solid"))
+        style = [v for key, v in styles.items() if name.startswith(key)]
+        colour, dash = style[0] if style else (PALETTE[n % len(PALETTE)], "solid")
         curve = finite(curve)
         fig.add_trace(go.Scatter(x=x[: len(curve)], y=curve, mode="lines+markers", name=name,
                                  line=dict(color=colour, width=3.5, dash=dash), marker=dict(size=5),
@@ -707,13 +775,15 @@ def kmp_curves_figure(errors, *, bound=None, bound_scale=1.0, exceed=None, t_fra
         b = finite(bound) / scale
         fig.add_trace(go.Scatter(x=x[: len(b)], y=b, mode="lines", name=label,
                                  line=dict(color=OKABE_ITO["vermillion"], width=4.5),
-                                 hovertemplate=f"k = %{{x}}<br>bound / {scale:g} = %{{y:.4g}}<extra></extra>"),
+                                 hovertemplate=f"k = %{{x}}<br>bound / {scale:g} = "
+                                               "%{y:.4g}<extra></extra>"),
                       row=2, col=1)
     if exceed is not None:
         e = finite(exceed)
         fig.add_trace(go.Scatter(x=x[: len(e)], y=e, mode="lines+markers", name=EXCEED,
                                  line=dict(color=OKABE_ITO["blue"], width=3.5), marker=dict(size=5),
-                                 hovertemplate="k = %{x}<br>%{y:.4g}<extra>" + exceed_title + "</extra>"),
+                                 hovertemplate="k = %{x}<br>%{y:.4g}<extra>" + exceed_title
+                                 + "</extra>"),
                       row=2, col=1)
     if t_fraction is not None:
         t = finite(t_fraction)
@@ -770,7 +840,8 @@ def step_time_figure(seconds, *, height=320):
 FIG5_PANELS = (("Margin losses (boosting, SVM)", ("exponential", "logistic", "margin_tanh", "hinge")),
                ("Traditional losses as functions of the margin", ("squared", "tanh")))
 FIG5_NAMES = {
-    "exponential": "AdaBoost: e<sup>−m</sup>", "logistic": "LogitBoost: log₂(1 + e<sup>−2m</sup>)",
+    "exponential": "AdaBoost: e<sup>−m</sup>",
+    "logistic": "LogitBoost: log₂(1 + e<sup>−2m</sup>)",
     "margin_tanh": "Doom II: 1 − tanh m", "hinge": "SVM: [1 − m]<sub>+</sub>",
     "squared": "squared: (1 − m)²", "tanh": "squared after tanh: (0.65 − tanh m)²",
 }

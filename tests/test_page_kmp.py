@@ -1,0 +1,531 @@
+"""The kernel matching pursuit page with Streamlit's AppTest (no browser).
+
+Every control path renders without an exception or st.error: the three
+fittings, the five losses, every kernel (sigmoid included, with its note on
+Mercer's condition), every data set the page offers, the extremes of N,
+early stopping, mixed dictionaries, one-vs-rest classes, the regression
+feature, the four tabs and the paper presets. Wherever the page shows chosen
+basis points they equal ``basis_indices_`` of mpcore's estimator fitted here
+on data rebuilt independently, the exported snippet reproduces them when
+executed, and the downloaded CSV holds the plotted curves.
+
+Reference data: ``datasets.load`` -> ``StandardScaler`` -> a seeded
+``train_test_split`` of the row indices (stratified for classification when
+every class has two members and the test part can hold one of each), in
+train_test_split's order: the ``X_tr`` of the snippet.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import re
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.model_selection import train_test_split
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+from streamlit.testing.v1 import AppTest
+
+import datasets
+from mpcore.kernels import kernel_matrix
+from mpcore.kmp import KMPClassifier, KMPRegressor
+from mpcore.kmp_view import kmp_curves, mixed_dictionary
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+APP = REPO_ROOT / "app.py"
+PAGE = "pages/kmp.py"
+RUN_TIMEOUT = 180
+#: Small runs keep the loops over every setting fast.
+SMALL = dict(n=60, k=6)
+TABS = ("Decision surface / fit", "Compare with SVM (Fig. 6, 7)", "Error and bound curves",
+        "Losses (Fig. 5)")
+CHOSEN = re.compile(r"^Chosen so far \(training indices, -1 = constant\):\s*(.*)$")
+STEP = re.compile(r"Step (\d+) of (\d+)")
+#: Offered: every classification and regression data set (the page's data_controls tasks).
+OFFERED = [n for n in datasets.names() if datasets.info(n).task in ("classification", "regression")]
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def open_page(params=None) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=RUN_TIMEOUT)
+    at.run()
+    at.switch_page(PAGE)
+    for key, val in (params or {}).items():
+        at.query_params[key] = str(val)
+    at.run()
+    return at
+
+
+def assert_clean(at):
+    assert not at.exception, [(e.value, getattr(e, "stack_trace", "")) for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def widget(at, kind, key, default=None):
+    found = [w for w in getattr(at, kind) if w.key == key]
+    return found[0].value if found else default
+
+
+def set_widget(at, kind, key, value):
+    getattr(at, kind)(key=key).set_value(value).run()
+    assert_clean(at)
+    return at
+
+
+def counter(at):
+    found = [STEP.search(m.value) for m in at.markdown if m.value.startswith("### Step")]
+    assert len(found) == 1, [m.value for m in at.markdown]
+    return int(found[0].group(1)), int(found[0].group(2))
+
+
+def to_last(at):
+    at.button(key="kmp.last").click().run()
+    assert_clean(at)
+    j, n = counter(at)
+    assert j == n
+    return at
+
+
+def chosen(at) -> list[int]:
+    caps = [CHOSEN.match(c.value) for c in at.caption]
+    caps = [c for c in caps if c]
+    assert len(caps) == 1, [c.value for c in at.caption]
+    return [int(t) for t in caps[0].group(1).split(",")]
+
+
+def settings(at) -> dict:
+    return dict(
+        dataset=widget(at, "selectbox", "dataset"), n=widget(at, "slider", "n"),
+        noise=widget(at, "slider", "noise"), seed=widget(at, "number_input", "seed"),
+        std=widget(at, "checkbox", "std", True), kernel=widget(at, "selectbox", "kernel"),
+        sigma=widget(at, "select_slider", "sigma"), gamma=widget(at, "select_slider", "gamma", 0.1),
+        degree=widget(at, "slider", "degree", 3), coef0=widget(at, "select_slider", "coef0", 1.0),
+        test=widget(at, "slider", "test", 0.3), k=widget(at, "slider", "k"),
+        fitting=widget(at, "selectbox", "kmp.fitting"), loss=widget(at, "selectbox", "kmp.loss"),
+        backfit_every=widget(at, "slider", "kmp.backfit_every", 1),
+        stop=widget(at, "selectbox", "kmp.stop"), mix=widget(at, "selectbox", "kmp.dict"),
+        feature=widget(at, "selectbox", "kmp.feature", "all features"),
+        cls=int(widget(at, "selectbox", "kmp.class", "0")),  # blobs: labels 0, 1, 2 = indices
+    )
+
+
+def kernel_params(s) -> dict:
+    """Gaussian exp(-||x-z||^2 / (2 sigma^2)) and Laplacian exp(-||x-z||_1 / sigma), as stated."""
+    k = s["kernel"]
+    if k == "rbf":
+        return dict(kernel="rbf", gamma=1.0 / (2.0 * s["sigma"] ** 2))
+    if k == "laplacian":
+        return dict(kernel="laplacian", gamma=1.0 / s["sigma"])
+    if k in ("polynomial", "sigmoid"):
+        out = dict(kernel=k, gamma=s["gamma"], coef0=s["coef0"])
+        if k == "polynomial":
+            out["degree"] = s["degree"]
+        return out
+    return dict(kernel=k)
+
+
+def reference_split(s):
+    kw = dict(n_samples=s["n"], random_state=s["seed"])
+    if s["noise"] is not None:
+        kw["noise"] = s["noise"]
+    d = datasets.load(s["dataset"], **kw)
+    X = StandardScaler().fit_transform(d.X) if s["std"] else np.asarray(d.X, dtype=float)
+    if s["feature"] not in (None, "all features"):
+        X = X[:, [list(d.feature_names).index(s["feature"])]]
+    strat = None
+    if d.task == "classification":
+        _, counts = np.unique(d.y, return_counts=True)
+        if counts.min() >= 2 and int(s["test"] * len(X)) >= len(counts):
+            strat = d.y
+    tr, te = train_test_split(np.arange(len(X)), test_size=s["test"], random_state=s["seed"],
+                              stratify=strat)
+    return X[tr], d.y[tr], X[te], d.y[te], d.task
+
+
+def reference_model(s, early_stopping="default"):
+    """mpcore's estimator with the page's settings, fitted on the independently rebuilt data."""
+    X, y, _, _, task = reference_split(s)
+    kern = kernel_params(s)
+    if s["mix"] != "single":
+        kern = dict(kernel=mixed_dictionary(kern["kernel"], gamma=kern.get("gamma"),
+                                            degree=kern.get("degree", 3),
+                                            coef0=kern.get("coef0", 1.0), mode=s["mix"],
+                                            sigma=s["sigma"]))
+    stop = s["stop"] if early_stopping == "default" else early_stopping
+    common = dict(fitting=s["fitting"], backfit_every=s["backfit_every"],
+                  early_stopping=None if stop == "none" else stop, random_state=s["seed"], **kern)
+    est = (KMPClassifier(s["k"], loss=s["loss"], **common) if task == "classification"
+           else KMPRegressor(s["k"], **common))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return est.fit(X, y)
+
+
+def expected_basis(model, cls=0):
+    b = model.basis_indices_
+    return list(b[cls] if isinstance(b, list) else b)
+
+
+def assert_matches_mpcore(at):
+    """Step to the end: the chosen points are mpcore's, in order, and N is its n_basis_."""
+    to_last(at)
+    s = settings(at)
+    model = reference_model(s)
+    assert chosen(at) == expected_basis(model, s["cls"])
+    n = model.n_basis_[s["cls"]] if np.ndim(model.n_basis_) else model.n_basis_
+    assert counter(at)[1] == n
+    return model
+
+
+def decode(arr) -> np.ndarray:
+    """A plotly 7 array ({"dtype", "bdata"} base64, or a list with None for gaps) as floats."""
+    if isinstance(arr, dict) and "bdata" in arr:
+        return np.frombuffer(base64.b64decode(arr["bdata"]), dtype=arr["dtype"]).astype(float)
+    return np.array([np.nan if v is None else v for v in arr], dtype=float)
+
+
+def figures(at) -> list[dict]:
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+@pytest.fixture
+def downloads(monkeypatch):
+    """Bytes of every st.download_button, by file id (AppTest keeps media in memory)."""
+    store = {}
+    original = MemoryMediaFileStorage.load_and_get_id
+
+    def record(self, path_or_data, mimetype, kind, filename=None):
+        file_id = original(self, path_or_data, mimetype, kind, filename)
+        store[file_id] = path_or_data
+        return file_id
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", record)
+    return store
+
+
+def download(at, store, label) -> bytes:
+    buttons = [b for b in at.get("download_button") if b.proto.label == label]
+    assert buttons, [b.proto.label for b in at.get("download_button")]
+    file_id = Path(buttons[0].proto.url).stem
+    return store[file_id]
+
+
+# ---------------------------------------------------------------- default view and steps
+
+
+def test_default_view_is_mpcore_step_by_step():
+    at = open_page()
+    assert_clean(at)
+    assert counter(at) == (1, 20)
+    at.button(key="kmp.back").click().run()
+    assert counter(at) == (1, 20)  # Back at step 1 stays there
+    at.button(key="kmp.next").click().run()
+    assert counter(at) == (2, 20)
+    s = settings(at)
+    model = reference_model(s)
+    assert chosen(at) == expected_basis(model)[:2]
+    fig = figures(at)[0]
+    assert len(fig["frames"]) == 20
+    assert fig["layout"]["title"]["text"].startswith("Step 2 of 20")
+    model = assert_matches_mpcore(at)
+    _, _, Xt, yt, _ = reference_split(s)
+    accuracy = [m.value for m in at.metric if m.label == "Test accuracy"]
+    assert accuracy == [f"{model.score(Xt, yt):.1%}"]
+
+
+@pytest.mark.parametrize("fitting", ["basic", "backfit", "prefit"])
+def test_every_fitting_and_loss_matches_mpcore(fitting):
+    at = open_page(SMALL)
+    set_widget(at, "selectbox", "kmp.fitting", fitting)
+    for loss in ("squared", "tanh", "logistic", "exponential", "margin_tanh"):
+        set_widget(at, "selectbox", "kmp.loss", loss)
+        if loss != "squared" and fitting != "basic":
+            set_widget(at, "slider", "kmp.backfit_every", 2)
+        assert_matches_mpcore(at)
+
+
+@pytest.mark.parametrize("stop", ["none", "validation", "bound"])
+def test_early_stopping_keeps_mpcores_basis(stop):
+    at = open_page(dict(n=80, k=15))
+    set_widget(at, "selectbox", "kmp.stop", stop)
+    model = assert_matches_mpcore(at)
+    if stop != "none":
+        kept = model.n_basis_
+        assert any(f"kept {kept} of N = 15" in i.value for i in at.info) or kept == 15
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "laplacian", "polynomial", "linear", "cosine", "sigmoid"])
+def test_every_kernel(kernel):
+    at = open_page(SMALL)
+    set_widget(at, "selectbox", "kernel", kernel)
+    mercer = [i.value for i in at.info if "Mercer" in i.value]
+    assert bool(mercer) == (kernel == "sigmoid")
+    assert_matches_mpcore(at)
+
+
+def test_n_extremes():
+    at = open_page(dict(n=60, k=1))
+    assert_clean(at)
+    assert counter(at) == (1, 1)
+    assert_matches_mpcore(at)
+    k_max = at.slider(key="k").max
+    assert k_max == 60 - int(0.3 * 60 + 0.5) - int(np.ceil(0.2 * 42))  # fits the validation split
+    set_widget(at, "slider", "k", k_max)
+    assert_matches_mpcore(at)
+    for tab in TABS[1:]:  # the other views at the largest N too
+        at.query_params["kmp.tab"] = tab
+        at.run()
+        assert_clean(at)
+
+
+# ---------------------------------------------------------------- data sets and views
+
+
+@pytest.mark.parametrize("name", OFFERED)
+def test_every_dataset_in_every_tab(name):
+    entry = datasets.info(name)
+    at = open_page(dict(n=max(entry.min_n, 60), k=5))
+    set_widget(at, "selectbox", "dataset", name)
+    if at.slider(key="n").value > 120:
+        set_widget(at, "slider", "n", 120)
+    assert_matches_mpcore(at)
+    two_d = entry.task == "classification" and datasets.load(name, n_samples=60).X.shape[1] == 2
+    fig = figures(at)[0]
+    trace_names = {t.get("name") for t in fig["data"]}
+    if two_d:
+        assert "boundary f(x) = 0" in trace_names
+    elif entry.task == "classification":
+        assert any("needs 2-D data" in c.value for c in at.caption)
+    for tab in TABS[1:]:
+        at.query_params["kmp.tab"] = tab
+        at.run()
+        assert_clean(at)
+        one_d = entry.task == "regression" and widget(at, "selectbox", "kmp.feature") is None
+        if tab == TABS[1] and not (two_d or one_d):
+            # side by side needs 2-D classification or 1-D regression: the table stays
+            assert at.info and any("method" in t.value.columns for t in at.dataframe)
+        else:
+            assert figures(at), f"{tab} draws nothing for {name}"
+
+
+def test_regression_on_one_feature_draws_the_fit():
+    at = open_page(dict(n=120, k=8))
+    set_widget(at, "selectbox", "dataset", "boston")
+    set_widget(at, "selectbox", "kmp.feature", "LSTAT")
+    model = assert_matches_mpcore(at)
+    assert model.n_features_in_ == 1
+    names = {t.get("name") for t in figures(at)[0]["data"]}
+    assert {"KMP fit", "α K(x, xᵢ)", "training points"} <= names
+    assert {m.label for m in at.metric} >= {"Training RMSE", "Test RMSE", "Test R²"}
+
+
+def test_one_vs_rest_shows_the_chosen_class():
+    at = open_page(dict(n=90, k=6))
+    set_widget(at, "selectbox", "dataset", "blobs")
+    for cls in ("0", "2"):
+        set_widget(at, "selectbox", "kmp.class", cls)
+        assert_matches_mpcore(at)
+
+
+@pytest.mark.parametrize("mix", ["widths", "types"])
+def test_mixed_dictionary_says_which_kernel_supplied_each_function(mix):
+    at = open_page(dict(n=80, k=10))
+    set_widget(at, "selectbox", "kmp.dict", mix)
+    model = assert_matches_mpcore(at)
+    tables = [t.value for t in at.dataframe if "kernel" in t.value.columns]
+    assert tables, "no table of kernels"
+    counts = dict(zip(tables[0]["kernel"], tables[0]["steps"]))
+    assert sum(counts.values()) == model.n_basis_
+    assert len(model.kernel_specs_) == 3
+
+
+def test_widths_of_a_kernel_without_width_fall_back_to_one_kernel():
+    at = open_page(SMALL)
+    set_widget(at, "selectbox", "kernel", "linear")
+    set_widget(at, "selectbox", "kmp.dict", "widths")
+    assert any("no width" in w.value for w in at.warning)
+    to_last(at)
+    s = dict(settings(at), mix="single")
+    assert chosen(at) == expected_basis(reference_model(s))
+
+
+def test_compare_tab_uses_the_svms_number_of_support_vectors():
+    at = open_page(dict(n=100, **{"kmp.tab": TABS[1]}))
+    assert_clean(at)
+    s = settings(at)
+    X, y, _, _, _ = reference_split(s)
+    svc = SVC(kernel="precomputed", C=widget(at, "select_slider", "kmp.C")).fit(
+        kernel_matrix(X, **kernel_params(s)), y)
+    rows = next(t.value for t in at.dataframe if "method" in t.value.columns)
+    kmp_rows = rows[rows["method"].isin(["back-fitting", "pre-fitting"])]
+    assert list(kmp_rows["steps"].astype(int)) == [svc.n_support_.sum()] * 2
+    svm_row = rows[rows["method"].str.startswith("SVM")]
+    assert int(svm_row["distinct_basis_points"].iloc[0]) == svc.n_support_.sum()
+    contours = [t for t in figures(at)[0]["data"] if t.get("type") == "contour"]
+    assert len(contours) == 4
+    set_widget(at, "radio", "kmp.compare", "losses")
+    assert len([t for t in figures(at)[0]["data"] if t.get("type") == "contour"]) == 3
+    set_widget(at, "toggle", "kmp.svm_n", False)
+    rows = next(t.value for t in at.dataframe if "method" in t.value.columns)
+    assert set(rows["steps"][rows["method"].str.startswith("KMP")].astype(int)) == {s["k"]}
+
+
+def test_curves_tab_marks_mpcores_early_stopping_choices():
+    at = open_page(dict(n=100, k=15, **{"kmp.tab": TABS[2]}))
+    assert_clean(at)
+    set_widget(at, "select_slider", "kmp.scale", 5.0)
+    s = settings(at)
+    fig = figures(at)[0]
+    texts = [a.get("text", "") for a in fig["layout"]["annotations"]]
+    by_bound = reference_model(s, "bound")
+    by_val = reference_model(s, "validation")
+    assert f"bound stop: k = {by_bound.n_basis_}" in texts
+    assert f"validation stop: k = {by_val.n_basis_}" in texts
+    full = reference_model(s, "none")
+    bound = next(t for t in fig["data"] if t.get("name") == "Theorem 3 bound ÷ 5")
+    y = decode(bound["y"])
+    finite = np.isfinite(full.bound_)
+    assert_allclose(y[finite], full.bound_[finite] / 5, rtol=1e-9)
+
+
+def test_losses_tab_highlights_the_loss_in_use():
+    at = open_page(dict(**SMALL, **{"kmp.tab": TABS[3]}))
+    set_widget(at, "selectbox", "kmp.loss", "exponential")
+    fig = figures(at)[0]
+    selected = [t["name"] for t in fig["data"] if "selected" in t.get("name", "")]
+    assert len(selected) == 1 and "AdaBoost" in selected[0]
+
+
+# ---------------------------------------------------------------- sharing
+
+
+def test_snippet_reproduces_the_pages_basis(downloads):
+    at = open_page(dict(n=120, k=8))
+    set_widget(at, "selectbox", "dataset", "boston")
+    set_widget(at, "selectbox", "kmp.feature", "RM")
+    set_widget(at, "selectbox", "kmp.stop", "validation")
+    for view in (at,):
+        to_last(view)
+        code = next(c.value for c in view.code if "import datasets" in c.value)
+        ns: dict = {}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            exec(compile(code, "snippet", "exec"), ns)  # noqa: S102 - our own generated code
+        assert list(ns["model"].basis_indices_) == chosen(view)
+
+
+@pytest.mark.parametrize("setting", [dict(), {"kmp.dict": "types"}, {"kmp.fitting": "basic"}])
+def test_snippet_runs_for_classification(setting):
+    at = open_page(SMALL)
+    for key, value in setting.items():
+        set_widget(at, "selectbox", key, value)
+    to_last(at)
+    code = next(c.value for c in at.code if "import datasets" in c.value)
+    ns: dict = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        exec(compile(code, "snippet", "exec"), ns)  # noqa: S102 - our own generated code
+    assert list(ns["model"].basis_indices_) == chosen(at)
+
+
+def test_csv_holds_the_plotted_curves(downloads):
+    at = open_page(dict(n=80, k=10))
+    to_last(at)
+    table = pd.read_csv(io.BytesIO(download(at, downloads, "Table as CSV")))
+    s = settings(at)
+    X, y, Xt, yt, _ = reference_split(s)
+    est = KMPClassifier(s["k"], fitting=s["fitting"], loss=s["loss"], **kernel_params(s))
+    c = kmp_curves(est, X, y, Xt, yt)
+    assert_array_equal(table["basis_index"], c.paths[0].basis)
+    assert_array_equal(table["model_basis_index"], chosen(at))
+    assert_allclose(table["test_error"], c.test_error, atol=1e-12)
+    assert_allclose(table["bound"], c.paths[0].bound, rtol=1e-12)
+    at.query_params["kmp.tab"] = TABS[3]
+    at.run()
+    losses = pd.read_csv(io.BytesIO(download(at, downloads, "Loss curves as CSV")))
+    assert_allclose(losses["exponential"], np.exp(-losses["margin"]), rtol=1e-12)
+
+
+def test_url_opens_the_same_view():
+    params = dict(dataset="circles", n=80, seed=3, sigma=0.3, k=7,
+                  **{"kmp.fitting": "backfit"})
+    at = open_page(params)
+    assert_clean(at)
+    s = settings(at)
+    assert (s["dataset"], s["n"], s["seed"], s["sigma"], s["k"], s["fitting"]) == (
+        "circles", 80, 3, 0.3, 7, "backfit")
+    assert_matches_mpcore(at)
+
+
+def test_hidden_controls_take_their_url_value():
+    """A classroom link hides a control; its value (as the URL shows it) still applies."""
+    at = open_page(dict(n=60, k=5, hide="kmp.fitting,kmp.loss",
+                        **{"kmp.fitting": "basic", "kmp.loss": "tanh"}))
+    assert_clean(at)
+    assert widget(at, "selectbox", "kmp.fitting") is None
+    to_last(at)
+    s = dict(settings(at), fitting="basic", loss="tanh")
+    assert chosen(at) == expected_basis(reference_model(s))
+
+
+PRESETS = ("Figure 6: fittings vs SVM", "Figure 7: squared vs tanh loss",
+           "Figure 2: bound on Boston", "1-D: Boston MEDV against LSTAT",
+           "Sigmoid kernel (not PSD)", "Mixed dictionary: three widths")
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_presets_apply(preset):
+    at = open_page(SMALL)
+    at.button(key=f"kmp.preset.{preset}").click().run()
+    assert_clean(at)
+    if preset.startswith("Figure 7"):
+        assert widget(at, "selectbox", "dataset") == "far_cluster"
+        rows = next(t.value for t in at.dataframe if "method" in t.value.columns)
+        acc = dict(zip(rows["method"], rows["train"]))
+        # the paper's point: least squares misclassifies, tanh and the SVM do not
+        assert acc["KMP-mse (pre-fitting)"] < 1.0
+        assert acc["KMP-tanh (back-fitting, Fig. 4)"] == 1.0
+        assert next(v for k, v in acc.items() if k.startswith("SVM")) == 1.0
+    if preset.startswith("Figure 2"):
+        assert widget(at, "select_slider", "kmp.scale") == 5.0
+        names = {t.get("name") for t in figures(at)[0]["data"]}
+        assert "Theorem 3 bound ÷ 5" in names
+    if preset.startswith("1-D"):
+        assert widget(at, "selectbox", "kmp.feature") == "LSTAT"
+
+
+def _csv(X, y, header) -> bytes:
+    rows = "\n".join(",".join(f"{v:.6g}" for v in (*r, t)) for r, t in zip(X, y))
+    return (",".join(header) + "\n" + rows + "\n").encode()
+
+
+def test_csv_upload_needs_a_target_then_runs():
+    """The user's own data: no target is explained, a label column gives the 2-D surface."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    at = open_page(dict(dataset="csv upload", k=5))
+    at.file_uploader(key="csv.file").set_value(("mine.csv", _csv(X, y, ["a", "b", "label"]),
+                                                 "text/csv")).run()
+    assert_clean(at)
+    assert any("target" in i.value for i in at.info)
+    set_widget(at, "selectbox", "csv.target", "label")
+    to_last(at)
+    names = {t.get("name") for t in figures(at)[0]["data"]}
+    assert "boundary f(x) = 0" in names
+    Xs = StandardScaler().fit_transform(X)
+    tr, _ = train_test_split(np.arange(60), test_size=0.3, random_state=0, stratify=y)
+    s = settings(at)
+    model = KMPClassifier(5, fitting=s["fitting"], **kernel_params(s)).fit(Xs[tr], y[tr])
+    assert chosen(at) == list(model.basis_indices_)
