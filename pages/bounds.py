@@ -1,19 +1,16 @@
 """Bounds: the sample-compression bound against the kernel-PCA bound (paper's Figure 1)."""
 
-import html
-from urllib.parse import urlencode
 
 import pandas as pd
 import streamlit as st
 
 from mpcore.plots import bound_curves_figure
 from pages.common import cached
-from pages.common.share import data_snippet, kernel_kwargs, page_footer
+from pages.common.share import data_snippet, kernel_kwargs, page_footer, preset_links
 from pages.common.widgets import (
     SHARED,
     control,
     data_controls,
-    hidden,
     kernel_controls,
     sparsity_control,
 )
@@ -53,32 +50,9 @@ DELTAS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.2, 0.5)
 #: Every control of this page (URL keys), for the presets and the classroom link.
 PAGE_CONTROLS = ["dataset", "n", "noise", "seed", "ratio", "std", "kernel", "sigma", "gamma",
                  "degree", "coef0", "test", "bounds.kmax", "bounds.delta", "bounds.terms"]
-PRESET_STYLE = ("display:block;text-align:center;padding:0.45rem 0.5rem;margin:0 0 0.5rem 0;"
-                "border:1px solid rgba(49,51,63,0.25);border-radius:0.5rem;color:inherit;"
-                "text-decoration:none")
-
-
-def preset_query(values: dict) -> dict:
-    """A preset as URL parameters, written as the widgets write them."""
-    out = {}
-    for key, val in values.items():
-        if isinstance(val, bool):
-            out[key] = str(val).lower()
-        else:
-            out[key] = str(val)
-    if hidden():
-        out["hide"] = ",".join(sorted(hidden()))
-    return out
-
-
 with st.sidebar:
     st.subheader("Paper settings")
-    # A preset is a link that reloads this page with its settings in the URL, so the URL
-    # (and a copied link) always shows what is on screen.
-    st.markdown("".join(
-        f'<a href="?{html.escape(urlencode(preset_query(values)))}" target="_self" '
-        f'style="{PRESET_STYLE}">{html.escape(name)}</a>' for name, values in PRESETS.items()),
-        unsafe_allow_html=True)
+    preset_links(PRESETS)
 choice = data_controls(default="boston")
 if choice is None:
     st.stop()

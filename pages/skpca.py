@@ -6,7 +6,13 @@ import streamlit as st
 from mpcore.plots import cut_animation
 from pages.common import cached
 from pages.common.clicker import click_to_add
-from pages.common.share import data_snippet, kernel_kwargs, page_footer, split_snippet
+from pages.common.share import (
+    data_snippet,
+    kernel_kwargs,
+    page_footer,
+    preset_links,
+    split_snippet,
+)
 from pages.common.widgets import control, data_controls, hidden, kernel_controls, sparsity_control
 
 st.title("Sparse kernel PCA: greedy selection and deflation")
@@ -15,31 +21,20 @@ st.caption("Hussain & Shawe-Taylor (2008), Algorithm 1. Each step keeps the trai
            "(deflation). Press ▶ Play under the figure, or move one step at a time.")
 
 PRESETS = {
-    "Duplicate points": (dict(dataset="blobs", noise=0.0, kernel="rbf", sigma=1.0, k=10),
+    "Duplicate points": (dict(dataset="blobs", n=200, noise=0.0, kernel="rbf", sigma=1.0, k=10),
                          "Blobs with zero noise: every cluster is one point repeated, so K has rank 3. "
                          "After 3 steps every residual diagonal is 0 and the run stops early."),
-    "Rank-deficient kernel": (dict(dataset="moons", kernel="linear", k=10),
+    "Rank-deficient kernel": (dict(dataset="moons", n=200, noise=0.2, kernel="linear", k=10),
                               "A linear kernel on 2-D data has rank 2: two basis vectors span the "
                               "feature space, so the run stops after 2 steps."),
-    "Width too small": (dict(dataset="moons", kernel="rbf", sigma=0.05, k=10),
+    "Width too small": (dict(dataset="moons", n=200, noise=0.2, kernel="rbf", sigma=0.05, k=10),
                         "sigma = 0.05: K is nearly the identity, every point is alone in feature "
                         "space and every quotient is about 1. Ties go to the lowest index; each "
                         "step removes only about 1 from the trace."),
-    "Width too large": (dict(dataset="moons", kernel="rbf", sigma=100.0, k=10),
+    "Width too large": (dict(dataset="moons", n=200, noise=0.2, kernel="rbf", sigma=100.0, k=10),
                         "sigma = 100: K is nearly all ones, every point looks the same, and the "
                         "first basis vector explains almost the whole trace."),
 }
-
-
-def _apply_preset(name):
-    values, _ = PRESETS[name]
-    for key in ("n", "noise", "sigma", "gamma"):
-        st.session_state.pop(key, None)
-    for key, val in values.items():
-        st.session_state[key] = val
-    st.session_state["skpca.step"] = 1
-    st.session_state["skpca.preset"] = name
-    st.query_params.pop("j", None)
 
 
 choice = data_controls()
@@ -61,9 +56,7 @@ with st.sidebar:
     speed = control(st.select_slider, "skpca.speed", "Play speed (frames/s)", 8, cast=int,
                     options=(1, 2, 4, 6, 8, 12))
     st.subheader("Break it")
-    for name in PRESETS:
-        st.button(name, key=f"skpca.preset.{name}", on_click=_apply_preset, args=(name,),
-                  width="stretch")
+preset_links({name: values for name, (values, _) in PRESETS.items()}, marker_key="skpca.preset")
 
 cand = 59 if trick else None
 try:
@@ -75,8 +68,8 @@ except ValueError as exc:
 
 steps = view["steps"][:k]
 n_steps = len(steps)
-if st.session_state.get("skpca.preset") in PRESETS:
-    st.info(PRESETS[st.session_state["skpca.preset"]][1])
+if st.query_params.get("skpca.preset") in PRESETS:
+    st.info(PRESETS[st.query_params["skpca.preset"]][1])
 if n_steps < k:
     st.warning(f"Stopped early after {n_steps} of k = {k} steps: every residual diagonal is "
                f"below 1e-10 × max K_ii, so the chosen points already span the data in feature "

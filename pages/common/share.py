@@ -92,6 +92,34 @@ def classroom_builder(page_controls: list[str]):
         st.caption("Copy this link (the copy button is at the right of the box).")
 
 
+PRESET_STYLE = ("display:block;text-align:center;padding:0.45rem 0.5rem;margin:0 0 0.5rem 0;"
+                "border:1px solid rgba(49,51,63,0.25);border-radius:0.5rem;color:inherit;"
+                "text-decoration:none")
+
+
+def preset_query(values: dict, extra: dict | None = None) -> dict:
+    """A preset as URL parameters, written as the bound widgets write them."""
+    out = {key: str(val).lower() if isinstance(val, bool) else str(val)
+           for key, val in values.items()}
+    out.update(extra or {})
+    if hidden():
+        out["hide"] = ",".join(sorted(hidden()))
+    return out
+
+
+def preset_links(presets: dict, *, marker_key: str | None = None):
+    """Sidebar links that reload the page with each preset's settings in the URL.
+
+    A link, not a button: the URL (and so a copied link) then always shows what
+    is on screen; values set in a button callback do not reach a bound URL.
+    ``marker_key`` adds ``marker_key=<preset name>`` so the page can explain it.
+    """
+    st.sidebar.markdown("".join(
+        f'<a href="?{html.escape(urlencode(preset_query(values, {marker_key: name} if marker_key else None)))}" '
+        f'target="_self" style="{PRESET_STYLE}">{html.escape(name)}</a>'
+        for name, values in presets.items()), unsafe_allow_html=True)
+
+
 def page_footer(*, snippet: str, table: pd.DataFrame | None, name: str,
                 page_controls: list[str], extra_json: dict | None = None):
     """Show the code, download the numbers, build a classroom link, reset."""
