@@ -327,7 +327,7 @@ def bound_curves(X_train, X_test=None, *, kernel="rbf", gamma=None, degree=3, co
 
     # Theorem 6.14: the n largest eigenvalues and tr K give every tail for t <= n
     K = kernel_matrix(X_train, **params)
-    top = eigh(K, eigvals_only=True, subset_by_index=[m - n, m - 1], driver="evx")[::-1]
+    top = eigh(K, eigvals_only=True, subset_by_index=[m - n, m - 1], driver="evr")[::-1]
     trace = float(np.trace(K))
     rest = max(trace - float(np.clip(top, 0.0, None).sum()), 0.0) / (m - n)
     # all m eigenvalues for kpca_bound: the m - n smallest replaced by their mean

@@ -1,4 +1,148 @@
+"""Reproduce the papers: every published figure and table, next to ours, with a verdict."""
+
+import textwrap
+from dataclasses import replace
+
+import pandas as pd
 import streamlit as st
 
-st.title("reproduce")
-st.info("This page is being built.")
+from mpcore.reproduce import EXPERIMENTS, VERDICT_RULES, VERDICTS, summary_frame
+from pages.common import cached
+from pages.common.share import page_footer
+from pages.common.widgets import control
+
+st.title("Reproduce the papers")
+st.caption("Hussain & Shawe-Taylor (2008), Figures 1 and 2; Vincent & Bengio (2002), Figures 5-7 "
+           "and Tables 1 and 3; Marukatat (2016). Each section rebuilds one figure or table with "
+           "mpcore, puts the published number beside ours, and says where they differ. Where a "
+           "paper leaves a setting out (kernel width, split, scaling) we choose one, say so, and "
+           "let you change it under *Settings*.")
+
+#: Verdict -> (badge text, colour); words as well as colours, for colour-blind readers.
+BADGE = {"reproduced": ("✔ reproduced", "green"), "close": ("≈ close", "orange"),
+         "differs": ("✘ differs", "red")}
+#: Column widths of the published-vs-ours tables (pixels).
+COLUMNS = {"figure": st.column_config.TextColumn("figure", width=135),
+           "verdict": st.column_config.TextColumn("verdict", width=115),
+           "claim": st.column_config.TextColumn("claim", width=330),
+           "published": st.column_config.TextColumn("published", width=210),
+           "ours": st.column_config.TextColumn("ours", width=250)}
+SIZES = {"quick": "reduced sizes, seconds (as --quick)",
+         "full": "the command's defaults, minutes"}
+
+
+def _label(verdict):
+    return BADGE[verdict][0]
+
+
+with st.sidebar:
+    st.subheader("Run size")
+    # raw option names (a bound radio writes the displayed text into the URL)
+    size = control(st.radio, "reproduce.size", "Run size", "quick", options=tuple(SIZES),
+                   captions=tuple(SIZES.values()),
+                   help="Quick: fewer splits and smaller sets (what `--quick` runs). Full: the "
+                        "settings of `python -m mpcore.reproduce` (Table 3 with 50 splits takes "
+                        "a few minutes the first time; results stay cached for an hour).")
+quick = size != "full"
+summary_box = st.container()
+overall = summary_box.empty()
+with st.expander("Verdict rules, and how to rebuild everything without a browser"):
+    st.markdown(VERDICT_RULES)
+    st.code(f"python -m mpcore.reproduce --out results{' --quick' if quick else ''}",
+            language="bash")
+    st.caption("Writes every figure as a standalone HTML file, every table as CSV, and "
+               "summary.md / summary.csv with the table above, with a progress bar in the "
+               "terminal. For the same settings its numbers are the ones this page shows.")
+
+results, chosen, page_controls = [], [], ["reproduce.size"]
+for i, exp in enumerate(EXPERIMENTS.values(), start=1):
+    st.header(f"{i}. {exp.title}", anchor=exp.key, divider="gray")
+    st.caption(exp.source)
+    body = st.container()
+    base = exp.default_settings(quick)
+    with st.expander("Settings: what we chose, and controls to change it"):
+        values = {}
+        cols = st.columns(max(len(exp.controls), 1))
+        for col, (name, label, options) in zip(cols, exp.controls):
+            key = f"reproduce.{exp.key}.{name}"
+            page_controls.append(key)
+            default = getattr(base, name)
+            with col:
+                values[name] = control(st.select_slider, key, label, default, options=options,
+                                       cast=type(default))
+        settings = replace(base, **values)
+        st.code(repr(settings), language="python", wrap_lines=True)
+    chosen.append((exp.key, settings))
+    overall.progress((i - 1) / len(EXPERIMENTS),
+                     text=f"Experiment {i} of {len(EXPERIMENTS)}: {exp.title} (its own progress "
+                          "bar is in its section below)")
+    try:
+        res = cached.reproduce_result(exp.key, settings)
+    except ValueError as exc:
+        body.error(str(exc))
+        continue
+    results.append(res)
+    with body:
+        text, colour = BADGE[res.verdict]
+        st.badge(text, color=colour)
+        st.plotly_chart(res.figure, key=f"reproduce.fig.{exp.key}", theme=None,
+                        config={"displaylogo": False})
+        st.markdown("**Published vs ours**")
+        checks = pd.DataFrame([dict(verdict=_label(c.verdict), claim=c.claim,
+                                    published=c.published, ours=c.ours) for c in res.checks])
+        st.dataframe(checks, hide_index=True, width="stretch", column_config=COLUMNS)
+        st.markdown("\n".join(f"- **{c.claim}** ({_label(c.verdict)}): {c.detail}"
+                              for c in res.checks))
+        st.info(res.notes, icon=":material/tune:")
+        with st.expander(f"Numbers behind the figure ({res.seconds:.1f} s to compute)"):
+            if res.table is not None:
+                st.dataframe(res.table, hide_index=True, width="stretch", height=260)
+                st.download_button("This table as CSV", res.table.to_csv(index=False).encode(),
+                                   file_name=f"{exp.key}.csv", mime="text/csv",
+                                   key=f"reproduce.csv.{exp.key}")
+            for name, table in res.extra_tables.items():
+                st.markdown(f"**{name.replace('_', ' ')}**")
+                st.dataframe(table, hide_index=True, width="stretch")
+
+overall.empty()
+summary = summary_frame(results)
+with summary_box:
+    counts = {v: int((summary["verdict"] == v).sum()) for v in VERDICTS}
+    cols = st.columns(4)
+    cols[0].metric("Checks", len(summary))
+    for col, v in zip(cols[1:], VERDICTS):
+        col.metric(_label(v), counts[v])
+    shown = summary.assign(verdict=summary["verdict"].map(_label))
+    st.dataframe(shown[["figure", "verdict", "claim", "published", "ours"]], hide_index=True,
+                 width="stretch", height=38 + 35 * len(shown), column_config=COLUMNS)
+    st.caption(("Quick run: reduced sizes; switch to full in the sidebar for the command's "
+                "defaults. " if quick else "Full run. ")
+               + "Each section below has the figure, the settings, and the numbers.")
+
+
+def _settings_code(settings):
+    """Python for the settings: the run-size defaults plus what the controls changed."""
+    base = type(settings).quick() if quick else type(settings)()
+    name = f"{type(settings).__name__}{'.quick()' if quick else '()'}"
+    changed = {f: getattr(settings, f) for f in settings.__dataclass_fields__
+               if getattr(settings, f) != getattr(base, f)}
+    if not changed:
+        return name
+    return f"replace({name}, {', '.join(f'{k}={v!r}' for k, v in changed.items())})"
+
+
+classes = sorted({type(s).__name__ for _, s in chosen})
+snippet = ("from dataclasses import replace\n"
+           "from mpcore.reproduce import run_experiment, summary_frame\n"
+           "from mpcore.reproduce import (\n"
+           + textwrap.fill(", ".join(classes) + ")", width=64, initial_indent="    ",
+                           subsequent_indent="    ") + "\n\n"
+           "# every figure and table as files, without a browser:\n"
+           f"#   python -m mpcore.reproduce --out results{' --quick' if quick else ''}\n"
+           "results = [\n"
+           + "".join(f"    run_experiment({k!r}, {_settings_code(s)}),\n" for k, s in chosen)
+           + "]\ncolumns = ['figure', 'claim', 'published', 'ours', 'verdict']\n"
+           "print(summary_frame(results)[columns])\n"
+           "# one experiment: .figure (plotly), .table (pandas), .checks, .verdict_text\n"
+           "results[0].figure.show()")
+page_footer(snippet=snippet, table=summary, name="reproduce_summary", page_controls=page_controls)

@@ -19,6 +19,12 @@ from ._kmp import (
     start_at,
     step_time_figure,
 )
+from ._reproduce import (
+    digit_errors_figure,
+    mark_published,
+    published_vs_ours_figure,
+    sketch_errors_figure,
+)
 from ._kcca import kcca_animation, kcca_start_frame
 from ._spectrum import angles_figure, error_curves_figure, plotted_rows, scree_figure
 from ._common import OKABE_ITO, PALETTE, base_layout, project_2d
@@ -30,7 +36,8 @@ from ._skpca import (
     with_start_frame,
 )
 
-__all__ = ["kmp_comparison_figure", "kmp_curves_figure", "kmp_fit_animation",
+__all__ = ["digit_errors_figure", "mark_published", "published_vs_ours_figure",
+           "sketch_errors_figure", "kmp_comparison_figure", "kmp_curves_figure", "kmp_fit_animation",
            "kmp_fit_comparison_figure", "kmp_prediction_animation", "kmp_surface_animation",
            "kmp_values_animation", "margin_loss_figure", "prevalidated", "start_at",
            "step_time_figure", "kcca_animation", "kcca_start_frame", "angles_figure", "error_curves_figure",

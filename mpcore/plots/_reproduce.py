@@ -21,7 +21,7 @@ from plotly.subplots import make_subplots
 
 from ._common import FONT_SIZE, OKABE_ITO, PALETTE, base_layout
 
-#: Bar colours: ours saturated, the paper's light grey-blue with a hatch.
+#: Bar colours: ours solid blue, the paper's hatched orange (Okabe-Ito).
 OURS_COLOUR = OKABE_ITO["blue"]
 PUBLISHED_COLOUR = OKABE_ITO["orange"]
 #: Trace names (tests refer to them).
@@ -95,8 +95,9 @@ def published_vs_ours_figure(labels, panels, *, height=520, title=None):
         std = p.get("ours_std")
         fig.add_trace(go.Bar(
             x=labels, y=ours, name=OURS, marker_color=OURS_COLOUR, legendgroup=OURS,
-            showlegend=c == 1, text=[format(v, fmt) for v in ours], textposition="outside",
-            textfont=dict(size=FONT_SIZE - 1), cliponaxis=False,
+            showlegend=c == 1, text=[format(v, fmt) for v in ours], textposition="inside",
+            insidetextanchor="start", textfont=dict(size=FONT_SIZE - 1, color="white"),
+            cliponaxis=False,
             error_y=None if std is None else dict(type="data", array=np.asarray(std, float),
                                                    color="#333", thickness=1.5),
             hovertemplate="%{x}<br>ours: %{y:" + fmt + "}<extra></extra>"), row=1, col=c)
@@ -105,15 +106,15 @@ def published_vs_ours_figure(labels, panels, *, height=520, title=None):
             marker=dict(color=PUBLISHED_COLOUR, pattern=dict(shape="/", fgcolor="#7a5200")),
             legendgroup=PUBLISHED, showlegend=c == 1,
             text=[format(v, fmt) if np.isfinite(v) else "n/a" for v in pub],
-            textposition="outside", textfont=dict(size=FONT_SIZE - 1), cliponaxis=False,
+            textposition="inside", insidetextanchor="start",
+            textfont=dict(size=FONT_SIZE - 1, color="black"), cliponaxis=False,
             hovertemplate="%{x}<br>published: %{y:" + fmt + "}<extra></extra>"), row=1, col=c)
         top = np.nanmax(np.concatenate([ours + (0 if std is None else np.asarray(std, float)),
                                         pub]))
-        fig.update_yaxes(range=[0, 1.22 * float(top) if top > 0 else 1.0], row=1, col=c)
-    base_layout(fig, height=height, title=title)
+        fig.update_yaxes(range=[0, 1.1 * float(top) if top > 0 else 1.0], row=1, col=c)
+    base_layout(fig, height=height, title=title, legend_top=False)
     fig.update_layout(barmode="group", bargap=0.25)
-    fig.update_annotations(font_size=FONT_SIZE)
-    return fig
+    return _finish(fig)
 
 
 def digit_errors_figure(classes, published, ours, *, published_title, ours_title, height=480):
@@ -147,10 +148,9 @@ def digit_errors_figure(classes, published, ours, *, published_title, ours_title
                 row=1, col=c)
         fig.update_xaxes(title="class (one against the rest)", type="category", row=1, col=c)
     fig.update_yaxes(title="test errors", row=1, col=1)
-    base_layout(fig, height=height)
+    base_layout(fig, height=height, legend_top=False)
     fig.update_layout(barmode="group", bargap=0.2)
-    fig.update_annotations(font_size=FONT_SIZE)
-    return fig
+    return _finish(fig)
 
 
 def sketch_errors_figure(q, eigenvalue_error, angle_degrees, *, n_eig, height=480):
@@ -175,7 +175,8 @@ def sketch_errors_figure(q, eigenvalue_error, angle_degrees, *, n_eig, height=48
     """
     q = np.asarray(q, dtype=float)
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.1, subplot_titles=(
-        f"max relative error, top {n_eig} eigenvalues", f"principal subspace distance, top {n_eig}"))
+        f"max relative error, top {n_eig} eigenvalues",
+        f"principal subspace distance, top {n_eig}"))
     for c, data, unit in ((1, eigenvalue_error, ""), (2, angle_degrees, "°")):
         for sketch, values in data.items():
             colour, symbol, dash = SKETCH_STYLE.get(sketch, ("#444", "circle", "solid"))
@@ -186,10 +187,21 @@ def sketch_errors_figure(q, eigenvalue_error, angle_degrees, *, n_eig, height=48
                 marker=dict(symbol=symbol, size=11, color=colour),
                 hovertemplate="q = %{x}<br>%{y:.3g}" + unit + "<extra>" + sketch + "</extra>"),
                 row=1, col=c)
-        fig.update_xaxes(type="log", title="q (sketch size)", tickvals=q, ticktext=[f"{v:g}" for v in q],
-                         row=1, col=c)
+        fig.update_xaxes(type="log", title="q (sketch size)", tickvals=q,
+                         ticktext=[f"{v:g}" for v in q], row=1, col=c)
     fig.update_yaxes(type="log", title="relative error", row=1, col=1)
     fig.update_yaxes(title="largest principal angle (degrees)", rangemode="tozero", row=1, col=2)
-    base_layout(fig, height=height)
-    fig.update_annotations(font_size=FONT_SIZE)
+    base_layout(fig, height=height, legend_top=False)
+    return _finish(fig)
+
+
+def _finish(fig):
+    """Legend under the panels (clear of the subplot titles) and explicit font sizes."""
+    fig.update_layout(legend=dict(orientation="h", x=0, y=-0.2, yanchor="top",
+                                  font=dict(size=FONT_SIZE)),
+                      margin=dict(t=60, b=130))
+    fig.update_annotations(font_size=FONT_SIZE + 1)
+    # explicit sizes: a host theme (Streamlit's) would otherwise shrink the axis text
+    fig.update_xaxes(tickfont=dict(size=FONT_SIZE - 1), title_font=dict(size=FONT_SIZE))
+    fig.update_yaxes(tickfont=dict(size=FONT_SIZE - 1), title_font=dict(size=FONT_SIZE))
     return fig
