@@ -52,3 +52,29 @@ def finite(a, fill=np.nan):
     a = np.asarray(a, dtype=float).copy()
     a[~np.isfinite(a)] = fill
     return a
+
+
+def play_controls(fig, k, start, frame_ms, *, y=-0.07, slider_x=0.26, prefix="step j = ",
+                  button_font=FONT_SIZE - 1):
+    """Play/Pause buttons and a step slider under an animated figure (client-side playback).
+
+    One frame per step, named "1".."k"; the slider opens on ``start`` (0-based).
+    """
+    slider_steps = [dict(method="animate", label=str(j + 1),
+                         args=[[str(j + 1)], dict(mode="immediate", frame=dict(duration=0, redraw=True),
+                                                  transition=dict(duration=0))])
+                    for j in range(k)]
+    play = dict(frame=dict(duration=int(frame_ms), redraw=True), fromcurrent=True,
+                transition=dict(duration=0), mode="immediate")
+    pause = dict(mode="immediate", frame=dict(duration=0, redraw=False), transition=dict(duration=0))
+    fig.update_layout(
+        updatemenus=[dict(type="buttons", direction="left", x=0.0, y=y, xanchor="left",
+                          yanchor="top", pad=dict(r=10, t=10), showactive=False,
+                          font=dict(size=button_font),
+                          buttons=[dict(label="▶ Play", method="animate", args=[None, play]),
+                                   dict(label="❚❚ Pause", method="animate", args=[[None], pause])])],
+        sliders=[dict(active=start, steps=slider_steps, x=slider_x, y=y, len=1 - slider_x,
+                      xanchor="left", yanchor="top", pad=dict(t=10),
+                      currentvalue=dict(prefix=prefix, font=dict(size=FONT_SIZE)))],
+    )
+    return fig

@@ -22,7 +22,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ._common import FONT_SIZE, OKABE_ITO, SEQUENTIAL, base_layout, finite
+from ._common import FONT_SIZE, OKABE_ITO, SEQUENTIAL, base_layout, finite, play_controls
 from ._spectrum import INK, projector_fonts
 
 #: Trace names (tests and the page refer to them).
@@ -216,29 +216,13 @@ def kcca_animation(X, Y, latent, steps, *, train=None, test=None, rho=None, fram
     fig.update_xaxes(title="basis pairs t", range=[0.5, k + 0.5], row=2, col=3)
     fig.update_yaxes(title="correlation", range=[y_lo, y_hi], row=2, col=3)
 
-    slider_steps = [dict(method="animate", label=str(j + 1),
-                         args=[[str(j + 1)], dict(mode="immediate", frame=dict(duration=0, redraw=True),
-                                                  transition=dict(duration=0))])
-                    for j in range(k)]
-    play = dict(frame=dict(duration=int(frame_ms), redraw=True), fromcurrent=True,
-                transition=dict(duration=0), mode="immediate")
     fig.update_layout(
         coloraxis=dict(colorscale=SEQUENTIAL, cmin=float(np.min(z)), cmax=float(np.max(z)),
                        colorbar=dict(title=dict(text="latent z", side="right"), len=0.42, y=0.79,
                                      x=1.01, xanchor="left", thickness=16,
                                      tickfont=dict(size=15, color=INK))),
-        updatemenus=[dict(type="buttons", direction="left", x=0.0, y=-0.07, xanchor="left",
-                          yanchor="top", pad=dict(r=10, t=10), showactive=False,
-                          font=dict(size=16),
-                          buttons=[dict(label="▶ Play", method="animate", args=[None, play]),
-                                   dict(label="❚❚ Pause", method="animate",
-                                        args=[[None], dict(mode="immediate",
-                                                           frame=dict(duration=0, redraw=False),
-                                                           transition=dict(duration=0))])])],
-        sliders=[dict(active=start, steps=slider_steps, x=0.22, y=-0.07, len=0.78,
-                      xanchor="left", yanchor="top", pad=dict(t=10),
-                      currentvalue=dict(prefix="step j = ", font=dict(size=FONT_SIZE)))],
     )
+    play_controls(fig, k, start, frame_ms, slider_x=0.22, button_font=16)
     base_layout(fig, height=height)
     # legend in the right margin, beside the correlation panel: inside it, it would hide
     # curves that stay low (a width so large that every point looks alike)

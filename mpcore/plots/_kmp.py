@@ -24,7 +24,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ._common import FONT_SIZE, OKABE_ITO, PALETTE, base_layout, finite
+from ._common import FONT_SIZE, OKABE_ITO, PALETTE, base_layout, finite, play_controls
 
 #: Trace names (tests and pages refer to them).
 SURFACE = "decision value f(x)"
@@ -125,25 +125,7 @@ def _step_title(j, k, basis, kernels, spec_labels, prefix=""):
 
 def _play_controls(fig, k, start, frame_ms, *, y=-0.08, prefix="step j = "):
     """Play/Pause buttons and a step slider under the plot (client-side playback)."""
-    slider_steps = [dict(method="animate", label=str(j + 1),
-                         args=[[str(j + 1)], dict(mode="immediate", frame=dict(duration=0, redraw=True),
-                                                  transition=dict(duration=0))])
-                    for j in range(k)]
-    play = dict(frame=dict(duration=int(frame_ms), redraw=True), fromcurrent=True,
-                transition=dict(duration=0), mode="immediate")
-    fig.update_layout(
-        updatemenus=[dict(type="buttons", direction="left", x=0.0, y=y, xanchor="left",
-                          yanchor="top", pad=dict(r=10, t=10), showactive=False,
-                          font=dict(size=FONT_SIZE - 1),
-                          buttons=[dict(label="▶ Play", method="animate", args=[None, play]),
-                                   dict(label="❚❚ Pause", method="animate",
-                                        args=[[None], dict(mode="immediate",
-                                                           frame=dict(duration=0, redraw=False),
-                                                           transition=dict(duration=0))])])],
-        sliders=[dict(active=start, steps=slider_steps, x=0.4, y=y, len=0.6,
-                      xanchor="left", yanchor="top", pad=dict(t=10),
-                      currentvalue=dict(prefix=prefix, font=dict(size=FONT_SIZE)))],
-    )
+    play_controls(fig, k, start, frame_ms, y=y, slider_x=0.4, prefix=prefix)
 
 
 def _animated_layout(fig, *, height, title, legend=True, colorbar=False):

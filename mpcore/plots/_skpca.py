@@ -18,7 +18,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ._common import DIVERGING, OKABE_ITO, PALETTE, SEQUENTIAL, base_layout, finite
+from ._common import DIVERGING, OKABE_ITO, PALETTE, SEQUENTIAL, base_layout, finite, play_controls
 
 
 def _ring_trace(X2, idx):
@@ -172,25 +172,7 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
     ymax = np.nanmax(greedy) if np.isfinite(np.nanmax(greedy)) else 1.0
     fig.update_yaxes(title="tr K̂<sub>j</sub>", range=[0, ymax * 1.05], row=2, col=2)
 
-    slider_steps = [dict(method="animate", label=str(j + 1),
-                         args=[[str(j + 1)], dict(mode="immediate", frame=dict(duration=0, redraw=True),
-                                                  transition=dict(duration=0))])
-                    for j in range(k)]
-    play = dict(frame=dict(duration=int(frame_ms), redraw=True), fromcurrent=True,
-                transition=dict(duration=0), mode="immediate")
-    fig.update_layout(
-        updatemenus=[dict(type="buttons", direction="left", x=0.0, y=-0.07, xanchor="left",
-                          yanchor="top", pad=dict(r=10, t=10), showactive=False,
-                          font=dict(size=16),
-                          buttons=[dict(label="▶ Play", method="animate", args=[None, play]),
-                                   dict(label="❚❚ Pause", method="animate",
-                                        args=[[None], dict(mode="immediate",
-                                                           frame=dict(duration=0, redraw=False),
-                                                           transition=dict(duration=0))])])],
-        sliders=[dict(active=start, steps=slider_steps, x=0.26, y=-0.07, len=0.74,
-                      xanchor="left", yanchor="top", pad=dict(t=10),
-                      currentvalue=dict(prefix="step j = ", font=dict(size=17)))],
-    )
+    play_controls(fig, k, start, frame_ms, slider_x=0.26, button_font=16)
     base_layout(fig, height=height)
     # the legend belongs to panel 4 (trace curves): put it inside that panel
     fig.update_layout(margin=dict(b=130, t=70),
