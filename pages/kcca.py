@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from mpcore.kernels import sigma_to_gamma
-from mpcore.plots._kcca import kcca_start_frame
+from mpcore.plots import kcca_start_frame, prevalidated
 from pages.common import cached
 from pages.common.share import page_footer
 from pages.common.widgets import SHARED, SIGMAS, control, sparsity_control
@@ -67,7 +67,8 @@ j = st.session_state["kcca.step"]
 c4.markdown(f"### Step {j} of {n_steps}")
 
 s = steps[j - 1]
-st.plotly_chart(kcca_start_frame(fig, j - 1), key="kcca.fig", config={"displaylogo": False})
+st.plotly_chart(prevalidated(kcca_start_frame(fig, j - 1)), key="kcca.fig",
+                config={"displaylogo": False})
 st.caption("Colour: the latent z. Rings: the chosen pairs, numbered in order, at the same index in "
            "both views. ▶ Play animates in the browser; the equations below follow the Step buttons.")
 e1, e2, e3 = st.columns(3)

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from mpcore.plots import cut_animation
+from mpcore.plots import cut_animation, prevalidated
 from pages.common import cached
 from pages.common.clicker import click_to_add
 from pages.common.share import (
@@ -96,8 +96,9 @@ def stepper():
     c4.markdown(f"### Step {j} of {n_steps}")
     left, right = st.columns([5, 2])
     with left:
-        st.plotly_chart(cut_animation(fig, n_steps, j, frame_ms=int(1000 / speed)),
-                        key="skpca.fig", config={"displaylogo": False})
+        # prevalidated: the cached figure was validated when built; skip it on every Step
+        st.plotly_chart(prevalidated(cut_animation(fig, n_steps, j, frame_ms=int(1000 / speed))),
+                        key="skpca.fig", config={"displaylogo": False}, theme=None)
         if view["heat_note"]:
             st.caption(view["heat_note"])
         st.caption("▶ Play animates in the browser; the equations on the right follow the "
