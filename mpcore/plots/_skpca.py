@@ -87,7 +87,7 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
               "Deflated kernel K̂<sub>j</sub>" if has_heat else "Deflated kernel (hidden for large m)",
               "Trace residual tr K̂<sub>j</sub>")
     fig = make_subplots(rows=2, cols=2, subplot_titles=titles, horizontal_spacing=0.2,
-                        vertical_spacing=0.13)
+                        vertical_spacing=0.17)
     diag_max = max(float(np.max(steps[0].residual_diag + 0)), 1e-300)
     if trace0 is not None:
         diag_max = max(diag_max, trace0 / max(len(X2), 1))
@@ -172,7 +172,7 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
     ymax = np.nanmax(greedy) if np.isfinite(np.nanmax(greedy)) else 1.0
     fig.update_yaxes(title="tr K̂<sub>j</sub>", range=[0, ymax * 1.05], row=2, col=2)
 
-    play_controls(fig, k, start, frame_ms, slider_x=0.26, button_font=16)
+    play_controls(fig, k, start, frame_ms, slider_x=0.31, button_font=16)
     base_layout(fig, height=height)
     # the legend belongs to panel 4 (trace curves): put it inside that panel
     fig.update_layout(margin=dict(b=130, t=70),
