@@ -35,7 +35,7 @@ with st.sidebar:
     st.latex(r"\kappa(a,b)=e^{-\|a-b\|^2/2\sigma^2}")
     reg = float(control(st.select_slider, "kcca.reg", "Regularisation τ", 1e-3, cast=float,
                         options=REGS, help="Each view's covariance C becomes (1 − τ) C + τ I."))
-    speed = control(st.select_slider, "kcca.speed", "Play speed (frames/s)", 2, cast=int,
+    speed = control(st.select_slider, "kcca.speed", "Play speed (frames/s)", 8, cast=int,
                     options=(1, 2, 4, 6, 8, 12))
 try:
     m_train = len(cached.kcca_data(n, noise, seed, test)["X"])

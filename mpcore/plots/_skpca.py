@@ -26,7 +26,8 @@ def _ring_trace(X2, idx):
         x=X2[idx, 0], y=X2[idx, 1], mode="markers+text",
         marker=dict(size=22, color="rgba(0,0,0,0)", line=dict(color=OKABE_ITO["vermillion"], width=3)),
         text=[str(n + 1) for n in range(len(idx))], textposition="top right",
-        textfont=dict(size=15, color=OKABE_ITO["vermillion"]),
+        textfont=dict(size=16, color=OKABE_ITO["vermillion"], weight="bold",
+                      shadow="1px 1px 2px white, -1px -1px 2px white"),
         name="chosen basis points", hovertemplate="basis #%{text}<extra></extra>",
     )
 

@@ -1,0 +1,285 @@
+"""Shared pieces for tests that drive the real app: its pages, a server, a browser.
+
+- :func:`app_pages` reads the pages registered with ``st.Page`` in app.py (so a
+  new page is visited by the browser tests without editing them).
+- :class:`StreamlitServer` runs ``streamlit run app.py`` on a free loopback
+  port and stops exactly that process.
+- Fixtures ``streamlit_server`` and ``browser`` (module scope) and ``page``
+  (one fresh browser context per test). Import them into a test module::
+
+      from browser_util import browser, page, streamlit_server  # noqa: F401
+
+- :func:`require_chromium` skips when Debian's chromium is absent locally, and
+  fails with an actionable message when ``CI`` is set (CI must run them).
+
+Debian's ``/usr/bin/chromium`` is driven through playwright's Python package
+with ``executable_path``; ``playwright install`` (a browser download) is never
+needed.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+APP = REPO_ROOT / "app.py"
+SCREENSHOTS = REPO_ROOT / "screenshots"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+LAUNCH_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync",
+               "--no-first-run"]
+#: A projector-like window (1080p) so screenshots show what a lecture hall sees.
+VIEWPORT = dict(width=1600, height=1000)
+SERVER_START_TIMEOUT = 60.0
+#: Longest a page may take to finish its script run and draw.
+PAGE_TIMEOUT_MS = 90_000
+
+
+# ---------------------------------------------------------------- pages of app.py
+
+
+@dataclass(frozen=True)
+class AppPage:
+    """One ``st.Page`` of app.py: its file, URL path ("" for the default page) and title."""
+
+    file: str
+    url_path: str
+    title: str
+    default: bool = False
+
+    @property
+    def name(self) -> str:
+        return Path(self.file).stem
+
+    def url(self, base: str, query: str = "") -> str:
+        path = "" if self.default else self.url_path
+        return f"{base}/{path}" + (f"?{query}" if query else "")
+
+
+def app_pages(app: Path = APP) -> list[AppPage]:
+    """Every ``st.Page(...)`` call in app.py, in order of appearance."""
+    tree = ast.parse(app.read_text(encoding="utf-8"))
+    pages = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "Page"):
+            continue
+        if not node.args or not isinstance(node.args[0], ast.Constant):
+            continue
+        kw = {k.arg: k.value.value for k in node.keywords if isinstance(k.value, ast.Constant)}
+        file = node.args[0].value
+        # Streamlit's rule: url_path defaults to the file name without extension
+        url_path = kw.get("url_path") or Path(file).stem
+        pages.append(((node.lineno, node.col_offset),
+                      AppPage(file=file, url_path=url_path, title=kw.get("title", url_path),
+                              default=bool(kw.get("default", False)))))
+    if not pages:
+        raise RuntimeError(f"No st.Page(...) found in {app}")
+    return [p for _, p in sorted(pages, key=lambda t: t[0])]
+
+
+# ---------------------------------------------------------------- the server
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class StreamlitServer:
+    """``streamlit run app.py`` on a free loopback port; :meth:`stop` ends that process only."""
+
+    def __init__(self, port: int | None = None, cwd: Path = REPO_ROOT):
+        self.port = port or free_port()
+        self.cwd = cwd
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+        self._log = tempfile.NamedTemporaryFile(prefix="streamlit-", suffix=".log", delete=False)
+
+    def start(self, timeout: float = SERVER_START_TIMEOUT) -> StreamlitServer:
+        cmd = [sys.executable, "-m", "streamlit", "run", "app.py",
+               "--server.headless", "true", "--server.port", str(self.port),
+               "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
+        self.proc = subprocess.Popen(cmd, cwd=self.cwd, stdout=self._log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"streamlit exited with code {self.proc.returncode}:\n{self.log()}")
+            try:
+                with urllib.request.urlopen(f"{self.base}/_stcore/health", timeout=2) as r:
+                    if r.read().decode().strip() == "ok":
+                        return self
+            except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+                pass
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"streamlit did not answer /_stcore/health within {timeout} s:\n{self.log()}")
+
+    def log(self, tail: int = 4000) -> str:
+        try:
+            return Path(self._log.name).read_text(errors="replace")[-tail:]
+        except OSError:
+            return ""
+
+    def stop(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        self._log.close()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+# ---------------------------------------------------------------- the browser
+
+
+def require_chromium():
+    """Skip without chromium locally; in CI (``CI`` set) fail with what to install."""
+    problem = None
+    if not Path(CHROMIUM).exists():
+        problem = (f"{CHROMIUM} not found: install Debian's browser with "
+                   "`apt-get install -y chromium` (.ci/run does this).")
+    else:
+        try:
+            import playwright.sync_api  # noqa: F401
+        except ImportError:
+            problem = "the playwright Python package is missing: pip install -r requirements-dev.txt"
+    if problem:
+        if os.environ.get("CI", "").lower() not in ("", "0", "false", "no"):
+            pytest.fail(f"Browser tests must run in CI but {problem}", pytrace=False)
+        pytest.skip(problem)
+
+
+def launch_browser(playwright):
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+
+
+def _snapshot(page):
+    """Script state, connection, running icon, element / skeleton counts and the main block's size."""
+    return page.evaluate(
+        """() => { const app = document.querySelector('[data-testid="stApp"]');
+             const main = document.querySelector('[data-testid="stMain"]');
+             return app && [app.getAttribute('data-test-script-state'),
+                            app.getAttribute('data-test-connection-state'),
+                            !!document.querySelector('[data-testid="stStatusWidgetRunningIcon"]'),
+                            document.querySelectorAll('[data-testid="stSkeleton"]').length,
+                            document.querySelectorAll('[data-testid="stElementContainer"]').length,
+                            main ? main.innerHTML.length : 0]; }""")
+
+
+def wait_for_app(page, *, content: str | None = "h1", timeout_ms: int = PAGE_TIMEOUT_MS,
+                 settle_ms: int = 300, stable_polls: int = 3):
+    """Wait until the script run is over and what it drew has mounted.
+
+    Streamlit marks ``stApp`` with ``data-test-script-state="notRunning"`` when a
+    run ends, but lazily loaded elements (plotly charts above all) show an
+    ``stSkeleton`` placeholder for up to a second or two after that, and the
+    "running" icon may appear late. So: wait for ``content``, then until the
+    script is not running, connected, no running icon, no skeleton, and the
+    element count and the size of the main block are unchanged over
+    ``stable_polls`` polls ``settle_ms`` apart.
+    """
+    page.locator('[data-testid="stApp"]').wait_for(state="attached", timeout=timeout_ms)
+    if content:
+        page.locator(content).first.wait_for(state="visible", timeout=timeout_ms)
+    deadline = time.monotonic() + timeout_ms / 1000
+    last, same = None, 0
+    while time.monotonic() < deadline:
+        snap = _snapshot(page)
+        done = (bool(snap) and snap[0] == "notRunning" and snap[1] == "CONNECTED" and not snap[2]
+                and snap[3] == 0)
+        same = same + 1 if (done and snap == last) else 0
+        if same >= stable_polls - 1:
+            return
+        last = snap
+        page.wait_for_timeout(settle_ms)
+    raise TimeoutError(f"the app did not settle within {timeout_ms} ms (last state {last})")
+
+
+def wait_for_charts(page, timeout_ms: int = PAGE_TIMEOUT_MS):
+    """Every visible plotly chart has mounted its SVG (charts in closed expanders are skipped)."""
+    charts = page.locator('[data-testid="stPlotlyChart"]')
+    for i in range(charts.count()):
+        chart = charts.nth(i)
+        if chart.is_visible():
+            chart.locator(".main-svg").first.wait_for(state="visible", timeout=timeout_ms)
+
+
+def click_pause(button, settle_ms: int = 300):
+    """Press a plotly Pause button, forgiving plotly.js's own interrupted-animation rejection.
+
+    Pausing mid-animation makes plotly.js reject the promise of the running
+    ``Plotly.animate`` call with no value, and its updatemenu handler does not
+    catch it: the browser reports an unhandled rejection whose message is
+    "undefined". That one is dropped; any other page error stays.
+    """
+    page = button.page
+    start = len(page.page_errors)
+    button.click()
+    page.wait_for_timeout(settle_ms)
+    page.page_errors[start:] = [e for e in page.page_errors[start:] if e != "undefined"]
+
+
+def exceptions_on(page) -> list[str]:
+    loc = page.locator('[data-testid="stException"]')
+    return [loc.nth(i).inner_text() for i in range(loc.count())]
+
+
+# ---------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="module")
+def streamlit_server():
+    require_chromium()
+    server = StreamlitServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = launch_browser(p)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh context (own cookies, own Streamlit session); page errors collected."""
+    context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1, accept_downloads=True)
+    pg = context.new_page()
+    pg.set_default_timeout(PAGE_TIMEOUT_MS)
+    pg.page_errors = []
+    pg.on("pageerror", lambda exc: pg.page_errors.append(str(exc)))
+    try:
+        yield pg
+    finally:
+        context.close()
