@@ -26,6 +26,8 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 from streamlit.testing.v1 import AppTest
 
+from apptest_util import assert_clean, open_app_page, widget
+
 import datasets
 from mpcore.curves import bound_curves
 
@@ -47,26 +49,8 @@ PRINTED_RTOL = 5e-4
 
 
 def open_page(params=None, state=None) -> AppTest:
-    """A fresh session on the bounds page, opened with URL ``params`` and session ``state``."""
-    at = AppTest.from_file(str(APP), default_timeout=RUN_TIMEOUT)
-    at.run()
-    at.switch_page(PAGE)
-    for key, val in (params or {}).items():
-        at.query_params[key] = str(val)
-    for key, val in (state or {}).items():
-        at.session_state[key] = val
-    at.run()
-    return at
-
-
-def assert_clean(at):
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-
-
-def widget(at, kind, key, default=None):
-    found = [w for w in getattr(at, kind) if w.key == key]
-    return found[0].value if found else default
+    """A fresh session on this page, opened with URL ``params`` and session ``state``."""
+    return open_app_page(PAGE, params, state, timeout=RUN_TIMEOUT)
 
 
 def settings(at) -> dict:

@@ -21,6 +21,8 @@ import pytest
 from sklearn.model_selection import train_test_split
 from streamlit.testing.v1 import AppTest
 
+from apptest_util import assert_clean, open_app_page, widget
+
 import datasets
 from conftest import ATOL_EXACT
 from mpcore.kcca import SparseKCCA, kcca_steps
@@ -43,24 +45,9 @@ PRINTED_ATOL = 5e-4
 # ---------------------------------------------------------------- helpers
 
 
-def open_page(params=None) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=RUN_TIMEOUT)
-    at.run()
-    at.switch_page(PAGE)
-    for key, val in (params or {}).items():
-        at.query_params[key] = str(val)
-    at.run()
-    return at
-
-
-def assert_clean(at):
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-
-
-def widget(at, kind, key, default=None):
-    found = [w for w in getattr(at, kind) if w.key == key]
-    return found[0].value if found else default
+def open_page(params=None, state=None) -> AppTest:
+    """A fresh session on this page, opened with URL ``params`` and session ``state``."""
+    return open_app_page(PAGE, params, state, timeout=RUN_TIMEOUT)
 
 
 def settings(at) -> dict:

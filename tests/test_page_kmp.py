@@ -35,6 +35,8 @@ from sklearn.svm import SVC
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
+from apptest_util import assert_clean, open_app_page, widget
+
 import datasets
 from mpcore.kernels import kernel_matrix
 from mpcore.kmp import KMPClassifier, KMPRegressor
@@ -57,24 +59,9 @@ OFFERED = [n for n in datasets.names() if datasets.info(n).task in ("classificat
 # ---------------------------------------------------------------- helpers
 
 
-def open_page(params=None) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=RUN_TIMEOUT)
-    at.run()
-    at.switch_page(PAGE)
-    for key, val in (params or {}).items():
-        at.query_params[key] = str(val)
-    at.run()
-    return at
-
-
-def assert_clean(at):
-    assert not at.exception, [(e.value, getattr(e, "stack_trace", "")) for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-
-
-def widget(at, kind, key, default=None):
-    found = [w for w in getattr(at, kind) if w.key == key]
-    return found[0].value if found else default
+def open_page(params=None, state=None) -> AppTest:
+    """A fresh session on this page, opened with URL ``params`` and session ``state``."""
+    return open_app_page(PAGE, params, state, timeout=RUN_TIMEOUT)
 
 
 def set_widget(at, kind, key, value):

@@ -130,7 +130,7 @@ def train_eigenvalues(choice: DataChoice, kern: KernelChoice, test_fraction: flo
 
 # ---------------------------------------------------------------- sparse KPCA page
 
-HEATMAP_MAX_POINTS = 60  # points shown in the deflated-kernel heatmap
+HEATMAP_MAX_POINTS = 40  # points shown in the deflated-kernel heatmap
 HEATMAP_MAX_M = 1000  # above this the heatmap is hidden
 
 
