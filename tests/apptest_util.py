@@ -34,3 +34,56 @@ def widget(at, kind, key, default=None):
     """Value of the widget ``key`` (``default`` when it is not drawn)."""
     found = [w for w in getattr(at, kind) if w.key == key]
     return found[0].value if found else default
+
+
+# ---------------------------------------------------------------- independent references
+# The page tests rebuild the page's data with datasets + scikit-learn, not through
+# pages/common/cached.py, so a bug there cannot hide behind the same code.
+
+
+def kernel_params(s) -> dict:
+    """Kernel keyword arguments from the page's settings, in the papers' conventions.
+
+    Gaussian exp(-||x-z||^2 / (2 sigma^2)), Laplacian exp(-||x-z||_1 / sigma).
+    """
+    k = s["kernel"]
+    if k == "rbf":
+        return dict(kernel="rbf", gamma=1.0 / (2.0 * s["sigma"] ** 2))
+    if k == "laplacian":
+        return dict(kernel="laplacian", gamma=1.0 / s["sigma"])
+    if k in ("polynomial", "sigmoid"):
+        out = dict(kernel=k, gamma=s["gamma"], coef0=s["coef0"])
+        if k == "polynomial":
+            out["degree"] = s["degree"]
+        return out
+    return dict(kernel=k)
+
+
+def reference_data(s):
+    """(Dataset, X) for the settings ``s``: loaded and standardised as the page says."""
+    import datasets
+    import numpy as np
+    from sklearn.preprocessing import StandardScaler
+
+    kw = dict(n_samples=s["n"], random_state=s["seed"])
+    if s["dataset"] == "gaussian_toy":
+        kw["variance_ratio"] = s["ratio"]
+    elif s.get("noise") is not None:
+        kw["noise"] = s["noise"]
+    d = datasets.load(s["dataset"], **kw)
+    X = StandardScaler().fit_transform(d.X) if s["std"] else np.asarray(d.X, dtype=float)
+    return d, X
+
+
+def reference_split(d, n, s):
+    """(train, test) row indices: a seeded split, stratified when every class can be."""
+    import numpy as np
+    from sklearn.model_selection import train_test_split
+
+    strat = None
+    if d.task == "classification":
+        _, counts = np.unique(d.y, return_counts=True)
+        if counts.min() >= 2 and int(s["test"] * n) >= len(counts):
+            strat = d.y
+    return train_test_split(np.arange(n), test_size=s["test"], random_state=s["seed"],
+                            stratify=strat)

@@ -22,11 +22,16 @@ from urllib.parse import parse_qsl
 
 import numpy as np
 import pytest
-from sklearn.model_selection import train_test_split
-from sklearn.preprocessing import StandardScaler
 from streamlit.testing.v1 import AppTest
 
-from apptest_util import assert_clean, open_app_page, widget
+from apptest_util import (
+    assert_clean,
+    kernel_params,
+    open_app_page,
+    reference_data,
+    reference_split,
+    widget,
+)
 
 import datasets
 from mpcore.curves import bound_curves
@@ -67,36 +72,10 @@ def settings(at) -> dict:
     )
 
 
-def kernel_params(s) -> dict:
-    """The papers' conventions.
-
-    Gaussian exp(-||x-z||^2 / (2 sigma^2)), Laplacian exp(-||x-z||_1 / sigma).
-    """
-    if s["kernel"] == "rbf":
-        return dict(kernel="rbf", gamma=1.0 / (2.0 * s["sigma"] ** 2))
-    if s["kernel"] == "laplacian":
-        return dict(kernel="laplacian", gamma=1.0 / s["sigma"])
-    if s["kernel"] == "polynomial":
-        return dict(kernel="polynomial", gamma=s["gamma"], degree=s["degree"], coef0=s["coef0"])
-    return dict(kernel=s["kernel"])
-
-
 def reference(s):
     """mpcore.curves.bound_curves on the page's data, rebuilt independently."""
-    kw = dict(n_samples=s["n"], random_state=s["seed"])
-    if s["dataset"] == "gaussian_toy":
-        kw["variance_ratio"] = s["ratio"]
-    elif s["noise"] is not None:
-        kw["noise"] = s["noise"]
-    d = datasets.load(s["dataset"], **kw)
-    X = StandardScaler().fit_transform(d.X) if s["std"] else np.asarray(d.X, dtype=float)
-    strat = None
-    if d.task == "classification":
-        _, counts = np.unique(d.y, return_counts=True)
-        if counts.min() >= 2 and int(s["test"] * len(X)) >= len(counts):
-            strat = d.y
-    tr, te = train_test_split(np.arange(len(X)), test_size=s["test"], random_state=s["seed"],
-                              stratify=strat)
+    d, X = reference_data(s)
+    tr, te = reference_split(d, len(X), s)
     return bound_curves(X[tr], X[te], k_max=s["kmax"], delta=s["delta"], **kernel_params(s))
 
 

@@ -35,7 +35,8 @@ from sklearn.svm import SVC
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
-from apptest_util import assert_clean, open_app_page, widget
+from apptest_util import assert_clean, kernel_params, open_app_page, reference_data, widget
+from apptest_util import reference_split as reference_split_indices
 
 import datasets
 from mpcore.kernels import kernel_matrix
@@ -107,36 +108,11 @@ def settings(at) -> dict:
     )
 
 
-def kernel_params(s) -> dict:
-    """Gaussian exp(-||x-z||^2 / (2 sigma^2)) and Laplacian exp(-||x-z||_1 / sigma), as stated."""
-    k = s["kernel"]
-    if k == "rbf":
-        return dict(kernel="rbf", gamma=1.0 / (2.0 * s["sigma"] ** 2))
-    if k == "laplacian":
-        return dict(kernel="laplacian", gamma=1.0 / s["sigma"])
-    if k in ("polynomial", "sigmoid"):
-        out = dict(kernel=k, gamma=s["gamma"], coef0=s["coef0"])
-        if k == "polynomial":
-            out["degree"] = s["degree"]
-        return out
-    return dict(kernel=k)
-
-
 def reference_split(s):
-    kw = dict(n_samples=s["n"], random_state=s["seed"])
-    if s["noise"] is not None:
-        kw["noise"] = s["noise"]
-    d = datasets.load(s["dataset"], **kw)
-    X = StandardScaler().fit_transform(d.X) if s["std"] else np.asarray(d.X, dtype=float)
+    d, X = reference_data(s)
     if s["feature"] not in (None, "all features"):
         X = X[:, [list(d.feature_names).index(s["feature"])]]
-    strat = None
-    if d.task == "classification":
-        _, counts = np.unique(d.y, return_counts=True)
-        if counts.min() >= 2 and int(s["test"] * len(X)) >= len(counts):
-            strat = d.y
-    tr, te = train_test_split(np.arange(len(X)), test_size=s["test"], random_state=s["seed"],
-                              stratify=strat)
+    tr, te = reference_split_indices(d, len(X), s)
     return X[tr], d.y[tr], X[te], d.y[te], d.task
 
 

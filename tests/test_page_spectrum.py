@@ -21,10 +21,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from sklearn.preprocessing import StandardScaler
 from streamlit.testing.v1 import AppTest
 
-from apptest_util import assert_clean, open_app_page, widget
+from apptest_util import assert_clean, kernel_params, open_app_page, reference_data, widget
 
 import datasets
 from conftest import RTOL_EXACT
@@ -77,25 +76,8 @@ def settings(at) -> dict:
     )
 
 
-def kernel_params(s) -> dict:
-    """The papers' conventions: Gaussian exp(-||x-z||^2 / (2 sigma^2)), Laplacian exp(-||x-z||_1 / sigma)."""
-    if s["kernel"] == "rbf":
-        return dict(kernel="rbf", gamma=1.0 / (2.0 * s["sigma"] ** 2))
-    if s["kernel"] == "laplacian":
-        return dict(kernel="laplacian", gamma=1.0 / s["sigma"])
-    if s["kernel"] == "polynomial":
-        return dict(kernel="polynomial", gamma=s["gamma"], degree=s["degree"], coef0=s["coef0"])
-    return dict(kernel=s["kernel"])
-
-
 def reference_kernel(s):
-    kw = dict(n_samples=s["n"], random_state=s["seed"])
-    if s["dataset"] == "gaussian_toy":
-        kw["variance_ratio"] = s["ratio"]
-    elif s["noise"] is not None:
-        kw["noise"] = s["noise"]
-    d = datasets.load(s["dataset"], **kw)
-    X = StandardScaler().fit_transform(d.X) if s["std"] else np.asarray(d.X, dtype=float)
+    _, X = reference_data(s)
     return kernel_matrix(X, **kernel_params(s))
 
 
