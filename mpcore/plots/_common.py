@@ -78,3 +78,14 @@ def play_controls(fig, k, start, frame_ms, *, y=-0.07, slider_x=0.26, prefix="st
                       currentvalue=dict(prefix=prefix, font=dict(size=FONT_SIZE)))],
     )
     return fig
+
+
+def deep_merge(base: dict, patch: dict) -> dict:
+    """``base`` updated by ``patch`` recursively, as plotly applies a frame (inputs untouched)."""
+    out = dict(base)
+    for key, val in patch.items():
+        if isinstance(val, dict) and isinstance(out.get(key), dict):
+            out[key] = deep_merge(out[key], val)
+        else:
+            out[key] = val
+    return out

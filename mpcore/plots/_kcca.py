@@ -22,7 +22,15 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ._common import FONT_SIZE, OKABE_ITO, SEQUENTIAL, base_layout, finite, play_controls
+from ._common import (
+    FONT_SIZE,
+    OKABE_ITO,
+    SEQUENTIAL,
+    base_layout,
+    deep_merge,
+    finite,
+    play_controls,
+)
 from ._spectrum import INK, projector_fonts
 
 #: Trace names (tests and the page refer to them).
@@ -233,16 +241,6 @@ def kcca_animation(X, Y, latent, steps, *, train=None, test=None, rho=None, fram
     return projector_fonts(fig)
 
 
-def _deep_merge(base: dict, patch: dict) -> dict:
-    out = dict(base)
-    for key, val in patch.items():
-        if isinstance(val, dict) and isinstance(out.get(key), dict):
-            out[key] = _deep_merge(out[key], val)
-        else:
-            out[key] = val
-    return out
-
-
 def kcca_start_frame(fig: dict, j: int) -> dict:
     """Copy of the animated figure dict that opens on frame ``j`` (0-based), titles included.
 
@@ -256,7 +254,7 @@ def kcca_start_frame(fig: dict, j: int) -> dict:
     frame = frames[j]
     data = list(fig["data"])
     for ti, patch in zip(frame["traces"], frame["data"]):
-        data[ti] = _deep_merge(data[ti], patch)
+        data[ti] = deep_merge(data[ti], patch)
     layout = dict(fig["layout"])
     if layout.get("sliders"):
         layout["sliders"] = [dict(layout["sliders"][0], active=j)] + list(layout["sliders"][1:])

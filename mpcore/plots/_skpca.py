@@ -18,7 +18,16 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ._common import DIVERGING, OKABE_ITO, PALETTE, SEQUENTIAL, base_layout, finite, play_controls
+from ._common import (
+    DIVERGING,
+    OKABE_ITO,
+    PALETTE,
+    SEQUENTIAL,
+    base_layout,
+    deep_merge,
+    finite,
+    play_controls,
+)
 
 
 def _ring_trace(X2, idx):
@@ -208,16 +217,6 @@ def trace_curves_figure(curves: dict, *, title="Trace residual against the numbe
     return base_layout(fig, height=height, title=title)
 
 
-def _deep_merge(base: dict, patch: dict) -> dict:
-    out = dict(base)
-    for key, val in patch.items():
-        if isinstance(val, dict) and isinstance(out.get(key), dict):
-            out[key] = _deep_merge(out[key], val)
-        else:
-            out[key] = val
-    return out
-
-
 def cut_animation(fig: dict, k: int, j: int, *, frame_ms: int | None = None) -> dict:
     """The first ``k`` steps of an animated figure dict, opened on step ``j`` (1-based).
 
@@ -234,7 +233,7 @@ def cut_animation(fig: dict, k: int, j: int, *, frame_ms: int | None = None) -> 
     data = list(fig["data"])
     frame = frames[j - 1]
     for ti, patch in zip(frame["traces"], frame["data"]):
-        data[ti] = _deep_merge(data[ti], patch)
+        data[ti] = deep_merge(data[ti], patch)
     layout = dict(fig["layout"])
     if layout.get("sliders"):
         slider = dict(layout["sliders"][0], active=j - 1, steps=layout["sliders"][0]["steps"][:k])
