@@ -467,14 +467,9 @@ def basis_functions(model, X, path=None):
         Class index for a one-vs-rest classifier (more than two classes).
     """
     idx, kernels, sv, _ = _path_attrs(model, path)
-    X = np.asarray(X, dtype=float)
-    out = np.ones((X.shape[0], idx.size))
-    keep = np.flatnonzero(idx >= 0)
-    for s, spec in enumerate(model.kernel_specs_):
-        sel = np.flatnonzero(kernels[keep] == s)
-        if sel.size:
-            out[:, keep[sel]] = kernel_matrix(X, sv[sel], **spec.params)
-    return out
+    # the estimator's own design matrix, so the page draws exactly what predict uses
+    return model._design(np.asarray(X, dtype=float),
+                         dict(basis_indices=idx, basis_kernels=kernels, support_vectors=sv))
 
 
 def staged_values(model, X, path=None):
