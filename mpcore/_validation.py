@@ -7,9 +7,18 @@ diagonal (or eigenvalue) of the matrix at hand, never an absolute number.
 
 from __future__ import annotations
 
+import hashlib
+import math
 import numbers
+import re
+import threading
+from collections import OrderedDict
 
 import numpy as np
+import scipy.sparse
+from scipy.linalg import LinAlgError, eigvalsh
+from scipy.linalg.lapack import dpotrf
+from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, eigsh
 
 #: A residual diagonal at or below ``DIAG_TOL * max(diag K)`` counts as spanned:
 #: sparse KPCA masks it (no division by ~0) and stops once every diagonal is there.
@@ -24,10 +33,47 @@ SQ_REFRESH_RATIO = 1e-6
 #: not a sign of an indefinite kernel (used by the PSD refusal).
 PSD_NEG_RATIO = 1e-8
 
-#: Kernels that are positive semi-definite for every parameter value.
+#: The matrix PSD test (:func:`check_psd_matrix`) first tries a Cholesky factorisation of
+#: ``K + s I`` with ``s = PSD_SHIFT_RATIO * ||K||_F / sqrt(m)`` (at most this ratio times
+#: the largest absolute eigenvalue); only when it fails are eigenvalues computed.
+PSD_SHIFT_RATIO = 1e-8
+
+#: Above this many rows the matrix PSD test checks a seeded random principal submatrix of
+#: this size (a principal submatrix of a PSD matrix is PSD, so a failure there is
+#: conclusive); the deflation loops then also watch for negative residual diagonals.
+PSD_CHECK_MAX_M = 2000
+
+#: Largest absolute value accepted in data and kernel matrices. Kernels square their
+#: inputs (||x - y||^2, (x'y)^d, K^2), so larger values overflow to inf.
+MAX_ABS_VALUE = 1e150
+
+#: Largest number of entries of a kernel matrix formed in memory (8 bytes each: 3.2 GB,
+#: a 20,000 x 20,000 matrix). Larger requests are refused instead of raising MemoryError.
+MAX_KERNEL_ENTRIES = 400_000_000
+
+#: Largest number of greedy steps any pursuit accepts (basic matching pursuit may repeat
+#: columns, so its step count is not bounded by the number of points).
+MAX_STEPS = 100_000
+
+#: Largest integer seed: numpy's RandomState takes seeds in [0, 2**32 - 1].
+MAX_SEED = 2**32 - 1
+
+#: Kernels that are positive semi-definite for every admissible parameter value
+#: (the polynomial kernel only for coef0 >= 0: see :func:`mpcore.kernels.psd_status`).
 PSD_KERNELS = ("rbf", "laplacian", "polynomial", "linear", "cosine")
 #: Every kernel name mpcore accepts.
 KERNELS = PSD_KERNELS + ("sigmoid",)
+
+
+def sigmoid_message(where="this method"):
+    """Why the sigmoid kernel is refused where a PSD kernel is needed."""
+    return (
+        "The 'sigmoid' kernel tanh(gamma x'y + coef0) is not positive semi-definite in "
+        f"general (it fails Mercer's condition for most gamma and coef0), but {where} needs a "
+        "PSD kernel matrix (its Rayleigh quotients and deflation assume K = Phi Phi'). "
+        "Choose rbf, laplacian, linear, cosine, or polynomial with coef0 >= 0. (Kernel "
+        "matching pursuit accepts 'sigmoid': it does not need Mercer's condition.)"
+    )
 
 
 def check_kernel_name(kernel, *, allow_non_psd=True, where="this method"):
@@ -37,19 +83,20 @@ def check_kernel_name(kernel, *, allow_non_psd=True, where="this method"):
             f"Unknown kernel {kernel!r}. Choose one of: {', '.join(KERNELS)}."
         )
     if not allow_non_psd and kernel not in PSD_KERNELS:
-        raise ValueError(
-            f"The {kernel!r} kernel is not positive semi-definite, but {where} needs a "
-            "PSD kernel matrix (its Rayleigh quotients and deflation assume K = Phi Phi'). "
-            f"Choose one of: {', '.join(PSD_KERNELS)}. (Kernel matching pursuit accepts "
-            "'sigmoid': it does not need Mercer's condition.)"
-        )
+        raise ValueError(sigmoid_message(where))
     return kernel
+
+
+def _short(value, limit=60):
+    """repr of a value, cut to ``limit`` characters (for error messages)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def check_positive_int(value, name, *, minimum=1, maximum=None):
     """Return ``value`` as int if it is an integer in [minimum, maximum]."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {value!r}.")
+        raise TypeError(f"{name} must be an integer, got {_short(value)}.")
     value = int(value)
     if value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value}.")
@@ -58,17 +105,74 @@ def check_positive_int(value, name, *, minimum=1, maximum=None):
     return value
 
 
-def check_positive_float(value, name, *, allow_none=False, strict=True):
-    """Return ``value`` as float if it is a finite number > 0 (>= 0 if not strict)."""
+def check_positive_float(value, name, *, allow_none=False, strict=True, maximum=None):
+    """Return ``value`` as float if it is a finite number > 0 (>= 0 if not strict), <= maximum."""
     if value is None and allow_none:
         return None
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number, got {value!r}.")
-    value = float(value)
+        raise TypeError(f"{name} must be a number, got {_short(value)}.")
+    try:
+        value = float(value)
+    except OverflowError:  # a Python int beyond the float range
+        raise ValueError(f"{name} is too large to be a float, got {_short(value)}.") from None
     if not np.isfinite(value) or value < 0 or (strict and value == 0):
         sign = "> 0" if strict else ">= 0"
         raise ValueError(f"{name} must be a finite number {sign}, got {value!r}.")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be <= {maximum:g}, got {value!r}.")
     return value
+
+
+def check_finite_float(value, name, *, allow_none=False):
+    """Return ``value`` as a finite float (any sign), else a TypeError/ValueError naming it."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {_short(value)}.")
+    try:
+        value = float(value)
+    except OverflowError:
+        raise ValueError(f"{name} is too large to be a float, got {_short(value)}.") from None
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, got {value!r}.")
+    return value
+
+
+def check_bool(value, name):
+    """Return ``value`` if it is True or False (numpy booleans included)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {_short(value)}.")
+    return bool(value)
+
+
+def check_seed(random_state, name="random_state"):
+    """Validate a seed: None, an int in [0, 2**32 - 1], a RandomState or a Generator.
+
+    Returns it unchanged, so it can be passed to ``check_random_state``.
+    """
+    if random_state is None or isinstance(random_state, (np.random.RandomState,
+                                                         np.random.Generator)):
+        return random_state
+    if isinstance(random_state, (bool, np.bool_)) or not isinstance(random_state,
+                                                                    numbers.Integral):
+        raise TypeError(
+            f"{name} must be an integer seed (0 to {MAX_SEED}), None or a "
+            f"numpy RandomState, got {_short(random_state)}."
+        )
+    if not 0 <= random_state <= MAX_SEED:
+        raise ValueError(f"{name} must lie between 0 and {MAX_SEED}, got {random_state}.")
+    return int(random_state)
+
+
+def check_random_state_arg(random_state, name="random_state"):
+    """``sklearn.utils.check_random_state`` after :func:`check_seed` (a RandomState)."""
+    from sklearn.utils import check_random_state
+
+    random_state = check_seed(random_state, name)
+    if isinstance(random_state, np.random.Generator):
+        # scikit-learn's helpers take a RandomState; derive one from the Generator
+        return np.random.RandomState(random_state.integers(0, MAX_SEED, endpoint=True))
+    return check_random_state(random_state)
 
 
 def check_probability(value, name):
@@ -79,19 +183,179 @@ def check_probability(value, name):
     return value
 
 
+def _as_float_array(A, name):
+    """``A`` as a float ndarray, or a TypeError/ValueError that names ``name``.
+
+    Refuses None, strings, scipy sparse matrices, complex values, ragged nested lists and
+    objects that are not numbers, with a message saying what to pass instead.
+    """
+    if A is None:
+        raise TypeError(f"{name} must be an array of numbers, got None.")
+    if scipy.sparse.issparse(A):
+        raise TypeError(
+            f"{name} is a scipy sparse matrix; sparse input is not supported here. Pass a "
+            f"dense array, e.g. {name}.toarray()."
+        )
+    if isinstance(A, (str, bytes)):
+        raise TypeError(f"{name} must be an array of numbers, got the string {_short(A)}.")
+    try:
+        arr = np.asarray(A)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(
+            f"{name} could not be read as a rectangular array of numbers ({exc})."
+        ) from None
+    kind = arr.dtype.kind
+    if kind in "US":
+        raise TypeError(
+            f"{name} holds strings (dtype {arr.dtype}); it must hold numbers. Convert text "
+            "to numbers first."
+        )
+    if kind == "c":
+        raise ValueError(
+            f"Complex data not supported: {name} has complex values. Kernels here are real; "
+            f"pass {name}.real if the imaginary part is zero."
+        )
+    if kind in "MmV":
+        raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}.")
+    if kind == "O":
+        for v in arr.flat:
+            if isinstance(v, complex) or (isinstance(v, numbers.Complex)
+                                          and not isinstance(v, numbers.Real)):
+                raise ValueError(
+                    f"Complex data not supported: {name} has complex values. Kernels here "
+                    f"are real; pass the real part if the imaginary part is zero."
+                )
+        try:
+            arr = arr.astype(float)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(
+                f"{name} must be an array of numbers only, but an entry could not be "
+                f"converted: {exc}. Remove or encode the non-numeric entries."
+            ) from None
+        return arr
+    if kind == "f" and arr.dtype.itemsize > 8:  # longdouble beyond float64
+        with np.errstate(over="ignore"):
+            return arr.astype(float)
+    return arr.astype(float, copy=False)
+
+
+def check_array_data(A, name, *, ndim=2, min_rows=1, min_cols=1, finite=True,
+                     max_abs=MAX_ABS_VALUE):
+    """Validate and return data ``A`` as a float ndarray of the given ``ndim`` (1 or 2).
+
+    Every refusal is a TypeError (not an array of numbers) or a ValueError (shape, NaN/inf,
+    magnitude) whose message names ``name`` and what to do.
+    """
+    arr = _as_float_array(A, name)
+    if arr.ndim != ndim:
+        if ndim == 2 and arr.ndim == 1:
+            raise ValueError(
+                f"{name} must be 2-D (n_samples, n_features), got a 1-D array of shape "
+                f"{arr.shape}; reshape a single feature with {name}.reshape(-1, 1)."
+            )
+        what = "a scalar" if arr.ndim == 0 else f"a {arr.ndim}-D array of shape {arr.shape}"
+        raise ValueError(f"{name} must be a {ndim}-D array, got {what}.")
+    if arr.shape[0] < min_rows:
+        raise ValueError(
+            f"{name} needs at least {min_rows} row(s) (samples), got shape {arr.shape}."
+        )
+    if ndim == 2 and arr.shape[1] < min_cols:
+        raise ValueError(
+            f"{name} needs at least {min_cols} column(s) (features), got shape {arr.shape}."
+        )
+    if finite and not np.all(np.isfinite(arr)):
+        raise ValueError(
+            f"{name} contains NaN or inf; remove or impute those values first."
+        )
+    if max_abs is not None and arr.size:
+        big = float(np.max(np.abs(arr))) if finite else float(np.nanmax(np.abs(arr)))
+        if big > max_abs:
+            raise ValueError(
+                f"{name} has values as large as {big:.3g} in magnitude; kernels and squared "
+                f"errors square them and overflow beyond {max_abs:.0e}. Rescale {name} (e.g. "
+                "standardise each feature, or divide by its largest value)."
+            )
+    return arr
+
+
+def precheck_estimator_input(A, name):
+    """Refuse None, strings, sparse and complex input before scikit-learn's ``validate_data``.
+
+    Does not convert (so pandas column names still reach ``validate_data``).
+    """
+    if A is None:
+        raise TypeError(f"{name} must be an array of numbers, got None.")
+    if scipy.sparse.issparse(A):
+        raise TypeError(
+            f"{name} is a scipy sparse matrix; sparse input is not supported here. Pass a "
+            f"dense array, e.g. {name}.toarray()."
+        )
+    if isinstance(A, (str, bytes)):
+        raise TypeError(f"{name} must be an array of numbers, got the string {_short(A)}.")
+    dtype = getattr(A, "dtype", None)
+    if dtype is not None and getattr(dtype, "kind", "") in "US":
+        raise TypeError(f"{name} holds strings (dtype {dtype}); it must hold numbers.")
+    if dtype is not None and getattr(dtype, "kind", "") == "c":
+        raise ValueError(
+            f"Complex data not supported: {name} has complex values. Kernels here are real."
+        )
+
+
+def named_validation(name, func, *args, **kwargs):
+    """Call a scikit-learn validator; prefix its TypeError/ValueError with ``name``.
+
+    The original message is kept (so scikit-learn's own checks still match it) and the
+    parameter is named in front of it when the message does not already mention it.
+    """
+    try:
+        return func(*args, **kwargs)
+    except (TypeError, ValueError) as exc:
+        msg = str(exc)
+        if re.search(rf"\b{re.escape(name)}\b", msg):
+            raise
+        raise type(exc)(f"{name}: {msg}") from None
+
+
+def check_magnitude(arr, name, max_abs=MAX_ABS_VALUE):
+    """Refuse values beyond ``max_abs`` (they overflow once squared)."""
+    if arr.size:
+        big = float(np.max(np.abs(arr)))
+        if big > max_abs:
+            raise ValueError(
+                f"{name} has values as large as {big:.3g} in magnitude; kernels and squared "
+                f"errors square them and overflow beyond {max_abs:.0e}. Rescale {name} (e.g. "
+                "standardise each feature, or divide by its largest value)."
+            )
+    return arr
+
+
+def check_kernel_size(n_rows, n_cols, what="kernel matrix"):
+    """Refuse a kernel matrix with more than ``MAX_KERNEL_ENTRIES`` entries."""
+    if n_rows * n_cols > MAX_KERNEL_ENTRIES:
+        raise ValueError(
+            f"The {what} would have {n_rows} x {n_cols} = {n_rows * n_cols:,} entries "
+            f"({n_rows * n_cols * 8 / 1e9:.1f} GB), above the limit of "
+            f"{MAX_KERNEL_ENTRIES:,}. Use fewer points (a random subset), or the 59-trick "
+            "(n_candidates) where it is offered."
+        )
+
+
 def check_square_kernel(K, name="K"):
-    """Return K as a finite, symmetric, square float array (copy only if needed)."""
-    K = np.asarray(K, dtype=float)
+    """Return K as a finite, real, symmetric, square float array (copy only if needed)."""
+    K = _as_float_array(K, name)
     if K.ndim != 2 or K.shape[0] != K.shape[1]:
         raise ValueError(f"{name} must be a square matrix, got shape {K.shape}.")
     if K.shape[0] == 0:
         raise ValueError(f"{name} is empty: it needs at least one row.")
-    if not np.all(np.isfinite(K)):
+    amax = float(np.max(np.abs(K)))  # NaN or inf anywhere makes this non-finite
+    if not math.isfinite(amax):
         raise ValueError(
             f"{name} contains NaN or inf: check the data and kernel parameters "
             "(a huge gamma or degree can overflow)."
         )
-    scale = max(float(np.max(np.abs(K))), np.finfo(float).tiny)
+    if amax > MAX_ABS_VALUE:
+        check_magnitude(K, name)
+    scale = max(amax, np.finfo(float).tiny)
     if np.max(np.abs(K - K.T)) > 1e-8 * scale:
         raise ValueError(f"{name} must be symmetric (a kernel matrix K(X, X)).")
     return K
@@ -105,5 +369,119 @@ def check_psd_diag(K, name="K"):
         raise ValueError(
             f"{name} has negative diagonal entries, so it is not a PSD kernel matrix "
             "(is it a sigmoid kernel?). This method needs a PSD kernel."
+        )
+    return K
+
+
+# ----------------------------------------------------------------------------------------
+# Positive semi-definiteness of a matrix
+# ----------------------------------------------------------------------------------------
+
+_PSD_CACHE: "OrderedDict[tuple, tuple]" = OrderedDict()
+_PSD_CACHE_SIZE = 16
+_PSD_LOCK = threading.Lock()
+
+
+def _fingerprint(K):
+    """A content key for K: its shape and a hash of K v for a fixed random v (O(m^2))."""
+    m = K.shape[0]
+    v = np.random.default_rng(m).uniform(-1.0, 1.0, m)
+    h = hashlib.blake2b(digest_size=16)
+    h.update(np.ascontiguousarray(K @ v).tobytes())
+    h.update(np.ascontiguousarray(np.diag(K)).tobytes())
+    return (K.shape, h.hexdigest())
+
+
+def _extreme_eigenvalues(K):
+    """(smallest, largest) eigenvalue of symmetric K, or (None, largest) if not converged."""
+    m = K.shape[0]
+    if m <= PSD_CHECK_MAX_M:
+        w = eigvalsh(K, check_finite=False)
+        return float(w[0]), float(w[-1])
+    v0 = np.random.default_rng(0).uniform(-1.0, 1.0, m)
+    try:
+        top = float(eigsh(K, k=1, which="LA", v0=v0, return_eigenvectors=False)[0])
+    except (ArpackError, ArpackNoConvergence):
+        top = float(np.linalg.norm(K, 2)) if m <= 4 * PSD_CHECK_MAX_M else float("nan")
+    try:
+        low = float(eigsh(K, k=1, which="SA", v0=v0, maxiter=20 * m, tol=1e-6,
+                          return_eigenvectors=False)[0])
+    except (ArpackError, ArpackNoConvergence):
+        low = None
+    return low, top
+
+
+def _matrix_psd(K):
+    """Decide whether symmetric K is PSD to the relative tolerance ``PSD_NEG_RATIO``.
+
+    Returns ``(is_psd, lam_min, lam_max, checked_rows, shift)``; the eigenvalues are None
+    when the Cholesky test alone decided (PSD) or when they could not be computed. For
+    m > ``PSD_CHECK_MAX_M`` a seeded random principal submatrix is tested.
+    """
+    m = K.shape[0]
+    if m > PSD_CHECK_MAX_M:
+        idx = np.sort(np.random.default_rng(0).choice(m, PSD_CHECK_MAX_M, replace=False))
+        K = K[np.ix_(idx, idx)]
+    n = K.shape[0]
+    fro = float(np.linalg.norm(K))
+    if fro == 0.0:
+        return True, 0.0, 0.0, n, 0.0
+    shift = PSD_SHIFT_RATIO * fro / math.sqrt(n)
+    A = np.array(K, dtype=float, order="F", copy=True)
+    A.flat[:: n + 1] += shift
+    _, info = dpotrf(A, lower=1, clean=0, overwrite_a=1)
+    del A
+    if info == 0:
+        return True, None, None, n, shift
+    low, top = _extreme_eigenvalues(K)
+    if low is None:
+        return False, None, top, n, shift
+    scale = max(abs(top), abs(low), np.finfo(float).tiny)
+    return bool(low >= -PSD_NEG_RATIO * scale), low, top, n, shift
+
+
+def matrix_psd(K):
+    """Cached :func:`_matrix_psd` on a validated square K (cache keyed by content)."""
+    key = _fingerprint(K)
+    with _PSD_LOCK:
+        hit = _PSD_CACHE.get(key)
+        if hit is not None:
+            _PSD_CACHE.move_to_end(key)
+            return hit
+    result = _matrix_psd(K)
+    with _PSD_LOCK:
+        _PSD_CACHE[key] = result
+        while len(_PSD_CACHE) > _PSD_CACHE_SIZE:
+            _PSD_CACHE.popitem(last=False)
+    return result
+
+
+def eigen_report(low, top, m, checked, shift):
+    """A sentence with the most negative eigenvalue relative to the largest."""
+    where = "" if checked == m else f" (on a random {checked} x {checked} principal submatrix)"
+    if low is None:
+        return (f"its kernel matrix{where} plus {shift:.2g} I has no Cholesky factor, so its "
+                f"smallest eigenvalue is below {-shift:.2g}")
+    rel = low / top if top and top > 0 else float("-inf")
+    return (f"the smallest eigenvalue of its kernel matrix{where} is {low:.4g}, "
+            f"{rel:.2g} times the largest ({top:.4g})")
+
+
+def check_psd_matrix(K, name="K", where="this method"):
+    """Refuse a validated square matrix K that is not positive semi-definite.
+
+    Cholesky of ``K + s I`` (``s = PSD_SHIFT_RATIO * ||K||_F / sqrt(m)``); when that
+    fails, the extreme eigenvalues decide with the tolerance ``PSD_NEG_RATIO``. Results
+    are cached by content, so repeated calls on the same matrix cost O(m^2).
+    """
+    check_psd_diag(K, name)
+    ok, low, top, checked, shift = matrix_psd(K)
+    if not ok:
+        raise ValueError(
+            f"{name} is not positive semi-definite: {eigen_report(low, top, K.shape[0], checked, shift)}"
+            f". {where[0].upper() + where[1:]} needs a PSD kernel matrix K = Phi Phi' (its "
+            "Rayleigh quotients, deflation and Nystroem approximation assume one). Build K "
+            "with a PSD kernel: rbf, laplacian, linear, cosine, or polynomial with coef0 >= 0 "
+            "(a sigmoid kernel or a polynomial with coef0 < 0 is indefinite in general)."
         )
     return K

@@ -51,16 +51,24 @@ from scipy.linalg import LinAlgError, eigh, solve_triangular
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_array, check_is_fitted
 
+import warnings
+
+from sklearn.exceptions import ConvergenceWarning
+
 from ._validation import (
     DIAG_TOL,
     PSD_NEG_RATIO,
+    check_array_data,
     check_kernel_name,
     check_positive_float,
     check_positive_int,
     check_psd_diag,
+    check_psd_matrix,
     check_square_kernel,
+    named_validation,
+    precheck_estimator_input,
 )
-from .kernels import kernel_matrix
+from .kernels import _check_params, check_psd_kernel, kernel_matrix
 
 __all__ = ["KCCAStep", "kcca_steps", "canonical_correlations", "SparseKCCA", "DEFAULT_REG"]
 
@@ -69,6 +77,14 @@ __all__ = ["KCCAStep", "kcca_steps", "canonical_correlations", "SparseKCCA", "DE
 #: unit diagonal, so 1e-3 barely moves the correlations while keeping the k x k
 #: matrices positive definite after centring (centring can make them singular).
 DEFAULT_REG = 1e-3
+
+#: With reg = 0 the canonical correlations are only bounded by 1 when each view's
+#: covariance is positive definite; a smallest eigenvalue at or below this fraction of
+#: the largest counts as singular (the correlations are then undefined) and is refused.
+COV_SINGULAR_RATIO = 1e-12
+
+#: How the PSD refusals of this module name the method.
+WHERE = "sparse KCCA"
 
 
 @dataclass(frozen=True)
@@ -131,15 +147,7 @@ def _check_pair(Kx, Ky):
             "paired, one row per training pair."
         )
     for K, name in ((Kx, "Kx"), (Ky, "Ky")):
-        d = np.sqrt(np.maximum(np.diag(K), 0.0))
-        # Cauchy-Schwarz, |K_ij| <= sqrt(K_ii K_jj), holds for every PSD matrix
-        slack = PSD_NEG_RATIO * max(float(np.max(d)) ** 2, np.finfo(float).tiny)
-        if np.any(np.abs(K) > np.outer(d, d) + slack):
-            raise ValueError(
-                f"{name} is not positive semi-definite (|K_ij| > sqrt(K_ii K_jj) somewhere; "
-                "is it a sigmoid kernel?). Sparse KCCA deflates K = Phi Phi' and needs a PSD "
-                "kernel: use rbf, laplacian, polynomial, linear or cosine."
-            )
+        check_psd_matrix(K, name, WHERE)
     return Kx, Ky
 
 
@@ -165,17 +173,29 @@ def canonical_correlations(Fx, Fy, reg=DEFAULT_REG, n_components=None):
     Returns
     -------
     correlations : ndarray of shape (n_components,)
-        Descending regularised canonical correlations rho_j >= 0.
+        Descending regularised canonical correlations, clipped to [0, 1]. With
+        reg = 0 they are ordinary canonical correlations, at most 1 when both
+        covariances are positive definite; a singular covariance (a constant or
+        linearly dependent coordinate after centring) makes them undefined and is
+        refused. With reg > 0 the regularised quotient can exceed the true
+        correlation by up to a factor 1/(1 - reg) when a covariance eigenvalue
+        exceeds 1, hence the clip at 1.
     Wx : ndarray of shape (a, n_components)
     Wy : ndarray of shape (b, n_components)
         Directions scaled so the centred training projections ``(Fx - mean) @ Wx``
         have unit variance (divisor m).
     mean_x, mean_y : ndarrays of shape (a,), (b,)
     """
+    w, Wx, Wy, mean_x, mean_y = _cca(Fx, Fy, reg, n_components)
+    return np.minimum(w, 1.0), Wx, Wy, mean_x, mean_y
+
+
+def _cca(Fx, Fy, reg=DEFAULT_REG, n_components=None):
+    """Computation 6.34 without the clip at 1 (see :func:`canonical_correlations`)."""
     reg = _check_reg(reg)
-    Fx = np.asarray(Fx, dtype=float)
-    Fy = np.asarray(Fy, dtype=float)
-    if Fx.ndim != 2 or Fy.ndim != 2 or Fx.shape[0] != Fy.shape[0]:
+    Fx = check_array_data(Fx, "Fx")
+    Fy = check_array_data(Fy, "Fy")
+    if Fx.shape[0] != Fy.shape[0]:
         raise ValueError(f"Fx {Fx.shape} and Fy {Fy.shape} must be 2-D with the same rows.")
     m, a = Fx.shape
     b = Fy.shape[1]
@@ -196,6 +216,16 @@ def canonical_correlations(Fx, Fy, reg=DEFAULT_REG, n_components=None):
     # Computation 6.34: (1 - tau) C + tau I in each view
     B[:a, :a] = (1 - reg) * Cxx + reg * np.eye(a)
     B[a:, a:] = (1 - reg) * Cyy + reg * np.eye(b)
+    for block, view in ((B[:a, :a], "Fx"), (B[a:, a:], "Fy")):
+        ev = np.linalg.eigvalsh(block)
+        if not ev[0] > COV_SINGULAR_RATIO * max(ev[-1], np.finfo(float).tiny):
+            raise ValueError(
+                f"The covariance of {view} is singular at reg = {reg:g}: its smallest "
+                f"eigenvalue is {ev[0]:.3g}, {ev[0] / ev[-1] if ev[-1] > 0 else 0:.2g} times the "
+                "largest (a coordinate is constant, or coordinates are linearly dependent, "
+                "after centring). Canonical correlations are then unbounded or undefined: "
+                "set reg > 0 (e.g. reg = 1e-3) to regularise."
+            )
     try:
         w, V = eigh(A, B, subset_by_index=[a + b - n_components, a + b - 1], check_finite=False)
     except LinAlgError as exc:
@@ -209,7 +239,7 @@ def canonical_correlations(Fx, Fy, reg=DEFAULT_REG, n_components=None):
     for W, C in ((Wx, Cxx), (Wy, Cyy)):
         var = np.einsum("ij,ij->j", W, C @ W) / m
         W /= np.sqrt(np.where(var > 0, var, 1.0))
-    return np.clip(w, 0.0, None), Wx, Wy, mean_x, mean_y
+    return np.maximum(w, 0.0), Wx, Wy, mean_x, mean_y
 
 
 def kcca_steps(Kx, Ky, n_basis, *, reg=DEFAULT_REG, tol=DIAG_TOL) -> Iterator[KCCAStep]:
@@ -253,10 +283,10 @@ def kcca_steps(Kx, Ky, n_basis, *, reg=DEFAULT_REG, tol=DIAG_TOL) -> Iterator[KC
     ----------
     .. [1] Z. Hussain, J. Shawe-Taylor. Theory of matching pursuit. NIPS 2008.
     """
-    Kx, Ky = _check_pair(Kx, Ky)
     n_basis = check_positive_int(n_basis, "n_basis")
     reg = _check_reg(reg)
-    tol = check_positive_float(tol, "tol")
+    tol = check_positive_float(tol, "tol", maximum=1.0)
+    Kx, Ky = _check_pair(Kx, Ky)
     return _kcca_core(Kx, Ky, n_basis, reg, tol)
 
 
@@ -358,7 +388,12 @@ class SparseKCCA(BaseEstimator):
     quotients_ : ndarray of shape (n_basis_,)
         The quotient rho_i of each chosen index when it was chosen.
     correlations_ : ndarray of shape (n_components_,)
-        Regularised canonical correlations in the sparse subspace, descending.
+        Regularised canonical correlations in the sparse subspace, descending,
+        clipped to [0, 1].
+    regularised_quotients_ : ndarray of shape (n_components_,)
+        The same before clipping: the eigenvalues of Computation 6.34, which can
+        exceed 1 by up to a factor 1/(1 - reg) (the regularised denominator
+        (1 - tau) w'Cw + tau w'w is smaller than w'Cw where C has eigenvalues > 1).
     correlation_path_ : ndarray of shape (n_basis_,)
         Leading canonical correlation with the first t basis pairs, t = 1..k.
     n_basis_ : int
@@ -404,8 +439,11 @@ class SparseKCCA(BaseEstimator):
                     coef0=self.coef0_y)
 
     @staticmethod
-    def _check_view(A, name, n_features=None):
-        A = check_array(A, dtype=float, ensure_min_samples=2, input_name=name)
+    def _check_view(A, name, n_features=None, min_samples=2):
+        precheck_estimator_input(A, name)
+        A = named_validation(name, check_array, A, dtype=float, ensure_min_samples=min_samples,
+                             input_name=name)
+        A = check_array_data(A, name)
         if n_features is not None and A.shape[1] != n_features:
             raise ValueError(
                 f"{name} has {A.shape[1]} features, but SparseKCCA was fitted with {n_features}."
@@ -423,9 +461,15 @@ class SparseKCCA(BaseEstimator):
             Second view, paired row by row with X.
         """
         for kernel in (self.kernel_x, self.kernel_y):
-            check_kernel_name(kernel, allow_non_psd=False, where="sparse KCCA")
+            check_kernel_name(kernel, allow_non_psd=False, where=WHERE)
         n_basis = check_positive_int(self.n_basis, "n_basis")
         reg = _check_reg(self.reg)
+        tol = check_positive_float(self.tol, "tol", maximum=1.0)
+        if self.n_components is not None:
+            check_positive_int(self.n_components, "n_components")
+        for view in ("x", "y"):
+            _check_params(getattr(self, f"gamma_{view}"), getattr(self, f"degree_{view}"),
+                          getattr(self, f"coef0_{view}"), suffix=f"_{view}")
         X = self._check_view(X, "X")
         Y = self._check_view(Y, "Y")
         if X.shape[0] != Y.shape[0]:
@@ -441,8 +485,11 @@ class SparseKCCA(BaseEstimator):
             self.gamma_y_ = 1.0 / Y.shape[1]
         Kx = kernel_matrix(X, **self._params("x"))
         Ky = kernel_matrix(Y, **self._params("y"))
+        for K, view in ((Kx, "x"), (Ky, "y")):
+            check_psd_kernel(**self._params(view), K=K, where=f"sparse KCCA (view {view.upper()}, "
+                             f"kernel_{view})")
         indices, quotients, path = [], [], []
-        for s in kcca_steps(Kx, Ky, n_basis, reg=reg, tol=self.tol):
+        for s in _kcca_core(Kx, Ky, n_basis, reg, tol):
             indices.append(s.index)
             quotients.append(s.quotients[s.index])
             path.append(s.correlation)
@@ -459,6 +506,15 @@ class SparseKCCA(BaseEstimator):
         self.correlation_path_ = np.asarray(path)
         self.n_basis_ = k
         self.n_components_ = min(n_components, k)
+        if k < n_basis:
+            m = X.shape[0]
+            why = (f"the training set has only m = {m} pairs" if n_basis > m and k == m else
+                   f"after {k} steps every remaining pair is spanned (residual diagonal at most "
+                   f"tol = {tol:g} times the largest) in one view: its kernel matrix has "
+                   f"numerical rank {k}")
+            warnings.warn(f"SparseKCCA chose {k} of n_basis = {n_basis} basis pairs: {why}. "
+                          f"n_basis_ = {k}; set n_basis <= {k} to silence this warning.",
+                          ConvergenceWarning, stacklevel=2)
         self.n_features_in_ = X.shape[1]
         self.n_features_y_ = Y.shape[1]
         self.basis_x_ = X[self.indices_].copy()
@@ -468,8 +524,9 @@ class SparseKCCA(BaseEstimator):
         self._chol_y = _safe_cholesky(Ky[np.ix_(self.indices_, self.indices_)], "Ky[i,i]")
         Fx = self._features(Kx[:, self.indices_], self._chol_x)
         Fy = self._features(Ky[:, self.indices_], self._chol_y)
-        rho, Wx, Wy, mx, my = canonical_correlations(Fx, Fy, reg, self.n_components_)
-        self.correlations_ = rho
+        rho, Wx, Wy, mx, my = _cca(Fx, Fy, reg, self.n_components_)
+        self.regularised_quotients_ = rho
+        self.correlations_ = np.minimum(rho, 1.0)
         self.weights_x_, self.weights_y_ = Wx, Wy
         self.mean_x_, self.mean_y_ = mx, my
         return self
@@ -494,8 +551,8 @@ class SparseKCCA(BaseEstimator):
         V : ndarray of shape (n, n_components_)
         """
         check_is_fitted(self)
-        X = check_array(X, dtype=float, input_name="X")
-        Y = check_array(Y, dtype=float, input_name="Y")
+        X = self._check_view(X, "X", min_samples=1)
+        Y = self._check_view(Y, "Y", min_samples=1)
         for A, name, d in ((X, "X", self.n_features_in_), (Y, "Y", self.n_features_y_)):
             if A.shape[1] != d:
                 raise ValueError(f"{name} has {A.shape[1]} features, but SparseKCCA was fitted with {d}.")

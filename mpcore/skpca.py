@@ -29,25 +29,36 @@ References
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
 import numpy as np
 from scipy.linalg import solve_triangular
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
-from sklearn.utils import check_random_state
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import (
     DIAG_TOL,
+    PSD_NEG_RATIO,
     SQ_REFRESH_RATIO,
+    check_array_data,
     check_kernel_name,
+    check_kernel_size,
     check_positive_float,
     check_positive_int,
-    check_psd_diag,
+    check_psd_matrix,
+    check_random_state_arg,
+    check_seed,
     check_square_kernel,
+    named_validation,
+    precheck_estimator_input,
 )
-from .kernels import kernel_diag, kernel_matrix
+from .kernels import _check_params, check_psd_kernel, kernel_diag, kernel_matrix
+
+#: How the PSD refusals of this module name the method.
+WHERE = "sparse kernel PCA"
 
 __all__ = ["SKPCAStep", "greedy_steps", "greedy_steps_from_data", "SparseKPCA"]
 
@@ -95,8 +106,9 @@ def _greedy_core(
     deflated matrix are kept up to date with one product ``K @ g`` per step.
     """
     m = diag.shape[0]
-    rng = check_random_state(random_state)
+    rng = check_random_state_arg(random_state)
     threshold = tol * max(float(np.max(diag)), 0.0)
+    negative = -PSD_NEG_RATIO * max(float(np.max(np.abs(diag))), np.finfo(float).tiny)
     d = diag.astype(float).copy()  # residual diagonal of K_hat
     G = np.zeros((m, min(n_steps, m)))  # K_hat = K - G G'
     exact = n_candidates is None
@@ -132,6 +144,15 @@ def _greedy_core(
         G[:, j] = g
         d = d - g**2
         d[i] = 0.0
+        if d.min() < negative:
+            # Cauchy-Schwarz on the deflated PSD matrix makes every residual diagonal >= 0
+            worst = int(np.argmin(d))
+            raise ValueError(
+                f"The kernel matrix is not positive semi-definite: after step {j + 1} the "
+                f"residual diagonal of point {worst} is {d[worst]:.3g} < 0, impossible for "
+                f"K = Phi Phi'. Sparse kernel PCA needs a PSD kernel: rbf, laplacian, linear, "
+                "cosine, or polynomial with coef0 >= 0."
+            )
         np.maximum(d, 0.0, out=d)
         if exact:
             # The update above loses digits once the norms have fallen by many
@@ -152,11 +173,12 @@ def _greedy_core(
         )
 
 
-def _check_steps_args(n_steps, n_candidates, tol):
+def _check_steps_args(n_steps, n_candidates, tol, random_state=None):
     n_steps = check_positive_int(n_steps, "n_steps")
     if n_candidates is not None:
         n_candidates = check_positive_int(n_candidates, "n_candidates")
-    tol = check_positive_float(tol, "tol")
+    tol = check_positive_float(tol, "tol", maximum=1.0)
+    check_seed(random_state)
     return n_steps, n_candidates, tol
 
 
@@ -203,8 +225,15 @@ def greedy_steps(K, n_steps, *, n_candidates=None, random_state=None, tol=DIAG_T
     >>> [s.step for s in steps]
     [1, 2, 3, 4, 5]
     """
-    K = check_psd_diag(check_square_kernel(K))
-    n_steps, n_candidates, tol = _check_steps_args(n_steps, n_candidates, tol)
+    K = check_square_kernel(K)
+    n_steps, n_candidates, tol = _check_steps_args(n_steps, n_candidates, tol, random_state)
+    check_psd_matrix(K, "K", WHERE)
+    return _greedy_checked(K, n_steps, n_candidates=n_candidates, random_state=random_state,
+                           tol=tol)
+
+
+def _greedy_checked(K, n_steps, *, n_candidates=None, random_state=None, tol=DIAG_TOL):
+    """:func:`greedy_steps` on a K already validated (square, finite, PSD)."""
     return _greedy_core(
         np.diag(K).copy(),
         lambda idx: K[:, idx],
@@ -226,15 +255,28 @@ def greedy_steps_from_data(
     computed, so m = 50,000 points fit in O(m k) memory. With
     ``n_candidates=None`` the full kernel matrix is formed (exact greedy).
     ``diag`` may pass the kernel diagonal if the caller already has it.
+
+    The kernel must be positive semi-definite (see :func:`mpcore.kernels.psd_status`);
+    a polynomial kernel with coef0 < 0 is checked on the data and refused where its
+    matrix has a negative eigenvalue.
     """
-    check_kernel_name(kernel, allow_non_psd=False, where="sparse kernel PCA")
-    n_steps, n_candidates, tol = _check_steps_args(n_steps, n_candidates, tol)
+    check_kernel_name(kernel, allow_non_psd=False, where=WHERE)
+    X = check_array_data(X, "X")
+    gamma, degree, coef0 = _check_params(gamma, degree, coef0)
+    n_steps, n_candidates, tol = _check_steps_args(n_steps, n_candidates, tol, random_state)
     params = dict(kernel=kernel, gamma=gamma, degree=degree, coef0=coef0)
     if n_candidates is None:
-        return greedy_steps(kernel_matrix(X, **params), n_steps, tol=tol)
-    X = np.asarray(X, dtype=float)
+        K = kernel_matrix(X, **params)
+        check_psd_kernel(**params, K=K, where=WHERE)
+        return _greedy_checked(K, n_steps, tol=tol)
+    check_psd_kernel(**params, X=X, where=WHERE)
     if diag is None:
         diag = kernel_diag(X, **params)
+    else:
+        diag = check_array_data(diag, "diag", ndim=1)
+        if diag.shape != (X.shape[0],):
+            raise ValueError(f"diag must have shape ({X.shape[0]},) to match X, got {diag.shape}.")
+    check_kernel_size(X.shape[0], min(n_candidates, X.shape[0]), "candidate kernel block")
     return _greedy_core(
         diag,
         lambda idx: kernel_matrix(X, X[idx], **params),
@@ -299,24 +341,57 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         return dict(kernel=self.kernel, gamma=self.gamma_, degree=self.degree, coef0=self.coef0)
 
     def fit(self, X, y=None):
-        """Choose the basis by greedy matching pursuit on the training kernel."""
-        X = validate_data(self, X, dtype=float, ensure_min_samples=1)
-        check_kernel_name(self.kernel, allow_non_psd=False, where="sparse kernel PCA")
+        """Choose the basis by greedy matching pursuit on the training kernel.
+
+        Warns (ConvergenceWarning) when fewer than ``n_components`` basis vectors are
+        chosen: ``n_components`` exceeds the number of training points, or the kernel
+        matrix has lower numerical rank (duplicate points, a low-rank kernel). The fit
+        is then complete with ``n_components_`` vectors, as scikit-learn's orthogonal
+        matching pursuit warns when it stops early.
+        """
+        self._fit(X)
+        if self.n_components_ < self.n_components:
+            warnings.warn(self._early_stop_message(), ConvergenceWarning, stacklevel=2)
+        return self
+
+    def _early_stop_message(self):
+        m, k, n = self._n_fit, self.n_components_, self.n_components
+        if n > m and k == m:
+            why = f"the training set has only m = {m} points"
+        else:
+            why = (f"after {k} steps every residual diagonal is at most tol = {self.tol:g} "
+                   f"times the largest diagonal of K: the kernel matrix has numerical rank "
+                   f"{k} (duplicate points or a low-rank kernel), so the {k} chosen points "
+                   "already span every training point in feature space")
+            if n > m:
+                why += f" (and the training set has only m = {m} points)"
+        return (f"SparseKPCA chose {k} of n_components = {n} basis vectors: {why}. "
+                f"n_components_ = {k}; set n_components <= {k} to silence this warning.")
+
+    def _fit(self, X):
+        """:meth:`fit` without the early-stop warning (for callers that report it)."""
+        precheck_estimator_input(X, "X")
+        X = named_validation("X", validate_data, self, X, dtype=float, ensure_min_samples=1)
+        check_kernel_name(self.kernel, allow_non_psd=False, where=WHERE)
         check_positive_int(self.n_components, "n_components")
-        check_positive_int(self.degree, "degree")
-        self.gamma_ = check_positive_float(self.gamma, "gamma", allow_none=True)
+        gamma, degree, coef0 = _check_params(self.gamma, self.degree, self.coef0)
+        _, n_candidates, tol = _check_steps_args(1, self.n_candidates, self.tol,
+                                                 self.random_state)
+        self.gamma_ = gamma
         if self.gamma_ is None:
             self.gamma_ = 1.0 / X.shape[1]
+        X = check_array_data(X, "X")  # magnitudes: kernels square the values
         params = self._kernel_params()
-        if self.n_candidates is None:
+        if n_candidates is None:
             K = kernel_matrix(X, **params)
+            check_psd_kernel(**params, K=K, where=WHERE)
             diag = np.diag(K).copy()
-            steps = greedy_steps(K, self.n_components, tol=self.tol)
+            steps = _greedy_checked(K, self.n_components, tol=tol)
         else:
             diag = kernel_diag(X, **params)
             steps = greedy_steps_from_data(
-                X, self.n_components, n_candidates=self.n_candidates,
-                random_state=self.random_state, tol=self.tol, diag=diag, **params,
+                X, self.n_components, n_candidates=n_candidates,
+                random_state=self.random_state, tol=tol, diag=diag, **params,
             )
         indices, quotients, traces = [], [], [float(diag.sum())]
         for s in steps:
@@ -332,6 +407,7 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         self.rayleigh_quotients_ = np.asarray(quotients)
         self.trace_residuals_ = np.asarray(traces)
         self.n_components_ = len(indices)
+        self._n_fit = X.shape[0]
         self.basis_ = X[self.indices_].copy()
         # Cholesky factor of K[i,i] in choice order (pivoted by construction)
         Kii = kernel_matrix(self.basis_, **params)
@@ -342,11 +418,15 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         Kxi = kernel_matrix(X, self.basis_, **self._kernel_params())
         return solve_triangular(self._chol, Kxi.T, lower=True, check_finite=False).T
 
+    def _check_new(self, X):
+        check_is_fitted(self)
+        precheck_estimator_input(X, "X")
+        X = named_validation("X", validate_data, self, X, dtype=float, reset=False)
+        return check_array_data(X, "X")
+
     def transform(self, X):
         """Nystroem coordinates F, shape (n, n_components_), Eqs. (4)-(5)."""
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=float, reset=False)
-        return self._coordinates(X)
+        return self._coordinates(self._check_new(X))
 
     def residual_curve(self, X):
         r"""Squared residuals with the first t basis vectors, t = 1..k, in one pass.
@@ -355,8 +435,7 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         Because the Cholesky factor is triangular in choice order, these are
         :math:`\kappa(x,x)` minus the running sums of squared coordinates.
         """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=float, reset=False)
+        X = self._check_new(X)
         F = self._coordinates(X)
         diag = kernel_diag(X, **self._kernel_params())
         return np.maximum(diag[:, None] - np.cumsum(F**2, axis=1), 0.0)

@@ -33,12 +33,21 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse
 from scipy.linalg import eigh, solve_triangular, subspace_angles
-from scipy.sparse.linalg import eigsh
+from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, eigsh
 from sklearn.random_projection import GaussianRandomProjection
-from sklearn.utils import check_random_state
 
-from ._validation import DIAG_TOL, check_positive_float, check_positive_int, check_psd_diag, check_square_kernel
-from .skpca import greedy_steps
+from ._validation import (
+    DIAG_TOL,
+    _as_float_array,
+    check_array_data,
+    check_positive_float,
+    check_positive_int,
+    check_psd_matrix,
+    check_random_state_arg,
+    check_seed,
+    check_square_kernel,
+)
+from .skpca import _greedy_checked
 
 __all__ = [
     "exact_eigenvalues",
@@ -70,6 +79,19 @@ EXACT_METHODS = ("auto", "eigh", "eigsh")
 #: n is at most m / AUTO_EIGSH_FRACTION; dense eigh otherwise.
 AUTO_EIGSH_MIN_M = 500
 AUTO_EIGSH_FRACTION = 20
+
+#: Largest population size m accepted by :func:`random_indices` (a permutation of m
+#: indices is drawn, 8 bytes each).
+MAX_POPULATION = 10_000_000
+
+#: How the PSD refusals of this module name the methods.
+WHERE = "the Nystroem approximation"
+
+
+def _check_psd(K, where=WHERE):
+    """Validate a square kernel matrix and refuse it unless it is PSD (cached check)."""
+    K = check_square_kernel(K)
+    return check_psd_matrix(K, "K", where)
 
 
 # ----------------------------------------------------------------------------
@@ -115,8 +137,11 @@ def relative_error(approx, exact):
 
     Where :math:`\lambda_i = 0` the absolute error is returned instead (no inf).
     """
-    approx = np.asarray(approx, dtype=float)
-    exact = np.asarray(exact, dtype=float)
+    approx = _as_float_array(approx, "approx")
+    exact = _as_float_array(exact, "exact")
+    for a, name in ((approx, "approx"), (exact, "exact")):
+        if not np.all(np.isfinite(a)):
+            raise ValueError(f"{name} contains NaN or inf.")
     if approx.shape != exact.shape:
         raise ValueError(f"approx {approx.shape} and exact {exact.shape} must have the same shape.")
     err = np.abs(approx - exact)
@@ -130,7 +155,7 @@ def relative_error(approx, exact):
 
 
 def _resolve_method(method, m, n):
-    if method not in EXACT_METHODS:
+    if not isinstance(method, str) or method not in EXACT_METHODS:
         raise ValueError(f"method must be one of {', '.join(map(repr, EXACT_METHODS))}, got {method!r}.")
     if method == "auto":
         use_lanczos = m >= AUTO_EIGSH_MIN_M and n * AUTO_EIGSH_FRACTION <= m
@@ -147,6 +172,10 @@ def _exact(K, n, method, want_vectors):
     m = K.shape[0]
     n = _check_n(n, m)
     method = _resolve_method(method, m, n)
+    if not np.any(K):
+        # the zero matrix: every eigenvalue is 0 (ARPACK cannot start on it); the
+        # eigenvectors are the first n unit vectors
+        return np.zeros(n), (np.eye(m, n) if want_vectors else None)
     if method == "eigh":
         if want_vectors:
             w, V = _top_eigh(K, n, eigvals_only=False)
@@ -154,7 +183,12 @@ def _exact(K, n, method, want_vectors):
         return _top_eigh(K, n, eigvals_only=True), None
     # Lanczos with a seeded start vector, so repeated calls agree bit for bit.
     v0 = np.random.default_rng(0).uniform(-1.0, 1.0, m)
-    w, V = eigsh(K, k=n, which="LA", v0=v0, return_eigenvectors=True)
+    try:
+        w, V = eigsh(K, k=n, which="LA", v0=v0, return_eigenvectors=True)
+    except (ArpackError, ArpackNoConvergence):
+        # fall back to the dense solver rather than fail
+        w, V = _top_eigh(K, n, eigvals_only=False)
+        return w, (_sign_flip(V) if want_vectors else None)
     order = np.argsort(w)[::-1]
     w, V = w[order], V[:, order]
     return w, (_sign_flip(V) if want_vectors else None)
@@ -238,10 +272,11 @@ def incomplete_cholesky(K, *, rank=None, eta=DIAG_TOL):
     >>> R.shape, np.allclose(R.T @ R, X @ X.T)
     ((3, 20), True)
     """
-    K = check_psd_diag(check_square_kernel(K))
+    K = check_square_kernel(K)
     m = K.shape[0]
     rank = m if rank is None else check_positive_int(rank, "rank", maximum=m)
-    eta = check_positive_float(eta, "eta")
+    eta = check_positive_float(eta, "eta", maximum=1.0)
+    check_psd_matrix(K, "K", "the incomplete Cholesky decomposition")
     return _incomplete_cholesky(K, rank, eta)
 
 
@@ -275,9 +310,9 @@ def _incomplete_cholesky(K, rank, eta):
 
 def random_indices(m, k, random_state=None):
     """k distinct indices drawn uniformly from range(m), sorted (seeded)."""
-    m = check_positive_int(m, "m")
+    m = check_positive_int(m, "m", maximum=MAX_POPULATION)
     k = check_positive_int(k, "k", maximum=m)
-    rng = check_random_state(random_state)
+    rng = check_random_state_arg(random_state)
     return np.sort(rng.choice(m, size=k, replace=False))
 
 
@@ -303,16 +338,18 @@ def nystrom_indices(K, k, *, rule="skpca", random_state=None):
     -------
     indices : ndarray of int
     """
-    K = check_psd_diag(check_square_kernel(K))
+    K = check_square_kernel(K)
     m = K.shape[0]
     k = check_positive_int(k, "k", maximum=m)
-    if rule not in SUBSET_RULES:
+    if not isinstance(rule, str) or rule not in SUBSET_RULES:
         raise ValueError(f"rule must be one of {', '.join(map(repr, SUBSET_RULES))}, got {rule!r}.")
+    check_seed(random_state)
+    check_psd_matrix(K, "K", WHERE)
     if rule == "random":
         return random_indices(m, k, random_state)
     if rule == "cholesky":
         return _incomplete_cholesky(K, k, DIAG_TOL)[1]
-    return np.asarray([s.index for s in greedy_steps(K, k)], dtype=int)
+    return np.asarray([s.index for s in _greedy_checked(K, k)], dtype=int)
 
 
 def _nystrom_features(K, indices):
@@ -324,14 +361,7 @@ def _nystrom_features(K, indices):
     K must already be validated.
     """
     m = K.shape[0]
-    idx = np.asarray(indices)
-    if idx.ndim != 1 or idx.size == 0:
-        raise ValueError("indices must be a non-empty 1-D array of training indices.")
-    if not np.issubdtype(idx.dtype, np.integer):
-        raise TypeError(f"indices must be integers, got dtype {idx.dtype}.")
-    if idx.min() < 0 or idx.max() >= m:
-        raise ValueError(f"indices must lie in [0, {m - 1}] for a {m} x {m} kernel matrix.")
-    idx = idx.astype(int)
+    idx = _check_indices(indices, m)
     W = K[np.ix_(idx, idx)]
     if not np.max(np.diag(W)) > 0:
         raise ValueError("K[i,i] is zero: the chosen points have zero feature vectors.")
@@ -342,6 +372,23 @@ def _nystrom_features(K, indices):
     # F = K[:, i_P] L^{-T}, so F F' = K[:, i_P] W[P,P]^{-1} K[i_P, :] (Eq. 5)
     F = solve_triangular(L, K[:, idx[P]].T, lower=True, check_finite=False).T
     return F, idx[P]
+
+
+def _check_indices(indices, m):
+    if indices is None or isinstance(indices, (str, bytes)):
+        raise TypeError(f"indices must be a 1-D array of integer training indices, got "
+                        f"{indices!r}.")
+    try:
+        idx = np.asarray(indices)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"indices must be a 1-D array of integer training indices ({exc}).") from None
+    if idx.ndim != 1 or idx.size == 0:
+        raise ValueError("indices must be a non-empty 1-D array of training indices.")
+    if idx.dtype == bool or not np.issubdtype(idx.dtype, np.integer):
+        raise TypeError(f"indices must be integers, got dtype {idx.dtype}.")
+    if idx.min() < 0 or idx.max() >= m:
+        raise ValueError(f"indices must lie in [0, {m - 1}] for a {m} x {m} kernel matrix.")
+    return idx.astype(int)
 
 
 def nystrom_eigenvalues(K, indices, n):
@@ -374,7 +421,7 @@ def nystrom_eigenvalues(K, indices, n):
     --------
     nystrom_indices : the three subset rules.
     """
-    K = check_psd_diag(check_square_kernel(K))
+    K = _check_psd(K)
     n = _check_n(n, K.shape[0])
     F, _ = _nystrom_features(K, indices)
     w = _top_eigh(F.T @ F, n, eigvals_only=True)
@@ -386,7 +433,7 @@ def nystrom_eigenpairs(K, indices, n):
 
     n may not exceed the number of independent indices (the rank of :math:`\tilde K`).
     """
-    K = check_psd_diag(check_square_kernel(K))
+    K = _check_psd(K)
     n = _check_n(n, K.shape[0])
     F, kept = _nystrom_features(K, indices)
     if n > kept.size:
@@ -409,7 +456,7 @@ def nystrom_eigenpairs(K, indices, n):
 
 
 def _check_sketch(sketch):
-    if sketch is not None and sketch not in SKETCHES:
+    if sketch is not None and (not isinstance(sketch, str) or sketch not in SKETCHES):
         raise ValueError(
             f"sketch must be None or one of {', '.join(map(repr, SKETCHES))}, got {sketch!r}."
         )
@@ -445,7 +492,7 @@ def _sketch(K, q, sketch, random_state):
     if sketch is None:
         return K
     q = check_positive_int(q, "q", maximum=m)
-    rng = check_random_state(random_state)
+    rng = check_random_state_arg(random_state)
     if sketch == "gaussian":
         proj = GaussianRandomProjection(n_components=q, random_state=rng)
         # transform(K) = K @ components_.T = K S' (K symmetric: rows are the EKM vectors)
@@ -547,7 +594,7 @@ def ekm_eigenpairs(K, q, n, *, sketch="gaussian", random_state=None, map_back="c
         entry positive; a column is zero where its eigenvalue is zero to
         rounding (no direction to report).
     """
-    if map_back not in ("covariance", "dot"):
+    if not isinstance(map_back, str) or map_back not in ("covariance", "dot"):
         raise ValueError(f"map_back must be 'covariance' or 'dot', got {map_back!r}.")
     K = check_square_kernel(K)
     sketch = _check_sketch(sketch)
@@ -675,8 +722,8 @@ def subspace_distance(U, V):
     -------
     angle : float in [0, pi/2]
     """
-    U = np.asarray(U, dtype=float)
-    V = np.asarray(V, dtype=float)
+    U = check_array_data(U, "U", ndim=1 if np.ndim(U) == 1 else 2, min_rows=0, min_cols=0)
+    V = check_array_data(V, "V", ndim=1 if np.ndim(V) == 1 else 2, min_rows=0, min_cols=0)
     if U.ndim == 1:
         U = U[:, None]
     if V.ndim == 1:
