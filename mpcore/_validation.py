@@ -257,11 +257,13 @@ def check_array_data(A, name, *, ndim=2, min_rows=1, min_cols=1, finite=True,
         raise ValueError(f"{name} must be a {ndim}-D array, got {what}.")
     if arr.shape[0] < min_rows:
         raise ValueError(
-            f"{name} needs at least {min_rows} row(s) (samples), got shape {arr.shape}."
+            f"{name} needs at least {min_rows} {'row' if min_rows == 1 else 'rows'} "
+            f"(samples), got shape {arr.shape}."
         )
     if ndim == 2 and arr.shape[1] < min_cols:
         raise ValueError(
-            f"{name} needs at least {min_cols} column(s) (features), got shape {arr.shape}."
+            f"{name} needs at least {min_cols} {'column' if min_cols == 1 else 'columns'} "
+            f"(features), got shape {arr.shape}."
         )
     if finite and not np.all(np.isfinite(arr)):
         raise ValueError(

@@ -13,22 +13,52 @@ References
 
 from __future__ import annotations
 
-import numbers
+import math
 
 import numpy as np
 
-from ._validation import check_positive_float, check_positive_int, check_probability
+from ._validation import (
+    MAX_ABS_VALUE,
+    PSD_NEG_RATIO,
+    check_array_data,
+    check_positive_float,
+    check_positive_int,
+    check_probability,
+)
 
-__all__ = ["compression_bound", "kpca_bound", "kmp_bound"]
+__all__ = ["compression_bound", "kpca_bound", "kmp_bound", "NEGATIVE_TOL"]
+
+#: Values of a non-negative quantity (a mean squared residual, an eigenvalue of a PSD
+#: matrix) down to ``-NEGATIVE_TOL`` times the largest magnitude count as rounding and
+#: are clipped to 0; anything more negative is outside the domain and refused.
+NEGATIVE_TOL = PSD_NEG_RATIO
 
 
 def _check_vector(v, name):
-    v = np.asarray(v, dtype=float)
-    if v.ndim != 1 or v.size == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D array, got shape {v.shape}.")
-    if not np.all(np.isfinite(v)):
-        raise ValueError(f"{name} contains NaN or inf.")
-    return v
+    v = np.asarray(v) if isinstance(v, (list, tuple)) and len(v) == 0 else v
+    return check_array_data(v, name, ndim=1)
+
+
+def _check_nonnegative(v, name, what):
+    """Clip rounding-level negatives of a non-negative quantity; refuse real ones."""
+    scale = max(float(np.max(np.abs(v))), 1.0)
+    if v.min() < -NEGATIVE_TOL * scale:
+        i = int(np.argmin(v))
+        raise ValueError(
+            f"{name} must be >= 0 ({what}), but entry {i} is {v[i]:.4g}. A negative value "
+            "is outside the domain of the bound and would make it meaningless."
+        )
+    return np.maximum(v, 0.0)
+
+
+def _log(m):
+    """Natural log of a positive int or float of any size (Python ints beyond 1e308 too)."""
+    return math.log(m)
+
+
+def _scaled(value_log):
+    """exp(value_log), underflowing to 0 rather than raising."""
+    return math.exp(value_log) if value_log > -745.0 else 0.0
 
 
 def compression_bound(out_residual_means, m, *, delta=0.05, R=1.0):
@@ -58,15 +88,27 @@ def compression_bound(out_residual_means, m, *, delta=0.05, R=1.0):
     B : ndarray of shape (k,)
     """
     r = _check_vector(out_residual_means, "out_residual_means")
+    r = _check_nonnegative(r, "out_residual_means", "mean squared feature-space residuals")
     m = check_positive_int(m, "m", minimum=2)
     delta = check_probability(delta, "delta")
-    R = check_positive_float(R, "R")
+    R = check_positive_float(R, "R", maximum=MAX_ABS_VALUE)
     k = r.size
     if k >= m:
         raise ValueError(f"need fewer compression sizes than points: len = {k}, m = {m}.")
+    return np.minimum.accumulate(r + R * _compression_penalty(k, m, delta))
+
+
+def _compression_penalty(k, m, delta):
+    r"""sqrt((t ln(em/t) + ln(2m/delta)) / (2(m-t))) for t = 1..k, in logs (any m)."""
     t = np.arange(1, k + 1, dtype=float)
-    penalty = R * np.sqrt((t * np.log(np.e * m / t) + np.log(2 * m / delta)) / (2 * (m - t)))
-    return np.minimum.accumulate(r + penalty)
+    log_m = _log(m)
+    if m < 2**53:  # exact float arithmetic, as the formula reads
+        mf = float(m)
+        return np.sqrt((t * np.log(np.e * mf / t) + np.log(2 * mf / delta)) / (2 * (mf - t)))
+    # ln(m - t) = ln m + log1p(-t/m); t/m is computed exactly enough as a float
+    num = t * (1.0 + log_m - np.log(t)) + math.log(2.0) + log_m - math.log(delta)
+    log_den = math.log(2.0) + log_m + np.log1p(-t * _scaled(-log_m))
+    return np.sqrt(np.exp(np.log(num) - log_den))
 
 
 def kpca_bound(eigenvalues, m, *, kappa_sq_sum=None, delta=0.05, R=1.0):
@@ -93,17 +135,33 @@ def kpca_bound(eigenvalues, m, *, kappa_sq_sum=None, delta=0.05, R=1.0):
     lam = _check_vector(eigenvalues, "eigenvalues")
     m = check_positive_int(m, "m", minimum=2)
     delta = check_probability(delta, "delta")
-    R = check_positive_float(R, "R")
+    R = check_positive_float(R, "R", maximum=1e150)
     if lam.size < 2:
         raise ValueError("kpca_bound needs at least two eigenvalues.")
-    kappa_sq_sum = float(m) if kappa_sq_sum is None else check_positive_float(
-        kappa_sq_sum, "kappa_sq_sum", strict=False
-    )
-    lam = np.sort(np.clip(lam, 0.0, None))[::-1]
+    if kappa_sq_sum is None:
+        kappa_sq_sum = float(m) if m < 1e300 else None
+    else:
+        kappa_sq_sum = check_positive_float(kappa_sq_sum, "kappa_sq_sum", strict=False)
+    lam = _check_nonnegative(lam, "eigenvalues",
+                             "eigenvalues of a positive semi-definite kernel matrix")
+    lam = np.sort(lam)[::-1]
     tails = np.cumsum(lam[::-1])[::-1]  # tails[t] = sum_{i >= t} (0-based) = sum_{i > t} 1-based
     t = np.arange(1, lam.size, dtype=float)
-    inner = tails[1:] / m + (8.0 / m) * np.sqrt((t + 1) * kappa_sq_sum)
-    return np.minimum.accumulate(inner) + 3 * R**2 * np.sqrt(np.log(2 * m / delta) / (2 * m))
+    log_m = _log(m)
+    # sqrt((t+1) kappa_sq_sum), in logs so that neither factor overflows; kappa_sq_sum
+    # None stands for m itself (Gaussian kernel) when m is beyond the float range
+    log_kappa = log_m if kappa_sq_sum is None else (math.log(kappa_sq_sum)
+                                                    if kappa_sq_sum > 0 else -np.inf)
+    if m < 2**53 and kappa_sq_sum is not None:  # the formula as it reads
+        mf = float(m)
+        inner = tails[1:] / mf + (8.0 / mf) * np.sqrt(t + 1) * math.sqrt(kappa_sq_sum)
+        const = 3 * R**2 * np.sqrt(np.log(2 * mf / delta) / (2 * mf))
+    else:
+        inv_m = _scaled(-log_m)
+        inner = tails[1:] * inv_m + 8.0 * np.exp(0.5 * (np.log(t + 1) + log_kappa) - log_m)
+        const = 3 * R**2 * math.sqrt((math.log(2.0) + log_m - math.log(delta))
+                                     * _scaled(-math.log(2.0) - log_m))
+    return np.minimum.accumulate(inner) + const
 
 
 def kmp_bound(m, k, t, *, delta=0.05):
@@ -135,10 +193,20 @@ def kmp_bound(m, k, t, *, delta=0.05):
     n = m - k - t
     if n <= 0:
         return float("inf")
-    e = np.e
-    value = (k + 1) * np.log2(4 * e * n / (k + 1)) + np.log2(2 * m**2 / delta)
+    if m < 2**53:  # the formula as it reads (every count exact as a float)
+        e = np.e
+        value = (k + 1) * np.log2(4 * e * n / (k + 1)) + np.log2(2 * m**2 / delta)
+        if k > 0:
+            value += k * np.log2(e * m / k)
+        if t > 0:
+            value += t * np.log2(e * (m - k) / t)
+        return float(2.0 / n * value)
+    # the same in logs (math.log2 takes Python ints of any size): no overflow for huge m
+    log2e = math.log2(math.e)
+    value = ((k + 1) * (2.0 + log2e + math.log2(n) - math.log2(k + 1))
+             + 1.0 + 2.0 * math.log2(m) - math.log2(delta))
     if k > 0:
-        value += k * np.log2(e * m / k)
+        value += k * (log2e + math.log2(m) - math.log2(k))
     if t > 0:
-        value += t * np.log2(e * (m - k) / t)
-    return float(2.0 / n * value)
+        value += t * (log2e + math.log2(m - k) - math.log2(t))
+    return float(value * 2.0 ** (1.0 - math.log2(n)))

@@ -27,8 +27,14 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg import eigh
 
-from ._validation import check_positive_int, check_probability
-from .bounds import compression_bound, kpca_bound
+from ._validation import (
+    MAX_ABS_VALUE,
+    check_array_data,
+    check_positive_float,
+    check_positive_int,
+    check_probability,
+)
+from .bounds import _check_nonnegative, _compression_penalty, compression_bound, kpca_bound
 from .kernels import kernel_diag, kernel_matrix
 from .skpca import SparseKPCA
 
@@ -161,14 +167,18 @@ def out_residual_means(residual_curve, indices):
         \|P^\perp_{i_{1:t}}\phi(x_i)\|^2`, the empirical term of Corollary 1
         of Hussain & Shawe-Taylor (2008).
     """
-    r = np.asarray(residual_curve, dtype=float)
-    idx = np.asarray(indices)
-    if r.ndim != 2:
-        raise ValueError(f"residual_curve must be 2-D (m, k), got shape {r.shape}.")
+    r = check_array_data(residual_curve, "residual_curve")
+    r = _check_nonnegative(r.ravel(), "residual_curve", "squared feature-space residuals"
+                           ).reshape(r.shape)
     m, k = r.shape
+    if indices is None or isinstance(indices, (str, bytes)):
+        raise TypeError(f"indices must be an array of integer training indices, got {indices!r}.")
+    idx = np.asarray(indices)
     if idx.shape != (k,):
         raise ValueError(f"indices must have shape ({k},) to match residual_curve, "
                          f"got {idx.shape}.")
+    if idx.dtype == bool or not np.issubdtype(idx.dtype, np.integer):
+        raise TypeError(f"indices must be integers, got dtype {idx.dtype}.")
     if k >= m:
         raise ValueError(f"need fewer chosen points than training points: k = {k}, m = {m}.")
     if np.unique(idx).size != k or idx.min() < 0 or idx.max() >= m:
@@ -188,9 +198,14 @@ def compression_terms(out_residual, m, *, delta=0.05, R=1.0):
     Its running minimum is :func:`mpcore.bounds.compression_bound`; its
     argmin is the number of basis vectors the bound recommends.
     """
-    r = np.asarray(out_residual, dtype=float)
-    t = np.arange(1, r.size + 1, dtype=float)
-    return r + R * np.sqrt((t * np.log(np.e * m / t) + np.log(2 * m / delta)) / (2 * (m - t)))
+    r = check_array_data(out_residual, "out_residual", ndim=1)
+    r = _check_nonnegative(r, "out_residual", "mean squared feature-space residuals")
+    m = check_positive_int(m, "m", minimum=2)
+    delta = check_probability(delta, "delta")
+    R = check_positive_float(R, "R", maximum=MAX_ABS_VALUE)
+    if r.size >= m:
+        raise ValueError(f"need fewer compression sizes than points: len = {r.size}, m = {m}.")
+    return r + R * _compression_penalty(r.size, m, delta)
 
 
 def kpca_terms(top_eigenvalues, trace, m, *, kappa_sq_sum, delta=0.05, R=1.0):
@@ -202,10 +217,17 @@ def kpca_terms(top_eigenvalues, trace, m, *, kappa_sq_sum, delta=0.05, R=1.0):
     with :math:`\sum_{i>t}\lambda_i = \operatorname{tr}K - \sum_{i\le t}\lambda_i`,
     so only the k largest eigenvalues are needed for t = 1..k.
     """
-    lam = np.clip(np.sort(np.asarray(top_eigenvalues, dtype=float))[::-1], 0.0, None)
+    lam = check_array_data(top_eigenvalues, "top_eigenvalues", ndim=1)
+    lam = np.sort(_check_nonnegative(lam, "top_eigenvalues", "eigenvalues of a positive "
+                                     "semi-definite kernel matrix"))[::-1]
+    trace = check_positive_float(trace, "trace", strict=False, maximum=MAX_ABS_VALUE)
+    m = check_positive_int(m, "m", minimum=2, maximum=2**53)
+    kappa_sq_sum = check_positive_float(kappa_sq_sum, "kappa_sq_sum", strict=False)
+    delta = check_probability(delta, "delta")
+    R = check_positive_float(R, "R", maximum=1e150)
     t = np.arange(1, lam.size + 1, dtype=float)
     tails = np.maximum(trace - np.cumsum(lam), 0.0)
-    return (tails / m + (8.0 / m) * np.sqrt((t + 1) * kappa_sq_sum)
+    return (tails / m + (8.0 / m) * np.sqrt(t + 1) * np.sqrt(kappa_sq_sum)
             + 3 * R**2 * np.sqrt(np.log(2 * m / delta) / (2 * m)))
 
 
@@ -285,12 +307,7 @@ def bound_curves(X_train, X_test=None, *, kernel="rbf", gamma=None, degree=3, co
     >>> c.n_steps, bool(np.all(np.diff(c.compression) <= 0))
     (20, True)
     """
-    X_train = np.asarray(X_train, dtype=float)
-    if X_train.ndim != 2 or X_train.shape[0] < 2:
-        raise ValueError(f"X_train must be a 2-D array with at least 2 rows, got shape "
-                         f"{X_train.shape}.")
-    if not np.all(np.isfinite(X_train)):
-        raise ValueError("X_train contains NaN or inf: clean or impute the data first.")
+    X_train = check_array_data(X_train, "X_train", min_rows=2)
     m = X_train.shape[0]
     k_max = check_positive_int(k_max, "k_max")
     if k_max >= m:
@@ -298,14 +315,14 @@ def bound_curves(X_train, X_test=None, *, kernel="rbf", gamma=None, degree=3, co
                          f"(the compression bound needs points outside the basis); got {k_max}.")
     delta = check_probability(delta, "delta")
     if X_test is not None:
-        X_test = np.asarray(X_test, dtype=float)
-        if X_test.ndim != 2 or X_test.shape[1] != X_train.shape[1] or X_test.shape[0] == 0:
+        X_test = check_array_data(X_test, "X_test")
+        if X_test.shape[1] != X_train.shape[1]:
             raise ValueError(f"X_test must be a non-empty 2-D array with {X_train.shape[1]} "
                              f"columns like X_train, got shape {X_test.shape}.")
-        if not np.all(np.isfinite(X_test)):
-            raise ValueError("X_test contains NaN or inf: clean or impute the data first.")
 
-    model = SparseKPCA(k_max, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0).fit(X_train)
+    # an early stop is reported by BoundCurves.stopped_early, not by a warning
+    model = SparseKPCA(k_max, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0)
+    model._fit(X_train)
     params = dict(kernel=kernel, gamma=model.gamma_, degree=degree, coef0=coef0)
     indices = model.indices_
     n = model.n_components_
