@@ -39,7 +39,6 @@ References
 
 from __future__ import annotations
 
-import numbers
 import warnings
 from dataclasses import dataclass
 from typing import Iterator
@@ -49,15 +48,28 @@ from scipy.linalg.blas import dger
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
-from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._linalg import cholesky_append, cholesky_solve
 from ._losses import LOSSES, backfit, get_loss, line_minimize
-from ._validation import check_kernel_name, check_positive_float, check_positive_int, check_probability
+from ._validation import (
+    MAX_STEPS,
+    _short,
+    check_array_data,
+    check_bool,
+    check_kernel_name,
+    check_kernel_size,
+    check_positive_float,
+    check_positive_int,
+    check_probability,
+    check_random_state_arg,
+    check_seed,
+    named_validation,
+    precheck_estimator_input,
+)
 from .bounds import kmp_bound
-from .kernels import kernel_matrix
+from .kernels import _check_params, kernel_matrix
 
 __all__ = [
     "KernelSpec", "normalize_kernel_specs", "KMPDictionary", "kmp_dictionary",
@@ -159,9 +171,9 @@ def _one_spec(item, gamma, degree, coef0, n_features):
     if not isinstance(item, dict):
         raise TypeError(
             "Each kernel specification must be a kernel name or a dict such as "
-            f"{{'kernel': 'rbf', 'gamma': 0.5}}, got {item!r}."
+            f"{{'kernel': 'rbf', 'gamma': 0.5}}, got {_short(item)}."
         )
-    unknown = sorted(set(item) - set(_SPEC_KEYS))
+    unknown = sorted(map(repr, set(item) - set(_SPEC_KEYS)))
     if unknown:
         raise ValueError(
             f"Unknown key(s) {unknown} in kernel specification {item!r}; "
@@ -170,19 +182,15 @@ def _one_spec(item, gamma, degree, coef0, n_features):
     if "kernel" not in item:
         raise ValueError(f"Kernel specification {item!r} has no 'kernel' key.")
     name = check_kernel_name(item["kernel"])
-    g = check_positive_float(item.get("gamma", gamma), "gamma", allow_none=True)
+    g, d, c = _check_params(item.get("gamma", gamma), item.get("degree", degree),
+                            item.get("coef0", coef0))
     if name in _GAMMA_KERNELS:
         if g is None and n_features is not None:
             g = 1.0 / n_features
     else:
         g = None
-    d = check_positive_int(item.get("degree", degree), "degree") if name == "polynomial" else None
-    c = None
-    if name in ("polynomial", "sigmoid"):
-        c = item.get("coef0", coef0)
-        if isinstance(c, (bool, np.bool_)) or not isinstance(c, numbers.Real) or not np.isfinite(c):
-            raise ValueError(f"coef0 must be a finite number, got {c!r}.")
-        c = float(c)
+    d = d if name == "polynomial" else None
+    c = c if name in ("polynomial", "sigmoid") else None
     return KernelSpec(name, g, d, c)
 
 
@@ -211,6 +219,8 @@ def normalize_kernel_specs(kernel="rbf", *, gamma=None, degree=3, coef0=1.0, n_f
     ['rbf(gamma=0.5)', 'linear']
     """
     items = list(kernel) if isinstance(kernel, (list, tuple)) else [kernel]
+    if n_features is not None:
+        n_features = check_positive_int(n_features, "n_features")
     if not items:
         raise ValueError("kernel is an empty list: give at least one kernel specification.")
     specs = tuple(_one_spec(item, gamma, degree, coef0, n_features) for item in items)
@@ -299,16 +309,16 @@ def kmp_dictionary(
     -------
     KMPDictionary
     """
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[0] == 0:
-        raise ValueError(f"X must be a non-empty 2-D array, got shape {X.shape}.")
+    X = check_array_data(X, "X")
     specs = normalize_kernel_specs(kernel, gamma=gamma, degree=degree, coef0=coef0,
                                    n_features=X.shape[1])
+    fit_intercept = check_bool(fit_intercept, "fit_intercept")
+    check_seed(random_state)
     l = X.shape[0]
     if n_candidates is None or check_positive_int(n_candidates, "n_candidates") >= l:
         candidates = np.arange(l)
     else:
-        rng = check_random_state(random_state)
+        rng = check_random_state_arg(random_state)
         candidates = np.sort(rng.choice(l, size=int(n_candidates), replace=False))
     return KMPDictionary(X[candidates].copy(), candidates, specs, bool(fit_intercept))
 
@@ -376,7 +386,7 @@ class KMPStep:
 
 
 def _check_fitting(fitting):
-    if fitting not in FITTINGS:
+    if not isinstance(fitting, str) or fitting not in FITTINGS:
         raise ValueError(f"Unknown fitting {fitting!r}. Choose one of: {', '.join(FITTINGS)}.")
     return fitting
 
@@ -458,28 +468,22 @@ def kmp_steps(
     >>> [s.step for s in steps]
     [1, 2, 3, 4, 5]
     """
-    D = np.asarray(D, dtype=float)
-    if D.ndim != 2 or D.shape[0] == 0 or D.shape[1] == 0:
-        raise ValueError(f"D must be a non-empty 2-D array (l, M), got shape {D.shape}.")
-    if not np.all(np.isfinite(D)):
-        raise ValueError("D contains NaN or inf: check the data and kernel parameters.")
-    y = np.asarray(y, dtype=float)
+    D = check_array_data(D, "D")
+    y = check_array_data(y, "y", ndim=1)
     l, M = D.shape
     if y.shape != (l,):
         raise ValueError(f"y must have shape ({l},) to match D, got {y.shape}.")
-    if not np.all(np.isfinite(y)):
-        raise ValueError("y contains NaN or inf.")
-    n_steps = check_positive_int(n_steps, "n_steps")
+    n_steps = check_positive_int(n_steps, "n_steps", maximum=MAX_STEPS)
     _check_fitting(fitting)
     loss = get_loss(loss)
     backfit_every = check_positive_int(backfit_every, "backfit_every")
-    if solver not in ("auto", "gradient"):
-        raise ValueError(f"solver must be 'auto' or 'gradient', got {solver!r}.")
-    if error not in ("absolute", "margin"):
-        raise ValueError(f"error must be 'absolute' or 'margin', got {error!r}.")
+    if not isinstance(solver, str) or solver not in ("auto", "gradient"):
+        raise ValueError(f"solver must be 'auto' or 'gradient', got {_short(solver)}.")
+    if not isinstance(error, str) or error not in ("absolute", "margin"):
+        raise ValueError(f"error must be 'absolute' or 'margin', got {_short(error)}.")
     alpha = check_positive_float(alpha, "alpha", allow_none=True)
     delta = check_probability(delta, "delta")
-    tol = check_positive_float(tol, "tol")
+    tol = check_positive_float(tol, "tol", maximum=1.0)
     if train_index is None:
         if M != l:
             raise ValueError(
@@ -488,15 +492,17 @@ def kmp_steps(
             )
         train_index = np.arange(l)
     train_index = np.asarray(train_index)
-    if train_index.shape != (M,) or not np.issubdtype(train_index.dtype, np.integer):
+    if (train_index.shape != (M,) or train_index.dtype == bool
+            or not np.issubdtype(train_index.dtype, np.integer)):
         raise ValueError(f"train_index must be an integer array of shape ({M},).")
     if np.any(train_index < -1) or np.any(train_index >= l):
         raise ValueError(f"train_index entries must lie in [-1, {l - 1}].")
     if kernel_index is None:
         kernel_index = np.where(train_index >= 0, 0, -1)
     kernel_index = np.asarray(kernel_index)
-    if kernel_index.shape != (M,):
-        raise ValueError(f"kernel_index must have shape ({M},).")
+    if (kernel_index.shape != (M,) or kernel_index.dtype == bool
+            or not np.issubdtype(kernel_index.dtype, np.integer)):
+        raise ValueError(f"kernel_index must be an integer array of shape ({M},).")
     sq = np.einsum("ij,ij->j", D, D)
     if not np.max(sq) > 0:
         raise ValueError("Every dictionary column is zero: check the kernel parameters.")
@@ -670,7 +676,8 @@ def kmp_steps_from_data(
         X, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
         fit_intercept=fit_intercept, n_candidates=n_candidates, random_state=random_state,
     )
-    D = dictionary.evaluate(np.asarray(X, dtype=float))
+    check_kernel_size(dictionary.centres.shape[0], dictionary.n_columns, "KMP dictionary")
+    D = dictionary.evaluate(check_array_data(X, "X"))
     steps = kmp_steps(
         D, y, n_steps, train_index=dictionary.train_index,
         kernel_index=dictionary.kernel_index, **kwargs,
@@ -725,16 +732,35 @@ class _BaseKMP(BaseEstimator):
         self.delta = delta
 
     # ---- validation ----------------------------------------------------------------
+    def _validate_fit(self, X, y, **kwargs):
+        precheck_estimator_input(X, "X")
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y "
+                             "is None: pass the targets (one per row of X).")
+        if isinstance(y, (str, bytes)):
+            raise TypeError(f"y must be an array of targets, got the string {_short(y)}.")
+        if kwargs.get("y_numeric"):
+            precheck_estimator_input(y, "y")
+        X, y = named_validation("X", validate_data, self, X, y, dtype=float, **kwargs)
+        return check_array_data(X, "X"), y
+
+    def _validate_new(self, X):
+        check_is_fitted(self)
+        precheck_estimator_input(X, "X")
+        X = named_validation("X", validate_data, self, X, dtype=float, reset=False)
+        return check_array_data(X, "X")
+
     def _check_params(self, n_features):
-        check_positive_int(self.n_basis, "n_basis")
+        check_positive_int(self.n_basis, "n_basis", maximum=MAX_STEPS)
         _check_fitting(self.fitting)
         self._check_loss()
         check_positive_int(self.backfit_every, "backfit_every")
-        if not isinstance(self.fit_intercept, (bool, np.bool_)):
-            raise TypeError(f"fit_intercept must be True or False, got {self.fit_intercept!r}.")
+        check_bool(self.fit_intercept, "fit_intercept")
+        check_seed(self.random_state)
         if self.n_candidates is not None:
             check_positive_int(self.n_candidates, "n_candidates")
-        if self.early_stopping not in EARLY_STOPPING:
+        if not (self.early_stopping is None or isinstance(self.early_stopping, str)) or \
+                self.early_stopping not in EARLY_STOPPING:
             raise ValueError(
                 f"Unknown early_stopping {self.early_stopping!r}. Choose None, "
                 "'validation' or 'bound'."
@@ -787,10 +813,13 @@ class _BaseKMP(BaseEstimator):
         n = X.shape[0]
         if n < 2:
             raise ValueError(f"KMP needs at least 2 training points, got n_samples={n}.")
-        rng = check_random_state(self.random_state)
+        rng = check_random_state_arg(self.random_state)
         fit_idx, val_idx = self._split(n, rng, labels)
         self._check_n_basis(fit_idx.size)
         X_fit = X[fit_idx]
+        n_dict = len(specs) * (fit_idx.size if self.n_candidates is None
+                               else min(self.n_candidates, fit_idx.size))
+        check_kernel_size(fit_idx.size, n_dict, "KMP dictionary")
         dictionary = kmp_dictionary(
             X_fit, kernel=specs, fit_intercept=self.fit_intercept,
             n_candidates=self.n_candidates, random_state=rng,
@@ -1054,7 +1083,8 @@ class KMPRegressor(RegressorMixin, _BaseKMP):
         -------
         self
         """
-        X, y = validate_data(self, X, y, dtype=float, y_numeric=True)
+        X, y = self._validate_fit(X, y, y_numeric=True)
+        y = check_array_data(y, "y", ndim=1)
         fit_idx, dictionary, (path,) = self._fit_paths(X, [np.asarray(y, dtype=float)], margin=False)
         for name, value in self._path_attributes(X, fit_idx, dictionary, path).items():
             setattr(self, name, value)
@@ -1073,8 +1103,7 @@ class KMPRegressor(RegressorMixin, _BaseKMP):
         -------
         y : ndarray of shape (n_samples,)
         """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=float, reset=False)
+        X = self._validate_new(X)
         return self._final(X, self._attrs())
 
     def staged_predict(self, X):
@@ -1091,8 +1120,7 @@ class KMPRegressor(RegressorMixin, _BaseKMP):
             the weights they had after step i), i = 1..n_basis_; the last equals
             :meth:`predict`.
         """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=float, reset=False)
+        X = self._validate_new(X)
         yield from self._staged(X, self._attrs())
 
 
@@ -1157,8 +1185,8 @@ class KMPClassifier(ClassifierMixin, _BaseKMP):
         -------
         self
         """
-        X, y = validate_data(self, X, y, dtype=float)
-        check_classification_targets(y)
+        X, y = self._validate_fit(X, y)
+        named_validation("y", check_classification_targets, y)
         self.classes_, y_enc = np.unique(y, return_inverse=True)
         n_classes = self.classes_.size
         if n_classes < 2:
@@ -1198,8 +1226,7 @@ class KMPClassifier(ClassifierMixin, _BaseKMP):
     def decision_function(self, X):
         """Decision values f(x): shape (n_samples,) for two classes (positive means
         ``classes_[1]``), (n_samples, n_classes) one-vs-rest otherwise."""
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=float, reset=False)
+        X = self._validate_new(X)
         values = [self._final(X, a) for a in self._attrs_list()]
         return values[0] if len(values) == 1 else np.column_stack(values)
 
@@ -1222,8 +1249,7 @@ class KMPClassifier(ClassifierMixin, _BaseKMP):
             path is shorter keeps its final function. The last equals
             :meth:`decision_function`.
         """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=float, reset=False)
+        X = self._validate_new(X)
         gens = [self._staged(X, a) for a in self._attrs_list()]
         lengths = [a["coef_path"].shape[0] for a in self._attrs_list()]
         current = [np.zeros(X.shape[0]) for _ in gens]
