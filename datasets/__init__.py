@@ -13,6 +13,8 @@ and ``MAX_BYTES`` bytes.
 from __future__ import annotations
 
 import numbers
+import os
+import warnings as _warnings
 from dataclasses import dataclass, field
 from importlib import resources
 
@@ -20,12 +22,22 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from . import _synthetic
-from ._csv import MAX_BYTES, MAX_COLS, MAX_ROWS, read_csv
+from ._csv import MAX_BYTES, MAX_COLS, MAX_ROWS, Note, read_csv
 from ._registry import REGISTRY
 from ._two_view import two_view
 
-__all__ = ["Dataset", "names", "load", "from_csv", "info", "two_view",
-           "MAX_ROWS", "MAX_COLS", "MAX_BYTES"]
+__all__ = ["Dataset", "Note", "DataWarning", "names", "load", "from_csv", "info", "two_view",
+           "MAX_ROWS", "MAX_COLS", "MAX_BYTES", "MAX_TOY_FEATURES", "MAX_SEED"]
+
+#: Largest ``n_features`` of the gaussian_toy generator (it draws a random
+#: orthogonal n_features x n_features matrix).
+MAX_TOY_FEATURES = 2000
+#: Seeds are integers in [0, MAX_SEED] (numpy's RandomState range).
+MAX_SEED = 2**32 - 1
+
+
+class DataWarning(UserWarning):
+    """Something :func:`from_csv` changed or noticed (also in ``Dataset.notes``)."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +46,9 @@ class Dataset:
 
     ``task`` is "classification", "regression", or "unsupervised" (y is None).
     Arrays are read-only so cached copies cannot be mutated by accident.
+    ``warnings`` holds sentences to show a person (what :func:`from_csv` changed or
+    noticed); ``notes`` the same as :class:`Note` records (``kind``, ``message``,
+    ``columns``, ``count``) for programs.
     """
 
     X: np.ndarray
@@ -45,6 +60,7 @@ class Dataset:
     feature_names: tuple = ()
     target_name: str | None = None
     warnings: tuple = field(default=())
+    notes: tuple = field(default=())
 
     def __post_init__(self):
         for a in (self.X, self.y):
@@ -67,7 +83,7 @@ def names():
 
 def info(name):
     """Registry entry of ``name``: task, kind, defaults, limits, description, source."""
-    if name not in REGISTRY:
+    if not isinstance(name, str) or name not in REGISTRY:
         raise ValueError(f"Unknown data set {name!r}. Choose one of: {', '.join(REGISTRY)}.")
     return REGISTRY[name]
 
@@ -113,6 +129,8 @@ def load(name, *, n_samples=None, noise=None, random_state=0, **options):
     entry = info(name)
     if isinstance(random_state, (bool, np.bool_)) or not isinstance(random_state, numbers.Integral):
         raise ValueError(f"random_state must be an integer seed, got {random_state!r}.")
+    if not 0 <= random_state <= MAX_SEED:
+        raise ValueError(f"random_state must lie between 0 and {MAX_SEED}, got {random_state}.")
     if n_samples is not None:
         if isinstance(n_samples, (bool, np.bool_)) or not isinstance(n_samples, numbers.Integral):
             raise ValueError(f"n_samples must be an integer, got {n_samples!r}.")
@@ -122,8 +140,11 @@ def load(name, *, n_samples=None, noise=None, random_state=0, **options):
                 f"n_samples for {name!r} must be between {entry.min_n} and {hi}, got {n_samples}."
             )
     if noise is not None:
-        if not isinstance(noise, numbers.Real) or not np.isfinite(noise) or noise < 0:
+        if (isinstance(noise, (bool, np.bool_)) or not isinstance(noise, numbers.Real)
+                or not np.isfinite(float(noise)) or noise < 0):
             raise ValueError(f"noise must be a finite number >= 0, got {noise!r}.")
+        if noise > 1e6:
+            raise ValueError(f"noise must be <= 1e6 (the data lie within about +-10), got {noise!r}.")
     allowed = {"variance_ratio", "n_features", "n_dominant"} if name == "gaussian_toy" else set()
     unknown = set(options) - allowed
     if unknown:
@@ -132,12 +153,14 @@ def load(name, *, n_samples=None, noise=None, random_state=0, **options):
     n = entry.default_n if n_samples is None else int(n_samples)
     if name == "gaussian_toy":
         ratio = options.get("variance_ratio", 10.0)
-        if not isinstance(ratio, numbers.Real) or not np.isfinite(ratio) or ratio <= 0:
-            raise ValueError(f"variance_ratio must be a finite number > 0, got {ratio!r}.")
+        if (isinstance(ratio, (bool, np.bool_)) or not isinstance(ratio, numbers.Real)
+                or not np.isfinite(float(ratio)) or ratio <= 0 or ratio > 1e12):
+            raise ValueError(f"variance_ratio must be a finite number in (0, 1e12], got {ratio!r}.")
+        n_features = _check_count(options.get("n_features", 450), "n_features", 1,
+                                  MAX_TOY_FEATURES)
+        n_dominant = _check_count(options.get("n_dominant", 50), "n_dominant", 0, n_features)
         X = _synthetic.gaussian_toy(
-            n, float(ratio), random_state,
-            n_features=int(options.get("n_features", 450)),
-            n_dominant=int(options.get("n_dominant", 50)),
+            n, float(ratio), random_state, n_features=n_features, n_dominant=n_dominant,
         )
     elif entry.kind == "synthetic":
         X, y = entry.generator(n, entry.default_noise if noise is None else float(noise), random_state)
@@ -155,13 +178,30 @@ def load(name, *, n_samples=None, noise=None, random_state=0, **options):
                    source=entry.source, feature_names=tuple(feats), target_name=target_name)
 
 
+def _check_count(value, name, minimum, maximum):
+    """An integer option in [minimum, maximum] (a negative count would silently mean
+    "all but the last few" in a slice, so it is refused)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer, got {value!r}.")
+    if not minimum <= value <= maximum:
+        raise ValueError(f"{name} must lie between {minimum} and {maximum}, got {value}.")
+    return int(value)
+
+
 def from_csv(file, *, target=None, max_rows=MAX_ROWS, max_cols=MAX_COLS, max_bytes=MAX_BYTES,
              task=None):
     """Read a numeric CSV (header row required) into a :class:`Dataset`.
 
+    Any line ending is accepted (Windows CR LF, Unix LF, old Mac CR). Integer class
+    labels are read exactly (labels beyond the 64-bit range are refused, as are
+    decimal-written labels beyond 2**53). What the reader changed or noticed (dropped
+    constant columns, duplicate rows) is returned in ``Dataset.warnings`` (sentences)
+    and ``Dataset.notes`` (:class:`Note` records), and also issued as
+    :class:`DataWarning` through :mod:`warnings`.
+
     Parameters
     ----------
-    file : path, bytes or binary file object
+    file : path (str or pathlib.Path), bytes or binary file object
     target : str, optional
         Name of the target column; the rest are features.
     max_rows, max_cols, max_bytes : int
@@ -175,29 +215,40 @@ def from_csv(file, *, target=None, max_rows=MAX_ROWS, max_cols=MAX_COLS, max_byt
     ------
     ValueError
         With a message saying what to change: empty file, header only, binary
-        or non-UTF-8 content, non-numeric values, NaN/inf, formula-looking
-        cells, ragged rows, too large, one row, all-constant columns.
+        or non-UTF-8 content, empty cells, non-numeric values, NaN/inf, values
+        beyond 1e150, formula-looking cells, ragged rows, too large, one row,
+        all-constant columns, labels beyond the integer range.
+    TypeError
+        When ``file``, ``target`` or a limit has the wrong type.
     """
-    X, y, feats, target_name, warns = read_csv(
+    if task is not None and (not isinstance(task, str)
+                             or task not in ("classification", "regression")):
+        raise ValueError(f"task must be 'classification', 'regression' or None, got {task!r}.")
+    X, y, feats, target_name, notes, (labels, problem) = read_csv(
         file, target=target, max_rows=max_rows, max_cols=max_cols, max_bytes=max_bytes
     )
+    n_classes = None if labels is None else len(set(labels))
     if y is None:
         inferred = "unsupervised"
     elif task is not None:
-        if task not in ("classification", "regression"):
-            raise ValueError("task must be 'classification' or 'regression'.")
         inferred = task
     else:
-        is_int = np.all(y == np.round(y))
-        inferred = "classification" if is_int and np.unique(y).size <= 20 else "regression"
+        inferred = "classification" if n_classes is not None and n_classes <= 20 else "regression"
     if inferred == "classification":
-        if not np.all(y == np.round(y)):
+        if labels is None:
             raise ValueError(f"Target {target!r} has non-integer values; it cannot be class labels.")
-        if np.unique(y).size < 2:
+        if problem is not None:
+            raise ValueError(problem)
+        if n_classes < 2:
             raise ValueError(f"Target {target!r} has only one class; classification needs two.")
-        y = y.astype(int)
-    name = getattr(file, "name", None) or (file if isinstance(file, str) else "uploaded CSV")
+        y = np.array(labels, dtype=np.int64)
+    if isinstance(file, (str, os.PathLike)):
+        name = os.path.basename(os.fspath(file)) or os.fspath(file)
+    else:
+        name = getattr(file, "name", None) or "uploaded CSV"
+    for note in notes:
+        _warnings.warn(note.message, DataWarning, stacklevel=2)
     return Dataset(X=np.ascontiguousarray(X), y=y, task=inferred, name=str(name),
                    description=f"Uploaded CSV: {X.shape[0]} rows, {X.shape[1]} feature column(s).",
                    source="user upload", feature_names=tuple(feats), target_name=target_name,
-                   warnings=tuple(warns))
+                   warnings=tuple(n.message for n in notes), notes=tuple(notes))

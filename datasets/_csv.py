@@ -9,6 +9,9 @@ from __future__ import annotations
 import csv
 import io
 import math
+import os
+import re
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -19,7 +22,105 @@ MAX_ROWS = 5000
 #: Largest number of columns accepted (target included).
 MAX_COLS = 100
 
+#: Largest absolute value accepted in a cell: kernels and squared errors square the
+#: values, so larger ones overflow (mpcore refuses them too).
+MAX_ABS_VALUE = 1e150
+
+#: Largest integer that floating point represents exactly: class labels written as
+#: decimals beyond it cannot be told apart.
+MAX_EXACT_FLOAT_INT = 2**53
+
 _FORMULA_PREFIXES = ("=", "+", "-", "@")
+_INT_LITERAL = re.compile(r"^[+-]?\d+$")
+
+
+@dataclass(frozen=True)
+class Note:
+    """One thing ``from_csv`` changed or noticed, for callers to show.
+
+    Attributes
+    ----------
+    kind : str
+        "dropped_constant_columns" or "duplicate_rows".
+    message : str
+        The sentence to show a person (also in ``Dataset.warnings``).
+    columns : tuple of str
+        Column names concerned (dropped columns), else empty.
+    count : int
+        How many rows or columns are concerned.
+    """
+
+    kind: str
+    message: str
+    columns: tuple = ()
+    count: int = 0
+
+
+def _check_limit(value, name):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be a positive integer, got {value!r}.")
+    if value < 1:
+        raise ValueError(f"{name} must be >= 1, got {value}.")
+    return int(value)
+
+
+def _read_raw(file, max_bytes):
+    """The raw bytes of ``file`` (at most max_bytes + 1 of them)."""
+    if isinstance(file, (bytes, bytearray, memoryview)):
+        return bytes(file)
+    if isinstance(file, (str, os.PathLike)):
+        try:
+            with open(file, "rb") as fh:
+                return fh.read(max_bytes + 1)
+        except OSError as exc:
+            reason = exc.strerror or type(exc).__name__
+            raise ValueError(f"Cannot read the file {os.fspath(file)!r}: {reason}.") from None
+    if hasattr(file, "read"):
+        raw = file.read(max_bytes + 1)
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8")
+        if not isinstance(raw, (bytes, bytearray)):
+            raise TypeError(f"file.read() returned {type(raw).__name__}, not bytes or text.")
+        return bytes(raw)
+    raise TypeError(
+        "file must be a path (str or pathlib.Path), bytes, or a file object opened in "
+        f"binary mode; got {type(file).__name__}."
+    )
+
+
+def target_labels(cells, target):
+    """Exact integer class labels from the target column's cells.
+
+    Returns ``(labels, problem)``: ``labels`` is a tuple of Python ints, or None when a
+    cell is not an integral number; ``problem`` is None, or the reason these integers
+    cannot serve as class labels (beyond the int64 range, or written as decimals beyond
+    2**53, where floating point merges neighbouring labels). Integer literals are parsed
+    exactly, with no detour through float.
+    """
+    values, problem = [], None
+    for cell in cells:
+        c = cell.strip()
+        if _INT_LITERAL.match(c):
+            v = int(c)
+        else:
+            f = float(c)
+            if not f.is_integer():
+                return None, None
+            v = int(f)
+            if abs(f) > MAX_EXACT_FLOAT_INT and problem is None:
+                problem = (
+                    f"Target {target!r} holds {c[:30]!r}: an integer label written as a decimal "
+                    f"beyond 2**53 = {MAX_EXACT_FLOAT_INT}, which floating point cannot tell "
+                    "from its neighbours. Write labels as plain integers (e.g. 12) or recode "
+                    "the classes as 0, 1, 2, ..."
+                )
+        if not -(2**63) <= v < 2**63 and problem is None:
+            problem = (
+                f"Target {target!r} holds the label {c[:30]!r}, beyond the 64-bit integer "
+                "range. Recode the classes as small integers (0, 1, 2, ...)."
+            )
+        values.append(v)
+    return tuple(values), problem
 
 
 def _decode(raw: bytes) -> str:
@@ -51,21 +152,17 @@ def _looks_like_formula(cell: str) -> bool:
 
 
 def read_csv(file, *, target=None, max_rows=MAX_ROWS, max_cols=MAX_COLS, max_bytes=MAX_BYTES):
-    """Parse ``file`` into (X, y, feature_names, target_name, warnings)."""
-    if isinstance(file, (bytes, bytearray)):
-        raw = bytes(file)
-    elif isinstance(file, str):
-        try:
-            with open(file, "rb") as fh:
-                raw = fh.read(max_bytes + 1)
-        except OSError as exc:
-            raise ValueError(f"Cannot read {file!r}: {exc.strerror}.") from None
-    elif hasattr(file, "read"):
-        raw = file.read(max_bytes + 1)
-        if isinstance(raw, str):
-            raw = raw.encode("utf-8")
-    else:
-        raise ValueError("file must be a path, bytes or a binary file object.")
+    """Parse ``file`` into (X, y, feature_names, target_name, notes, labels).
+
+    ``labels`` is ``(ints, problem)`` from :func:`target_labels` (``(None, None)``
+    without a target); ``notes`` is a list of :class:`Note`.
+    """
+    max_rows = _check_limit(max_rows, "max_rows")
+    max_cols = _check_limit(max_cols, "max_cols")
+    max_bytes = _check_limit(max_bytes, "max_bytes")
+    if target is not None and not isinstance(target, str):
+        raise TypeError(f"target must be a column name (a string) or None, got {target!r}.")
+    raw = _read_raw(file, max_bytes)
     if len(raw) > max_bytes:
         raise ValueError(
             f"The file is larger than the {max_bytes // 1024} KB limit. Upload a sample "
@@ -74,11 +171,18 @@ def read_csv(file, *, target=None, max_rows=MAX_ROWS, max_cols=MAX_COLS, max_byt
     text = _decode(raw)
     if not text.strip():
         raise ValueError("The file is empty. Upload a CSV with a header row and numeric rows.")
+    # any line ending: Windows (CR LF), Unix (LF) and old Mac (CR only)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     try:
         rows = list(csv.reader(io.StringIO(text)))
     except csv.Error as exc:
         raise ValueError(f"The file is not valid CSV ({exc}).") from None
     rows = [r for r in rows if any(c.strip() for c in r)]
+    if not rows:
+        raise ValueError(
+            "Every cell of the file is empty: there is no header and no data. Upload a CSV "
+            "with a header row of column names and rows of numbers."
+        )
     header = [c.strip() for c in rows[0]]
     body = rows[1:]
     if not body:
@@ -101,6 +205,11 @@ def read_csv(file, *, target=None, max_rows=MAX_ROWS, max_cols=MAX_COLS, max_byt
     bad_cols = {}
     for r_no, row in enumerate(body, start=2):
         for c_no, cell in enumerate(row):
+            if not cell.strip():
+                raise ValueError(
+                    f"Row {r_no}, column {header[c_no]!r} is empty (a missing value). Fill in "
+                    "or remove rows with missing values first."
+                )
             if _looks_like_formula(cell):
                 raise ValueError(
                     f"Row {r_no}, column {header[c_no]!r} holds {cell.strip()[:20]!r}, which "
@@ -113,18 +222,28 @@ def read_csv(file, *, target=None, max_rows=MAX_ROWS, max_cols=MAX_COLS, max_byt
                 continue
             if not math.isfinite(v):
                 raise ValueError(
-                    f"Row {r_no}, column {header[c_no]!r} is {cell.strip()!r} (NaN or infinite). "
-                    "Remove or fill in missing values first."
+                    f"Row {r_no}, column {header[c_no]!r} is {cell.strip()[:20]!r} (NaN or "
+                    "infinite). Remove or fill in missing values first."
+                )
+            if abs(v) > MAX_ABS_VALUE:
+                raise ValueError(
+                    f"Row {r_no}, column {header[c_no]!r} holds {cell.strip()[:20]!r}, beyond "
+                    f"+-{MAX_ABS_VALUE:.0e}: kernels square the values and would overflow. "
+                    "Rescale that column (e.g. divide it by a power of ten)."
                 )
             values[r_no - 2, c_no] = v
     if bad_cols:
         desc = "; ".join(f"{c!r} (row {r}: {v!r})" for c, (r, v) in list(bad_cols.items())[:5])
+        hint = ""
+        if len(header) == 1 and any(sep in header[0] for sep in (";", "\t", "|")):
+            hint = (" The header is a single column: if the file separates values with ';', "
+                    "tabs or '|', save it with commas instead.")
         raise ValueError(
             f"Only numeric columns are accepted. Non-numeric values in: {desc}. "
-            "Remove those columns or encode them as numbers."
+            f"Remove those columns or encode them as numbers.{hint}"
         )
-    warnings = []
-    y = None
+    notes = []
+    y, labels = None, (None, None)
     if target is not None:
         if target not in header:
             raise ValueError(
@@ -132,6 +251,7 @@ def read_csv(file, *, target=None, max_rows=MAX_ROWS, max_cols=MAX_COLS, max_byt
             )
         t = header.index(target)
         y = values[:, t]
+        labels = target_labels([row[t] for row in body], target)
         values = np.delete(values, t, axis=1)
         header = header[:t] + header[t + 1 :]
     if values.shape[1] == 0:
@@ -147,11 +267,14 @@ def read_csv(file, *, target=None, max_rows=MAX_ROWS, max_cols=MAX_COLS, max_byt
         keep = np.array([h not in const for h in header])
         values = values[:, keep]
         header = [h for h in header if h not in const]
-        warnings.append(f"Dropped constant column(s): {', '.join(const)}.")
+        notes.append(Note("dropped_constant_columns",
+                          f"Dropped constant column(s): {', '.join(const)}.",
+                          tuple(const), len(const)))
     n_unique = np.unique(values, axis=0).shape[0]
     if n_unique < values.shape[0]:
-        warnings.append(
-            f"{values.shape[0] - n_unique} duplicate row(s) kept: duplicates make the kernel "
-            "matrix rank-deficient (sparse KPCA then stops early)."
-        )
-    return values, y, header, target, warnings
+        n_dup = values.shape[0] - n_unique
+        notes.append(Note(
+            "duplicate_rows",
+            f"{n_dup} duplicate row(s) kept: duplicates make the kernel "
+            "matrix rank-deficient (sparse KPCA then stops early).", (), n_dup))
+    return values, y, header, target, notes, labels

@@ -26,6 +26,8 @@ __all__ = ["two_view"]
 ARC = 0.9 * np.pi
 #: Angular frequency of view Y: z in [-1, 1] winds twice around the circle.
 WINDING = 2 * np.pi
+#: Largest number of pairs generated (four float columns each).
+MAX_PAIRS = 1_000_000
 
 
 def two_view(n_samples=300, noise=0.1, random_state=0):
@@ -33,7 +35,7 @@ def two_view(n_samples=300, noise=0.1, random_state=0):
 
     Parameters
     ----------
-    n_samples : int >= 2
+    n_samples : int in [2, MAX_PAIRS]
         Number of pairs.
     noise : float >= 0
         Standard deviation of the independent Gaussian noise added to every
@@ -54,15 +56,24 @@ def two_view(n_samples=300, noise=0.1, random_state=0):
         raise TypeError(f"n_samples must be an integer, got {n_samples!r}.")
     if n_samples < 2:
         raise ValueError(f"n_samples must be >= 2 (CCA needs pairs to correlate), got {n_samples}.")
+    if n_samples > MAX_PAIRS:
+        raise ValueError(f"n_samples must be <= {MAX_PAIRS:,}, got {n_samples}.")
     if isinstance(noise, (bool, np.bool_)) or not isinstance(noise, numbers.Real):
         raise TypeError(f"noise must be a number, got {noise!r}.")
     noise = float(noise)
-    if not np.isfinite(noise) or noise < 0:
-        raise ValueError(f"noise must be a finite number >= 0, got {noise!r}.")
+    if not np.isfinite(noise) or noise < 0 or noise > 1e6:
+        raise ValueError(f"noise must be a finite number in [0, 1e6], got {noise!r}.")
     if isinstance(random_state, (np.random.Generator, np.random.RandomState)):
         rng = random_state
+    elif random_state is None:
+        rng = np.random.default_rng()
+    elif isinstance(random_state, (bool, np.bool_)) or not isinstance(random_state, numbers.Integral):
+        raise TypeError(f"random_state must be an integer seed, None, or a numpy Generator or "
+                        f"RandomState, got {random_state!r}.")
+    elif random_state < 0:
+        raise ValueError(f"random_state must be >= 0, got {random_state}.")
     else:
-        rng = np.random.default_rng(random_state)
+        rng = np.random.default_rng(int(random_state))
     n = int(n_samples)
     z = rng.uniform(-1.0, 1.0, n)
     X = np.column_stack([np.cos(ARC * z), np.sin(ARC * z)])
