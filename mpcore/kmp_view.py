@@ -31,11 +31,20 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.metrics import confusion_matrix, mean_squared_error, r2_score
 from sklearn.svm import SVC, SVR
-from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import check_positive_float, check_positive_int
-from .kernels import kernel_matrix
+from ._validation import (
+    MAX_ABS_VALUE,
+    _as_float_array,
+    _short,
+    check_array_data,
+    check_finite_float,
+    check_kernel_name,
+    check_positive_float,
+    check_positive_int,
+    check_random_state_arg,
+)
+from .kernels import _check_params, kernel_matrix
 from .kmp import (
     ALPHA_STD_FACTOR,
     KMPClassifier,
@@ -75,6 +84,10 @@ def spec_label(spec) -> str:
     >>> spec_label(KernelSpec("rbf", gamma=0.5))
     'Gaussian σ = 1'
     """
+    from .kmp import KernelSpec
+
+    if not isinstance(spec, KernelSpec):
+        raise TypeError(f"spec must be a KernelSpec (see normalize_kernel_specs), got {_short(spec)}.")
     if spec.kernel == "rbf" and spec.gamma:
         return f"Gaussian σ = {1.0 / np.sqrt(2.0 * spec.gamma):.3g}"
     if spec.kernel == "laplacian" and spec.gamma:
@@ -119,8 +132,11 @@ def mixed_dictionary(kernel="rbf", *, gamma=None, degree=3, coef0=1.0, mode="sin
     >>> mixed_dictionary("rbf", gamma=2.0, mode="widths")
     [{'kernel': 'rbf', 'gamma': 8.0}, {'kernel': 'rbf', 'gamma': 2.0}, {'kernel': 'rbf', 'gamma': 0.5}]
     """
-    if mode not in MIX_MODES:
-        raise ValueError(f"Unknown dictionary mode {mode!r}. Choose one of: {', '.join(MIX_MODES)}.")
+    if not isinstance(mode, str) or mode not in MIX_MODES:
+        raise ValueError(f"Unknown dictionary mode {_short(mode)}. Choose one of: "
+                         f"{', '.join(MIX_MODES)}.")
+    check_kernel_name(kernel)
+    gamma, degree, coef0 = _check_params(gamma, degree, coef0)
     base = {"kernel": kernel}
     if gamma is not None:
         base["gamma"] = float(gamma)
@@ -138,11 +154,20 @@ def mixed_dictionary(kernel="rbf", *, gamma=None, degree=3, coef0=1.0, mode="sin
             )
         if gamma is None:
             raise ValueError("A 'widths' dictionary needs an explicit gamma for the base kernel.")
+        if isinstance(factors, (str, bytes)) or not hasattr(factors, "__iter__"):
+            raise TypeError(f"factors must be a sequence of positive numbers, got {_short(factors)}.")
         out = []
         for f in factors:
-            f = check_positive_float(f, "width factor")
+            f = check_positive_float(f, "width factor", maximum=1e6)
+            if f < 1e-6:
+                raise ValueError(f"width factor must be >= 1e-6, got {f!r}.")
             g = gamma / f if kernel == "laplacian" else gamma / f**2
+            if not 0 < g <= MAX_ABS_VALUE:
+                raise ValueError(f"width factor {f!r} gives gamma = {g!r}, outside (0, "
+                                 f"{MAX_ABS_VALUE:.0e}]; choose factors nearer 1.")
             out.append(dict(base, gamma=float(g)))
+        if not out:
+            raise ValueError("factors is empty: give at least one width factor.")
         return out
     if sigma is None:
         if kernel == "rbf" and gamma:
@@ -151,7 +176,9 @@ def mixed_dictionary(kernel="rbf", *, gamma=None, degree=3, coef0=1.0, mode="sin
             sigma = 1.0 / gamma
         else:
             sigma = 1.0
-    sigma = check_positive_float(sigma, "sigma")
+    from .kernels import _check_sigma
+
+    sigma = _check_sigma(sigma)
     return [
         {"kernel": "rbf", "gamma": float(1.0 / (2.0 * sigma**2))},
         {"kernel": "laplacian", "gamma": float(1.0 / sigma)},
@@ -320,12 +347,30 @@ def kmp_curves(estimator, X, y, X_test=None, y_test=None):
     if not isinstance(estimator, (KMPClassifier, KMPRegressor)):
         raise TypeError(f"estimator must be a KMPClassifier or KMPRegressor, got {estimator!r}.")
     p = estimator.get_params()
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[0] < 2:
-        raise ValueError(f"X must be 2-D with at least 2 rows, got shape {X.shape}.")
+    X = check_array_data(X, "X", min_rows=2)
+    if y is None or isinstance(y, (str, bytes)):
+        raise TypeError(f"y must be an array of targets, got {_short(y)}.")
     y = np.asarray(y)
     if y.shape != (X.shape[0],):
         raise ValueError(f"y must have shape ({X.shape[0]},), got {y.shape}.")
+    if not isinstance(estimator, KMPClassifier) or y.dtype.kind in "fc":
+        y_num = check_array_data(y, "y", ndim=1)
+        if not isinstance(estimator, KMPClassifier):
+            y = y_num
+    if (X_test is None) != (y_test is None):
+        raise ValueError("Pass both X_test and y_test, or neither.")
+    if X_test is not None:
+        X_test = check_array_data(X_test, "X_test")
+        if X_test.shape[1] != X.shape[1]:
+            raise ValueError(f"X_test has {X_test.shape[1]} features but X has {X.shape[1]}.")
+        if isinstance(y_test, (str, bytes)):
+            raise TypeError(f"y_test must be an array of targets, got {_short(y_test)}.")
+        y_test = np.asarray(y_test)
+        if y_test.shape != (X_test.shape[0],):
+            raise ValueError(f"y_test must have shape ({X_test.shape[0]},), got {y_test.shape}.")
+        if not isinstance(estimator, KMPClassifier):
+            y_test = check_array_data(y_test, "y_test", ndim=1)
+    estimator._check_params(X.shape[1])
     n_basis = check_positive_int(p["n_basis"], "n_basis")
     if n_basis > X.shape[0]:
         raise ValueError(
@@ -356,11 +401,11 @@ def kmp_curves(estimator, X, y, X_test=None, y_test=None):
     t0 = time.perf_counter()
     dictionary = kmp_dictionary(
         X, kernel=specs, fit_intercept=p["fit_intercept"], n_candidates=p["n_candidates"],
-        random_state=check_random_state(p["random_state"]),
+        random_state=check_random_state_arg(p["random_state"]),
     )
     D = dictionary.evaluate(X)
     dict_seconds = time.perf_counter() - t0
-    D_test = dictionary.evaluate(np.asarray(X_test, dtype=float)) if X_test is not None else None
+    D_test = dictionary.evaluate(X_test) if X_test is not None else None
 
     paths, train_f, test_f = [], [], []
     for n_path, t in enumerate(targets):
@@ -442,10 +487,14 @@ def kmp_curves(estimator, X, y, X_test=None, y_test=None):
 
 def _path_attrs(model, path):
     """Per-path fitted attributes (``path`` selects the class of a one-vs-rest fit)."""
+    if not isinstance(model, (KMPClassifier, KMPRegressor)):
+        raise TypeError(f"model must be a fitted KMPClassifier or KMPRegressor, got {_short(model)}.")
     check_is_fitted(model)
     multi = isinstance(model, KMPClassifier) and model.classes_.size > 2
     if multi and path is None:
         raise ValueError("This one-vs-rest model has one pursuit per class: pass path=class index.")
+    if multi:
+        path = check_positive_int(path, "path", minimum=0, maximum=model.classes_.size - 1)
     pick = (lambda v: v[path]) if multi else (lambda v: v)
     return (pick(model.basis_indices_), pick(model.basis_kernels_), pick(model.support_vectors_),
             pick(model.coef_path_))
@@ -467,8 +516,12 @@ def basis_functions(model, X, path=None):
         Class index for a one-vs-rest classifier (more than two classes).
     """
     idx, kernels, sv, _ = _path_attrs(model, path)
+    X = check_array_data(X, "X")
+    if X.shape[1] != model.n_features_in_:
+        raise ValueError(f"X has {X.shape[1]} features, but the model was fitted with "
+                         f"{model.n_features_in_}.")
     # the estimator's own design matrix, so the page draws exactly what predict uses
-    return model._design(np.asarray(X, dtype=float),
+    return model._design(X,
                          dict(basis_indices=idx, basis_kernels=kernels, support_vectors=sv))
 
 
@@ -493,6 +546,8 @@ def staged_values(model, X, path=None):
 GRID_SIZE = 60
 #: Margin around the data, as a fraction of its range.
 GRID_PAD = 0.1
+#: Largest number of points per axis of :func:`grid_2d` (MAX_GRID**2 grid points).
+MAX_GRID = 1000
 
 
 def grid_2d(X, n=GRID_SIZE, pad=GRID_PAD):
@@ -505,10 +560,13 @@ def grid_2d(X, n=GRID_SIZE, pad=GRID_PAD):
         Row-major: ``points[i * n + j] == (xs[j], ys[i])``, so values reshape to (n, n)
         with y along the first axis, as plotly's contour ``z`` expects.
     """
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[1] != 2 or X.shape[0] == 0:
+    X = check_array_data(X, "X")
+    if X.shape[1] != 2:
         raise ValueError(f"grid_2d needs 2-D data of shape (n, 2), got {X.shape}.")
-    n = check_positive_int(n, "n", minimum=2)
+    n = check_positive_int(n, "n", minimum=2, maximum=MAX_GRID)
+    pad = check_finite_float(pad, "pad")
+    if not 0 <= pad <= 10:
+        raise ValueError(f"pad must lie in [0, 10] (a fraction of the data range), got {pad!r}.")
     lo, hi = X.min(axis=0), X.max(axis=0)
     span = np.where(hi > lo, hi - lo, 1.0)
     xs = np.linspace(lo[0] - pad * span[0], hi[0] + pad * span[0], n)
@@ -535,8 +593,14 @@ def zero_level(xs, ys, Z, level=0.0):
     x, y : ndarray
         Segment end points, a NaN after every segment (empty when nothing crosses).
     """
-    xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
-    Z = np.asarray(Z, dtype=float) - level
+    xs = check_array_data(xs, "xs", ndim=1)
+    ys = check_array_data(ys, "ys", ndim=1)
+    Z = _as_float_array(Z, "Z")
+    if np.isnan(Z).any():
+        raise ValueError("Z contains NaN: evaluate the function at every grid point.")
+    level = check_finite_float(level, "level")
+    with np.errstate(invalid="ignore", over="ignore"):
+        Z = Z - level
     if Z.shape != (ys.size, xs.size):
         raise ValueError(f"Z must have shape (len(ys), len(xs)) = {(ys.size, xs.size)}, got {Z.shape}.")
     pos = Z > 0
@@ -650,18 +714,25 @@ def svm_reference(X, y, *, task, kernel="rbf", gamma=None, degree=3, coef0=1.0, 
     -------
     SVMReference
     """
-    X = np.asarray(X, dtype=float)
-    C = check_positive_float(C, "C")
+    X = check_array_data(X, "X")
+    C = check_positive_float(C, "C", maximum=1e10)
+    if not isinstance(task, str) or task not in ("classification", "regression"):
+        raise ValueError(f"task must be 'classification' or 'regression', got {_short(task)}.")
+    if y is None or isinstance(y, (str, bytes)):
+        raise TypeError(f"y must be an array of targets, got {_short(y)}.")
+    if np.shape(y) != (X.shape[0],):
+        raise ValueError(f"y must have shape ({X.shape[0]},) to match X, got {np.shape(y)}.")
     params = dict(kernel=kernel, gamma=gamma, degree=degree, coef0=coef0)
     K = kernel_matrix(X, **params)
     if task == "classification":
+        if np.unique(np.asarray(y)).size < 2:
+            raise ValueError("y has only one class: the SVM needs two.")
         model = SVC(kernel="precomputed", C=C, decision_function_shape="ovr").fit(K, y)
-    elif task == "regression":
-        y = np.asarray(y, dtype=float)
-        eps = SVR_EPSILON_STD * float(np.std(y)) if epsilon is None else float(epsilon)
-        model = SVR(kernel="precomputed", C=C, epsilon=eps).fit(K, y)
     else:
-        raise ValueError(f"task must be 'classification' or 'regression', got {task!r}.")
+        y = check_array_data(y, "y", ndim=1)
+        eps = (SVR_EPSILON_STD * float(np.std(y)) if epsilon is None
+               else check_positive_float(epsilon, "epsilon", strict=False))
+        model = SVR(kernel="precomputed", C=C, epsilon=eps).fit(K, y)
     return SVMReference(model=model, X_train=X, kernel=params)
 
 
@@ -671,7 +742,18 @@ def scores(task, y_true, y_pred, classes=None):
     Classification: ``{"accuracy", "confusion"}`` (rows: true class, columns:
     predicted, in the order of ``classes``). Regression: ``{"rmse", "r2"}``.
     """
+    if not isinstance(task, str) or task not in ("classification", "regression"):
+        raise ValueError(f"task must be 'classification' or 'regression', got {_short(task)}.")
+    for v, name in ((y_true, "y_true"), (y_pred, "y_pred")):
+        if v is None or isinstance(v, (str, bytes)):
+            raise TypeError(f"{name} must be an array, got {_short(v)}.")
     y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+    if y_true.ndim != 1 or y_true.shape != y_pred.shape or y_true.size == 0:
+        raise ValueError(f"y_true and y_pred must be non-empty 1-D arrays of the same length, "
+                         f"got shapes {y_true.shape} and {y_pred.shape}.")
+    if task == "regression":
+        y_true = check_array_data(y_true, "y_true", ndim=1)
+        y_pred = check_array_data(y_pred, "y_pred", ndim=1)
     if task == "classification":
         labels = np.unique(y_true) if classes is None else np.asarray(classes)
         return dict(accuracy=float(np.mean(y_true == y_pred)),
