@@ -6,14 +6,9 @@ import streamlit as st
 
 from mpcore.plots import bound_curves_figure
 from pages.common import cached
+from pages.common.schemas import BOUNDS
 from pages.common.share import data_snippet, kernel_kwargs, page_footer, preset_links
-from pages.common.widgets import (
-    SHARED,
-    control,
-    data_controls,
-    kernel_controls,
-    sparsity_control,
-)
+from pages.common.widgets import data_choice, draw, kernel_choice, show_notes, sync
 
 st.title("Bounds: sample compression vs kernel PCA")
 st.caption("Hussain & Shawe-Taylor (2008), Corollary 1 and Figure 1; Shawe-Taylor & Cristianini "
@@ -33,7 +28,6 @@ PRESETS = {
     "Toy, linear kernel": dict(dataset="gaussian_toy", n=1250, ratio=100.0, std=False, seed=0,
                                kernel="linear", test=0.2, **{"bounds.kmax": 100}),
 }
-PAGE_SIGMA = {"boston": 2.0, "gaussian_toy": 30.0}
 PUBLISHED = {
     "boston": "Published (Figure 1, left; kernel width and split not stated): the compression "
               "bound is lowest at **43** basis vectors; the KPCA bound is trivial throughout.",
@@ -44,34 +38,23 @@ PUBLISHED = {
                     "trace in its first direction and the minimum comes much earlier here; the "
                     "'Toy, linear kernel' preset shows the bound finding the 50 large directions.",
 }
-DELTAS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.2, 0.5)
-
-
-#: Every control of this page (URL keys), for the presets and the classroom link.
-PAGE_CONTROLS = ["dataset", "n", "noise", "seed", "ratio", "std", "kernel", "sigma", "gamma",
-                 "degree", "coef0", "test", "bounds.kmax", "bounds.delta", "bounds.terms"]
+state = sync(BOUNDS)
 with st.sidebar:
     st.subheader("Paper settings")
-    preset_links(PRESETS)
-choice = data_controls(default="boston")
+    preset_links(state, PRESETS)
+    draw(state)
+show_notes(BOUNDS)
+choice = data_choice(state)
 if choice is None:
     st.stop()
-kern = kernel_controls(default_sigma=PAGE_SIGMA.get(choice.name))
+kern = kernel_choice(state)
 d = cached.load_data(choice)
-with st.sidebar:
-    st.subheader("Bounds")
-    test = float(control(st.slider, "test", SHARED["test"][0], 0.1, cast=float,
-                         min_value=0.1, max_value=0.5, step=0.05))
-m = len(cached.split(choice, test)[0])
-k_max = sparsity_control(k_max=min(m - 1, 300), default=100, key="bounds.kmax",
-                         label="K_max: largest number of basis vectors k")
-with st.sidebar:
-    delta = float(control(st.select_slider, "bounds.delta", "Confidence parameter δ", 0.05,
-                          cast=float, options=DELTAS,
-                          help="Each bound holds with probability at least 1 - δ."))
-    terms = control(st.toggle, "bounds.terms", "Show each bound's term at t = k", True,
-                    cast=lambda s: str(s).lower() == "true",
-                    help="Dotted: the expression inside the min over t. Its lowest point is k*.")
+test, k_max, delta, terms = (state["test"], state["bounds.kmax"], state["bounds.delta"],
+                             state["bounds.terms"])
+if len(cached.split(choice, test)[0]) < 2:
+    st.error("The training set has fewer than 2 points: choose more points or a smaller "
+             "test fraction.")
+    st.stop()
 
 try:
     c = cached.bound_curves(choice, kern, test, k_max, delta)
@@ -153,5 +136,4 @@ snippet = (f"from mpcore.curves import bound_curves\n{data_snippet(choice)}\n"
            f"print(c.k_star_compression, c.min_compression)  # Corollary 1\n"
            f"print(c.k_star_kpca, c.min_kpca)  # Theorem 6.14\n"
            f"table = c.columns()  # the curves, as in the CSV")
-page_footer(snippet=snippet, table=table, name="bounds_curves",
-            page_controls=PAGE_CONTROLS)
+page_footer(snippet=snippet, table=table, name="bounds_curves", state=state)

@@ -6,8 +6,10 @@ import streamlit as st
 from mpcore.kernels import sigma_to_gamma
 from mpcore.plots import kcca_start_frame, prevalidated
 from pages.common import cached
+from pages.common.schemas import KCCA
 from pages.common.share import page_footer
-from pages.common.widgets import SHARED, SIGMAS, control, sparsity_control
+from pages.common.timeline import chart_key, step_buttons, timeline
+from pages.common.widgets import draw, show_notes, sync
 
 st.title("Sparse kernel CCA: greedy choice of paired basis points")
 st.caption("Hussain & Shawe-Taylor (2008), Section 4; regularised CCA as in Shawe-Taylor & "
@@ -16,33 +18,17 @@ st.caption("Hussain & Shawe-Taylor (2008), Section 4; regularised CCA as in Shaw
            "two feature vectors point most alike (the quotient), deflates both kernels, then runs "
            "CCA in the span of the pairs kept so far. Press ▶ Play, or move one step at a time.")
 
-REGS = (1e-4, 1e-3, 1e-2, 0.1, 0.5)
+state = sync(KCCA)
 with st.sidebar:
-    st.subheader("Two-view data")
-    n = int(control(st.slider, "kcca.n", "Number of pairs n", 300, cast=int, min_value=20,
-                    max_value=1000, step=10))
-    noise = float(control(st.slider, "kcca.noise", "Noise (std in each view)", 0.1, cast=float,
-                          min_value=0.0, max_value=0.5, step=0.01))
-    seed = int(control(st.number_input, "seed", SHARED["seed"][0], 0, cast=int, min_value=0,
-                       max_value=10**6, step=1))
-    test = float(control(st.slider, "test", "Held-out fraction", 0.3, cast=float,
-                         min_value=0.1, max_value=0.5, step=0.05))
-    st.subheader("Gaussian kernel in each view")
-    sx = float(control(st.select_slider, "kcca.sigma_x", "Width σ of view X", 0.5, cast=float,
-                       options=SIGMAS))
-    sy = float(control(st.select_slider, "kcca.sigma_y", "Width σ of view Y", 0.5, cast=float,
-                       options=SIGMAS))
+    draw(state)
     st.latex(r"\kappa(a,b)=e^{-\|a-b\|^2/2\sigma^2}")
-    reg = float(control(st.select_slider, "kcca.reg", "Regularisation τ", 1e-3, cast=float,
-                        options=REGS, help="Each view's covariance C becomes (1 − τ) C + τ I."))
-    speed = control(st.select_slider, "kcca.speed", "Play speed (frames/s)", 8, cast=int,
-                    options=(1, 2, 4, 6, 8, 12))
+show_notes(KCCA)
+n, noise, seed, test = state["kcca.n"], state["kcca.noise"], state["seed"], state["test"]
+sx, sy, reg, k = state["kcca.sigma_x"], state["kcca.sigma_y"], state["kcca.reg"], state["kcca.k"]
 try:
-    m_train = len(cached.kcca_data(n, noise, seed, test)["X"])
-    k = sparsity_control(k_max=min(m_train, 60), default=15, key="kcca.k",
-                         label="Basis pairs k")
     view = cached.kcca_view(n, noise, seed, test, sx, sy, reg, k)
-    fig = cached.kcca_figure(n, noise, seed, test, sx, sy, reg, k, int(1000 / speed))
+    fig = cached.kcca_figure(n, noise, seed, test, sx, sy, reg, k,
+                             int(1000 / state["kcca.speed"]))
 except ValueError as exc:
     st.error(str(exc))
     st.stop()
@@ -52,44 +38,44 @@ n_steps = len(steps)
 if n_steps < k:
     st.warning(f"Stopped after {n_steps} of k = {k} pairs: every remaining point is already "
                "spanned in one of the views (its residual diagonal is below 1e-10 × max K_ii).")
-st.session_state["kcca.step"] = min(max(st.session_state.get("kcca.step", 1), 1), n_steps)
 
 
-def _move(delta):
-    st.session_state["kcca.step"] = min(max(st.session_state["kcca.step"] + delta, 1), n_steps)
+def _numbers(j):
+    """The step's numbers as plain text (shown live while playing)."""
+    t = steps[j - 1]
+    return [f"Greedy choice: pair {t.index},  quotient ρ = {t.quotients[t.index]:.4g}",
+            f"Regularised CCA: ρ = {view['rho'][j - 1]:.3f};  correlation: train "
+            f"{view['train'][j - 1]:.3f}, held out {view['test'][j - 1]:.3f}",
+            "Chosen so far: " + ", ".join(str(u.index) for u in steps[:j])]
 
 
-c1, c2, c3, c4 = st.columns([1, 1, 1, 3])
-c1.button("◀ Back", on_click=_move, args=(-1,), key="kcca.back", width="stretch")
-c2.button("Step ▶", on_click=_move, args=(1,), key="kcca.next", width="stretch")
-c3.button("⟲ Reset", on_click=_move, args=(-n_steps,), key="kcca.reset_step", width="stretch")
-j = st.session_state["kcca.step"]
-c4.markdown(f"### Step {j} of {n_steps}")
-
-s = steps[j - 1]
-st.plotly_chart(prevalidated(kcca_start_frame(fig, j - 1)), key="kcca.fig",
-                config={"displaylogo": False})
+j = min(max(state["j"], 1), n_steps)
+top_left, top_right = st.columns([3, 2])
+with top_left:
+    step_buttons(KCCA, n_steps)
+with top_right:
+    timeline(KCCA, n_steps=n_steps, lines=[_numbers(t) for t in range(1, n_steps + 1)])
+with st.container(key=chart_key(KCCA)):
+    st.plotly_chart(prevalidated(kcca_start_frame(fig, j - 1)), key="kcca.fig",
+                    config={"displaylogo": False})
 st.caption("Colour: the latent z. Rings: the chosen pairs, numbered in order, at the same index in "
-           "both views. ▶ Play animates in the browser; the equations below follow the Step buttons.")
+           "both views. ▶ Play animates in the browser; the step and its numbers follow it, and "
+           "Step continues from where it was paused.")
 e1, e2, e3 = st.columns(3)
 with e1:
     st.markdown("**Greedy choice (Section 4)**")
     st.latex(r"i_j=\arg\max_i\frac{e_i'\hat K_x\hat K_ye_i}"
              r"{\sqrt{e_i'\hat K_x^2e_i\;e_i'\hat K_y^2e_i}}")
-    st.latex(rf"i_{{{j}}}={s.index},\quad \rho_{{{s.index}}}={s.quotients[s.index]:.4g}")
     st.caption("The cosine between column i of the deflated K_x and of K_y: large when point i "
                "has the same neighbours in both views.")
 with e2:
     st.markdown("**Deflate both kernels (as Algorithm 1)**")
     st.latex(r"\hat K_x\leftarrow\hat K_x-\frac{\hat K_xe_ie_i'\hat K_x}{e_i'\hat K_xe_i}")
     st.latex(r"\hat K_y\leftarrow\hat K_y-\frac{\hat K_ye_ie_i'\hat K_y}{e_i'\hat K_ye_i}")
-    st.caption(f"Chosen so far: {', '.join(str(t.index) for t in steps[:j])}")
 with e3:
     st.markdown("**Regularised CCA in the span of the kept pairs**")
     st.latex(r"C_{xy}w_y=\rho\,\big((1-\tau)C_{xx}+\tau I\big)w_x")
     st.latex(r"C_{yx}w_x=\rho\,\big((1-\tau)C_{yy}+\tau I\big)w_y")
-    st.latex(rf"\rho={view['rho'][j - 1]:.3f};\ \text{{corr: train}}\ {view['train'][j - 1]:.3f},"
-             rf"\ \text{{test}}\ {view['test'][j - 1]:.3f}")
 
 table = pd.DataFrame({
     "step": [t.step for t in steps], "index": [t.index for t in steps],
@@ -104,6 +90,4 @@ snippet = (f"from mpcore.kcca import SparseKCCA\n"
            f"model = SparseKCCA({k}, kernel_x='rbf', kernel_y='rbf', gamma_x={gx!r}, "
            f"gamma_y={gy!r}, reg={reg!r}).fit(X[tr], Y[tr])\n"
            f"print(model.indices_, model.correlation_path_, model.score(X[te], Y[te]))")
-page_footer(snippet=snippet, table=table, name="kcca_steps",
-            page_controls=["kcca.n", "kcca.noise", "seed", "test", "kcca.sigma_x",
-                           "kcca.sigma_y", "kcca.reg", "kcca.k", "kcca.speed"])
+page_footer(snippet=snippet, table=table, name="kcca_steps", state=state)

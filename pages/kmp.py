@@ -6,16 +6,17 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-import datasets
 from mpcore._losses import loss_functions
 from mpcore.kmp_view import has_width, scores
 from mpcore.plots._kmp import (BOUND_STOP, TEST_ERR, TEST_MIN, TRAIN_ERR, VAL_ERR, VAL_STOP,
                                kmp_curves_figure, margin_loss_figure, prevalidated,
                                start_at, step_time_figure)
 from pages.common import cached
-from pages.common.share import data_snippet, kernel_kwargs, page_footer, split_snippet
-from pages.common.widgets import (control, data_controls, hidden, kernel_controls,
-                                  sparsity_control, test_fraction_control)
+from pages.common.schemas import ALL, FITTING, KMP, KMP_TABS, LOSS
+from pages.common.share import (active_preset, data_snippet, kernel_kwargs, page_footer,
+                                preset_links, split_snippet)
+from pages.common.timeline import chart_key, step_buttons, timeline
+from pages.common.widgets import current, data_choice, draw, kernel_choice, show_notes, sync
 
 st.title("Kernel matching pursuit")
 st.caption("Vincent & Bengio (2002). Each step adds the kernel function K(·, xᵢ) centred on the "
@@ -23,18 +24,7 @@ st.caption("Vincent & Bengio (2002). Each step adds the kernel function K(·, x�
            "f(x) = b + Σ αₙ K(x, x_γₙ) (Eq. 14) has exactly as many basis functions as steps. "
            "Hussain & Shawe-Taylor (2008), Theorem 3, bound its error from that number alone.")
 
-TABS = ("Decision surface / fit", "Compare with SVM (Fig. 6, 7)", "Error and bound curves",
-        "Losses (Fig. 5)")
-FITTING = {"basic": "basic (Fig. 1)", "backfit": "back-fitting (Eq. 6, OMP)",
-           "prefit": "pre-fitting (Fig. 3, Eq. 7)"}
-LOSS = {"squared": "squared (KMP-mse)", "tanh": "squared after tanh (KMP-tanh)",
-        "logistic": "logistic (LogitBoost)", "exponential": "exponential (AdaBoost)",
-        "margin_tanh": "1 − tanh(m) (Doom II)"}
-STOP = {"none": "none: all N steps", "validation": "validation error (hold out 20%)",
-        "bound": "Theorem 3 bound minimum"}
-MIX = {"single": "one kernel", "widths": "three widths (σ/2, σ, 2σ)",
-       "types": "three kernel types (Gaussian, Laplacian, polynomial)"}
-ALL = "all features"
+TABS = KMP_TABS
 EQUATIONS = {
     "basic": (r"\gamma_n=\arg\max_k\frac{|\langle d_k,R_{n-1}\rangle|}{\|d_k\|},\quad "
               r"\alpha_n=\frac{\langle d_{\gamma_n},R_{n-1}\rangle}{\|d_{\gamma_n}\|^2}",
@@ -70,57 +60,14 @@ PRESETS = {
     "Mixed dictionary: three widths": dict(dataset="moons", kernel="rbf", sigma=0.5, k=20,
                                            **{"kmp.tab": TABS[0], "kmp.dict": "widths"}),
 }
-PENDING = "kmp.pending_preset"  # (preset name, reruns so far)
 
-
-def choose(widget, key, label, default, labels: dict, *, help=None, note=True, **kwargs):
-    """A selectbox / radio over the keys of ``labels`` (value -> meaning), bound to the URL.
-
-    The options are the raw values, so the URL holds ``kmp.fitting=prefit`` (the
-    app's convention); their meanings are in the help text and, with ``note``,
-    under the control. A hidden control reads the URL; a value that is not an
-    option falls back to ``default``.
-    """
-    def cast(raw):
-        for value, text in labels.items():
-            if raw in (str(value), text):
-                return value
-        return default
-
-    meanings = "; ".join(f"{k}: {v}" for k, v in labels.items() if str(k) != v)
-    value = control(widget, key, label, default, options=list(labels), cast=cast,
-                    help=" ".join(t for t in (help, meanings) if t) or None, **kwargs)
-    value = value if value in labels else default
-    if note and str(value) != labels[value] and key not in hidden():
-        st.caption(labels[value])
-    return value
-
-
-def _preset(name) -> dict:
-    """The preset's values, with the data set's default size and noise made explicit."""
-    values = dict(PRESETS[name])
-    entry = datasets.info(values["dataset"])
-    values.setdefault("n", entry.default_n)
-    if entry.default_noise is not None:
-        values.setdefault("noise", entry.default_noise)
-    return values
-
-
-def _apply_preset(name):
-    st.session_state.pop("kmp.step", None)
-    st.session_state.update(_preset(name))
-    st.session_state[PENDING] = (name, 0)
-
-
-pending = st.session_state.get(PENDING)
-if pending and pending[1] > 0:
-    st.session_state.update(_preset(pending[0]))
+state = sync(KMP)
 with st.sidebar:
     st.subheader("Paper settings")
-    for name in PRESETS:
-        st.button(name, key=f"kmp.preset.{name}", on_click=_apply_preset, args=(name,),
-                  width="stretch")
-choice = data_controls(tasks=("classification", "regression"))
+    preset_links(state, PRESETS)
+    draw(state)
+show_notes(KMP)
+choice = data_choice(state)
 if choice is None:
     st.stop()
 d = cached.load_data(choice)
@@ -129,73 +76,32 @@ if task not in ("classification", "regression"):
     st.info("Kernel matching pursuit fits a target: choose the target column of your CSV file "
             "in the sidebar (integer labels: classification; numbers: regression).")
     st.stop()
-feature = None
-if task == "regression" and d.n_features > 1:
-    with st.sidebar:
-        picked = choose(st.selectbox, "kmp.feature", "Regression on", ALL,
-                        {f: f for f in (ALL, *d.feature_names)},
-                        help="One feature gives a 1-D fit you can see (Boston's MEDV against "
-                             "LSTAT, say); all features is the paper's Boston regression.")
-    feature = None if picked == ALL else picked
-kern = kernel_controls(allow_sigmoid=True)
-test = test_fraction_control()
+picked = state.get("kmp.feature", ALL)
+feature = None if picked == ALL or picked not in d.feature_names else picked
+kern = kernel_choice(state)
+test = state["test"]
 m_train = len(cached.split(choice, test)[0])
-# the validation stop fits on 80% of the training rows: N must fit there too
-k_max = max(1, min(m_train - int(np.ceil(0.2 * m_train)), 100))
-N = sparsity_control(k_max=k_max, default=20, label="N: number of basis functions (steps)")
-with st.sidebar:
-    st.subheader("Kernel matching pursuit")
-    fitting = choose(st.selectbox, "kmp.fitting", "Fitting", "prefit", FITTING)
-    loss = choose(st.selectbox, "kmp.loss", "Loss", "squared", LOSS,
-                  disabled=task != "classification",
-                  help="Section 3: a non-squared loss uses the gradient as residue, a line "
-                       "search for the weight and periodic back-fitting (Fig. 4).")
-    loss = loss if task == "classification" else "squared"
-    backfit_every = 1
-    if loss != "squared" and fitting != "basic":
-        backfit_every = int(control(st.slider, "kmp.backfit_every",
-                                    "Back-fit all weights every p steps", 1, cast=int,
-                                    min_value=1, max_value=10,
-                                    help="Fig. 4: re-optimise every weight (Eq. 11) every p steps."))
-    stop = choose(st.selectbox, "kmp.stop", "Early stopping", "none", STOP)
-    mix = choose(st.selectbox, "kmp.dict", "Dictionary", "single", MIX,
-                 help="Section 4.1: every training point can offer several kernel shapes; "
-                      "the pursuit picks shape and centre together.")
-    if mix == "widths" and not has_width(kern.kernel):
-        st.warning(f"The {kern.kernel} kernel has no width: using one kernel.")
-        mix = "single"
-    classes = np.unique(d.y) if task == "classification" else np.zeros(0)
-    cls = None
-    if classes.size > 2:
-        names = [str(c) for c in classes]
-        picked = choose(st.selectbox, "kmp.class", "One-vs-rest: show the pursuit of class",
-                        names[0], {c: c for c in names})
-        cls = names.index(picked)
-    scale = float(control(st.select_slider, "kmp.scale", "Draw the bound divided by", 1.0,
-                          cast=float, options=(1.0, 2.0, 5.0, 10.0, 20.0),
-                          help="Hussain & Shawe-Taylor's Figure 2 divides the bound by 5."))
-    speed = control(st.select_slider, "kmp.speed", "Play speed (frames/s)", 8, cast=int,
-                    options=(2, 4, 6, 8, 12))
-    st.subheader("Comparison with the SVM")
-    C = float(control(st.select_slider, "kmp.C", "SVM box constraint C", 100.0, cast=float,
-                      options=(0.1, 1.0, 10.0, 100.0, 1000.0),
-                      help="Large C approximates the paper's hard-margin SVM."))
-    compare = choose(st.radio, "kmp.compare", "Compare", "fittings",
-                     {"fittings": "fittings (Fig. 6)", "losses": "squared vs tanh loss (Fig. 7)"},
-                     disabled=task != "classification")
-    svm_n = control(st.toggle, "kmp.svm_n", "KMP uses the SVM's number of support vectors", True,
-                    cast=lambda v: str(v).lower() == "true")
-    if st.session_state.get("kmp.basic_n", 0) > m_train:
-        st.session_state["kmp.basic_n"] = m_train
-    basic_n = int(control(st.slider, "kmp.basic_n", "Steps of basic KMP", min(100, m_train),
-                          cast=int, min_value=1, max_value=m_train,
-                          help="The paper ran basic KMP for 100 steps."))
-if pending:
-    done = all(st.session_state.get(key) == val for key, val in _preset(pending[0]).items())
-    if not done and pending[1] < 3:
-        st.session_state[PENDING] = (pending[0], pending[1] + 1)
-        st.rerun()
-    del st.session_state[PENDING]
+N = state["k"]
+fitting = state["kmp.fitting"]
+loss = state.get("kmp.loss", "squared") if task == "classification" else "squared"
+backfit_every = state.get("kmp.backfit_every", 1)
+stop = state["kmp.stop"]
+mix = state["kmp.dict"]
+if mix == "widths" and not has_width(kern.kernel):
+    st.warning(f"The {kern.kernel} kernel has no width: using one kernel.")
+    mix = "single"
+classes = np.unique(d.y) if task == "classification" else np.zeros(0)
+cls = None
+if classes.size > 2:
+    names = [str(c) for c in classes]
+    picked_class = state.get("kmp.class", names[0])
+    cls = names.index(picked_class) if picked_class in names else 0
+scale, C, svm_n = state["kmp.scale"], state["kmp.C"], state["kmp.svm_n"]
+compare = state.get("kmp.compare", "fittings")
+basic_n = min(state["kmp.basic_n"], m_train)
+preset = active_preset(state, PRESETS)
+if preset:
+    st.info(f"Paper setting: **{preset}**.")
 
 s = cached.KMPSettings(n_basis=N, fitting=fitting, loss=loss, backfit_every=backfit_every,
                        mix=mix, feature=feature)
@@ -207,7 +113,27 @@ if kern.kernel == "sigmoid":
             "chooses among them by correlation with the residue (Vincent & Bengio, Sections "
             "4.1 and 4.6). Any similarity measure, even an asymmetric one, would do.")
 
-tabs = st.tabs(TABS, key="kmp.tab", bind="query-params", on_change="rerun")
+
+
+def _live_lines() -> list[list[str]]:
+    """Per step: what was added and the scores (plain text, shown live while playing)."""
+    out = []
+    for t in range(1, k_model + 1):
+        idx = int(v["basis"][t - 1])
+        added = "the constant function" if idx < 0 else f"K(·, x_{idx})"
+        if task == "classification":
+            a, b = (scores(task, y, P[t - 1], classes)["accuracy"] for y, P in
+                    ((y_tr, v["train"]), (y_te, v["test"])))
+            score = f"Accuracy: training {a:.1%}, test {b:.1%}"
+        else:
+            a, b = (scores(task, y, P[t - 1])["rmse"] for y, P in
+                    ((y_tr, v["train"]), (y_te, v["test"])))
+            score = f"RMSE: training {a:.4g}, test {b:.4g}"
+        out.append([f"Added {added}", score])
+    return out
+
+
+tabs = st.tabs(TABS, key="kmp.tab", on_change="rerun")
 try:
     model, warns = cached.kmp_model(choice, kern, test, s, es)
     curves, _ = cached.kmp_curves(choice, kern, test, s)
@@ -224,17 +150,8 @@ k_model = len(v["basis"])
 
 with tabs[0]:
     if tabs[0].open:
-        st.session_state["kmp.step"] = min(max(st.session_state.get("kmp.step", 1), 1), k_model)
-
-        def _move(delta):
-            st.session_state["kmp.step"] = min(max(st.session_state["kmp.step"] + delta, 1), k_model)
-
-        c1, c2, c3, c4 = st.columns([1, 1, 1, 3])
-        c1.button("◀ Back", on_click=_move, args=(-1,), key="kmp.back", width="stretch")
-        c2.button("Step ▶", on_click=_move, args=(1,), key="kmp.next", width="stretch")
-        c3.button("⟲ Last", on_click=_move, args=(k_model,), key="kmp.last", width="stretch")
-        j = st.session_state["kmp.step"]
-        c4.markdown(f"### Step {j} of {k_model}")
+        j = min(max(current(KMP)["j"], 1), k_model)
+        step_buttons(KMP, k_model)
         if k_model < N and es is not None:
             why = {"validation": "the validation error", "bound": "the Theorem 3 bound"}[es]
             st.info(f"Early stopping kept {k_model} of N = {N} steps: {why} is lowest there "
@@ -245,9 +162,11 @@ with tabs[0]:
                     "chosen ones.")
         left, right = st.columns([3, 1])
         with left:
-            fig = cached.kmp_animation(choice, kern, test, s, es, cls, int(1000 / speed))
-            st.plotly_chart(prevalidated(start_at(fig, j - 1)), key="kmp.fig",
-                            config={"displaylogo": False}, theme=None)
+            fig = cached.kmp_animation(choice, kern, test, s, es, cls,
+                                       int(1000 / state["kmp.speed"]))
+            with st.container(key=chart_key(KMP)):
+                st.plotly_chart(prevalidated(start_at(fig, j - 1)), key="kmp.fig",
+                                config={"displaylogo": False}, theme=None)
             if task == "classification" and X_tr.shape[1] != 2:
                 st.caption(f"The decision surface needs 2-D data; these {d.n_features} features "
                            "show the decision values f(x) of the test points instead (right of "
@@ -256,8 +175,8 @@ with tabs[0]:
                 st.caption("Several features: predictions against the truth. Choose one feature "
                            "under 'Regression on' to see the fit as a curve.")
             else:
-                st.caption("▶ Play animates in the browser; the numbers on the right follow the "
-                           "Step buttons. Rings: chosen basis points, numbered in order of choice"
+                st.caption("▶ Play animates in the browser; the step and the numbers on the "
+                           "right follow it, and Step continues from where it was paused. Rings: chosen basis points, numbered in order of choice"
                            + (" and coloured by kernel shape." if mix != "single" else "."))
                 weights = np.abs(v["coef_path"][j - 1, :j])
                 if task == "regression" and weights.max() > 1e3 * (np.std(y_tr) + 1e-12):
@@ -268,6 +187,7 @@ with tabs[0]:
                                "already chosen, and a tiny orthogonal part can still match the "
                                "noise. Back-fitting or a smaller σ keeps the weights moderate.")
         with right:
+            timeline(KMP, n_steps=k_model, lines=_live_lines())
             if task == "classification":
                 tr, te = (scores(task, y, P[j - 1], classes) for y, P in
                           ((y_tr, v["train"]), (y_te, v["test"])))
@@ -467,9 +387,4 @@ snippet = (f"from mpcore.kmp import {Est}\n{data_snippet(choice)}{col}\n"
            f"model = {Est}(\n{call_args}\n).fit(X_tr, y_tr)\n"
            f"print(model.basis_indices_)  # -1 is the constant function\n"
            f"print(model.score(X_te, y_te))")
-page_footer(snippet=snippet, table=table, name="kmp_steps",
-            page_controls=["dataset", "n", "noise", "seed", "std", "kernel", "sigma", "gamma",
-                           "degree", "coef0", "k", "test", "kmp.feature", "kmp.fitting",
-                           "kmp.loss", "kmp.backfit_every", "kmp.stop", "kmp.dict", "kmp.class",
-                           "kmp.scale", "kmp.speed", "kmp.C", "kmp.compare", "kmp.svm_n",
-                           "kmp.basic_n", "kmp.tab"])
+page_footer(snippet=snippet, table=table, name="kmp_steps", state=state)

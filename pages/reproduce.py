@@ -8,8 +8,9 @@ import streamlit as st
 
 from mpcore.reproduce import EXPERIMENTS, VERDICT_RULES, VERDICTS, summary_frame
 from pages.common import cached
+from pages.common.schemas import REPRODUCE_SIZES, reproduce_schema
 from pages.common.share import page_footer
-from pages.common.widgets import control
+from pages.common.widgets import draw, show_notes, sync
 
 st.title("Reproduce the papers")
 st.caption("Hussain & Shawe-Taylor (2008), Figures 1 and 2; Vincent & Bengio (2002), Figures 5-7 "
@@ -27,22 +28,19 @@ COLUMNS = {"figure": st.column_config.TextColumn("figure", width=135),
            "claim": st.column_config.TextColumn("claim", width=330),
            "published": st.column_config.TextColumn("published", width=210),
            "ours": st.column_config.TextColumn("ours", width=250)}
-SIZES = {"quick": "reduced sizes, seconds (as --quick)",
-         "full": "the command's defaults, minutes"}
+SIZES = REPRODUCE_SIZES
+SCHEMA = reproduce_schema()
 
 
 def _label(verdict):
     return BADGE[verdict][0]
 
 
+state = sync(SCHEMA)
 with st.sidebar:
-    st.subheader("Run size")
-    # raw option names (a bound radio writes the displayed text into the URL)
-    size = control(st.radio, "reproduce.size", "Run size", "quick", options=tuple(SIZES),
-                   captions=tuple(SIZES.values()),
-                   help="Quick: fewer splits and smaller sets (what `--quick` runs). Full: the "
-                        "settings of `python -m mpcore.reproduce` (Table 3 with 50 splits takes "
-                        "a few minutes the first time; results stay cached for an hour).")
+    draw(state)
+show_notes(SCHEMA)
+size = state["reproduce.size"]
 quick = size != "full"
 summary_box = st.container()
 overall = summary_box.empty()
@@ -54,7 +52,7 @@ with st.expander("Verdict rules, and how to rebuild everything without a browser
                "summary.md / summary.csv with the table above, with a progress bar in the "
                "terminal. For the same settings its numbers are the ones this page shows.")
 
-results, chosen, page_controls = [], [], ["reproduce.size"]
+results, chosen = [], []
 for i, exp in enumerate(EXPERIMENTS.values(), start=1):
     st.header(f"{i}. {exp.title}", anchor=exp.key, divider="gray")
     st.caption(exp.source)
@@ -65,11 +63,9 @@ for i, exp in enumerate(EXPERIMENTS.values(), start=1):
         cols = st.columns(max(len(exp.controls), 1))
         for col, (name, label, options) in zip(cols, exp.controls):
             key = f"reproduce.{exp.key}.{name}"
-            page_controls.append(key)
-            default = getattr(base, name)
             with col:
-                values[name] = control(st.select_slider, key, label, default, options=options,
-                                       cast=type(default))
+                st.select_slider(label, options=options, key=key)
+            values[name] = state[key]
         settings = replace(base, **values)
         st.code(repr(settings), language="python", wrap_lines=True)
     chosen.append((exp.key, settings))
@@ -145,4 +141,4 @@ snippet = ("from dataclasses import replace\n"
            "print(summary_frame(results)[columns])\n"
            "# one experiment: .figure (plotly), .table (pandas), .checks, .verdict_text\n"
            "results[0].figure.show()")
-page_footer(snippet=snippet, table=summary, name="reproduce_summary", page_controls=page_controls)
+page_footer(snippet=snippet, table=summary, name="reproduce_summary", state=state)

@@ -6,14 +6,17 @@ import streamlit as st
 from mpcore.plots import cut_animation, prevalidated
 from pages.common import cached
 from pages.common.clicker import click_to_add
+from pages.common.schemas import SKPCA
 from pages.common.share import (
+    active_preset,
     data_snippet,
     kernel_kwargs,
     page_footer,
     preset_links,
     split_snippet,
 )
-from pages.common.widgets import control, data_controls, hidden, kernel_controls, sparsity_control
+from pages.common.timeline import chart_key, step_buttons, timeline
+from pages.common.widgets import current, data_choice, draw, kernel_choice, show_notes, sync
 
 st.title("Sparse kernel PCA: greedy selection and deflation")
 st.caption("Hussain & Shawe-Taylor (2008), Algorithm 1. Each step keeps the training point whose "
@@ -37,28 +40,20 @@ PRESETS = {
 }
 
 
-choice = data_controls()
+state = sync(SKPCA)
+with st.sidebar:
+    draw(state)
+    st.subheader("Break it")
+preset_links(state, {name: values for name, (values, _) in PRESETS.items()})
+show_notes(SKPCA)
+choice = data_choice(state)
 if choice is None:
     st.stop()
-kern = kernel_controls()
+kern = kernel_choice(state)
 d = cached.load_data(choice)
-with st.sidebar:
-    test = 0.3 if "test" in hidden() else float(control(
-        st.slider, "test", "Test fraction", 0.3, cast=float, min_value=0.1, max_value=0.5, step=0.05))
-m_train = d.n_samples - int(round(test * d.n_samples))
-K_MAX = min(m_train, 100)  # one run of K_MAX steps serves every k on the slider
-k = sparsity_control(k_max=K_MAX, default=20)
-with st.sidebar:
-    trick = control(st.toggle, "skpca.trick", "59-trick (random candidates, large m)", False,
-                    cast=lambda s: s == "True",
-                    help="Score only 59 random candidates per step (Smola & Schoelkopf): the best "
-                         "of 59 is in the top 5% with probability 0.95. Never forms K.")
-    speed = control(st.select_slider, "skpca.speed", "Play speed (frames/s)", 8, cast=int,
-                    options=(1, 2, 4, 6, 8, 12))
-    st.subheader("Break it")
-preset_links({name: values for name, (values, _) in PRESETS.items()}, marker_key="skpca.preset")
-
-cand = 59 if trick else None
+test, k = state["test"], state["k"]
+K_MAX = SKPCA["k"].at("hi", state)  # one run of K_MAX steps serves every k on the slider
+cand = 59 if state["skpca.trick"] else None
 try:
     view = cached.skpca_view(choice, kern, test, K_MAX, cand)
     fig = cached.skpca_figure(choice, kern, test, K_MAX, cand)
@@ -68,70 +63,67 @@ except ValueError as exc:
 
 steps = view["steps"][:k]
 n_steps = len(steps)
-if st.query_params.get("skpca.preset") in PRESETS:
-    st.info(PRESETS[st.query_params["skpca.preset"]][1])
+preset = active_preset(state, {name: values for name, (values, _) in PRESETS.items()})
+if preset:
+    st.info(PRESETS[preset][1])
 if n_steps < k:
     st.warning(f"Stopped early after {n_steps} of k = {k} steps: every residual diagonal is "
                f"below 1e-10 × max K_ii, so the chosen points already span the data in feature "
                f"space (the kernel matrix has numerical rank {n_steps}).")
-if "skpca.step" not in st.session_state:
-    st.session_state["skpca.step"] = int(st.query_params.get("j", 1)) if str(
-        st.query_params.get("j", "1")).isdigit() else 1
 
 
-def _move(delta):
-    st.session_state["skpca.step"] = min(max(st.session_state["skpca.step"] + delta, 1), n_steps)
-    st.query_params["j"] = str(st.session_state["skpca.step"])
+def _numbers(j):
+    """The equations' numbers at step j (plain text, shown live while playing)."""
+    s = steps[j - 1]
+    before = s.trace_residual + s.quotients[s.index]
+    return [f"Greedy choice (Eq. 2): i{_sub(j)} = {s.index},  ρ = {s.quotients[s.index]:.4g}",
+            f"Trace drop (Theorem 1): tr K̂{_sub(j - 1)} − tr K̂{_sub(j)} = {before:.4g} − "
+            f"{s.trace_residual:.4g} = {s.quotients[s.index]:.4g} = ρ",
+            "Chosen so far: " + ", ".join(str(t.index) for t in steps[:j])]
+
+
+def _sub(n):
+    return str(n).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
 
 @st.fragment
 def stepper():
-    """Step / Back / Reset rerun only this part: the figure and the equations."""
-    st.session_state["skpca.step"] = min(max(st.session_state["skpca.step"], 1), n_steps)
-    c1, c2, c3, c4 = st.columns([1, 1, 1, 3])
-    c1.button("◀ Back", on_click=_move, args=(-1,), key="skpca.back", width="stretch")
-    c2.button("Step ▶", on_click=_move, args=(1,), key="skpca.next", width="stretch")
-    c3.button("⟲ Reset", on_click=_move, args=(-n_steps,), key="skpca.reset_step", width="stretch")
-    j = st.session_state["skpca.step"]
-    c4.markdown(f"### Step {j} of {n_steps}")
+    """Step / Back / Reset and the live numbers rerun only this part."""
+    j = min(max(current(SKPCA)["j"], 1), n_steps)
     left, right = st.columns([5, 2])
     with left:
+        step_buttons(SKPCA, n_steps)
         # prevalidated: the cached figure was validated when built; skip it on every Step
-        st.plotly_chart(prevalidated(cut_animation(fig, n_steps, j, frame_ms=int(1000 / speed))),
-                        key="skpca.fig", config={"displaylogo": False}, theme=None)
+        with st.container(key=chart_key(SKPCA)):
+            st.plotly_chart(prevalidated(cut_animation(fig, n_steps, j,
+                                                       frame_ms=int(1000 / state["skpca.speed"]))),
+                            key="skpca.fig", config={"displaylogo": False}, theme=None)
         if view["heat_note"]:
             st.caption(view["heat_note"])
-        st.caption("▶ Play animates in the browser; the equations on the right follow the "
-                   "Step buttons.")
-    s = steps[j - 1]
-    before = s.trace_residual + s.quotients[s.index]
     with right:
+        timeline(SKPCA, n_steps=n_steps, lines=[_numbers(t) for t in range(1, n_steps + 1)])
         st.markdown("**Greedy choice (Eq. 2)**")
         st.latex(r"i_j=\arg\max_i \frac{e_i'\hat K^2 e_i}{e_i'\hat K e_i}")
-        st.latex(rf"i_{{{j}}}={s.index},\quad \rho_{{{s.index}}}={s.quotients[s.index]:.4g}")
         st.markdown("**Deflation (Eq. 3)**")
         st.latex(r"\hat K\leftarrow \hat K-\frac{\hat K e_i e_i'\hat K}{e_i'\hat K e_i}")
         st.markdown("**Trace drop = quotient (Theorem 1)**")
-        st.latex(rf"\operatorname{{tr}}\hat K_{{{j - 1}}}-\operatorname{{tr}}\hat K_{{{j}}}"
-                 rf"={before:.4g}-{s.trace_residual:.4g}")
-        st.latex(rf"={s.quotients[s.index]:.4g}=\rho_{{{s.index}}}")
+        st.latex(r"\operatorname{tr}\hat K_{j-1}-\operatorname{tr}\hat K_{j}=\rho_{i_j}")
         st.markdown("**Nyström approximation (Eq. 5)**")
         st.latex(r"\tilde K=K[:,\mathbf i]\,K[\mathbf i,\mathbf i]^{-1}K[\mathbf i,:]")
-        st.caption(f"Chosen so far: {', '.join(str(t.index) for t in steps[:j])}")
+        st.caption("▶ Play animates in the browser; the step and the numbers above follow it, "
+                   "and Step continues from where it was paused.")
 
 
 stepper()
 
-click_to_add(choice, key="skpca.add")
+click_to_add(SKPCA, choice, key="skpca.add")
 
 table = pd.DataFrame({"step": [t.step for t in steps], "index": [t.index for t in steps],
                       "quotient": [t.quotients[t.index] for t in steps],
                       "trace_residual": [t.trace_residual for t in steps]})
-cand = ", n_candidates=59, random_state=%d" % choice.seed if trick else ""
+cand = ", n_candidates=59, random_state=%d" % choice.seed if state["skpca.trick"] else ""
 snippet = (f"from mpcore.skpca import SparseKPCA\n{data_snippet(choice)}\n"
            f"{split_snippet(choice, test, cached.stratified(choice, test), d.y is not None)}\n"
            f"model = SparseKPCA({k}, {kernel_kwargs(kern)}{cand}).fit(X_tr)\n"
            f"print(model.indices_, model.trace_residuals_)")
-page_footer(snippet=snippet, table=table, name="skpca_steps",
-            page_controls=["dataset", "n", "noise", "seed", "kernel", "sigma", "k", "test",
-                           "skpca.trick", "skpca.speed"])
+page_footer(snippet=snippet, table=table, name="skpca_steps", state=state)

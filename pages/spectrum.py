@@ -6,8 +6,9 @@ import streamlit as st
 from mpcore.plots._spectrum import (
     EKM_SERIES, EXACT, NYSTROM_SERIES, angles_figure, error_curves_figure, plotted_rows, scree_figure)
 from pages.common import cached
+from pages.common.schemas import SPECTRUM
 from pages.common.share import data_snippet, kernel_kwargs, page_footer
-from pages.common.widgets import data_controls, kernel_controls, sparsity_control
+from pages.common.widgets import data_choice, draw, kernel_choice, show_notes, sync
 
 st.title("Approximate vs exact eigenvalues")
 st.caption("Hussain & Shawe-Taylor (2008), Eq. 5 (Nyström on chosen columns); Marukatat (2016), "
@@ -15,23 +16,20 @@ st.caption("Hussain & Shawe-Taylor (2008), Eq. 5 (Nyström on chosen columns); M
            "(2004), Code Fragment 5.4 (incomplete Cholesky). Every number below comes from one run "
            "on the same kernel matrix K.")
 
-K_MAX = 300  # largest Nyström subset offered (the greedy choice costs O(m² k))
-
-
-choice = data_controls(default="boston")
+state = sync(SPECTRUM)
+with st.sidebar:
+    draw(state)
+show_notes(SPECTRUM)
+choice = data_choice(state)
 if choice is None:
     st.stop()
-kern = kernel_controls()
+kern = kernel_choice(state)
 m = cached.load_data(choice).n_samples
 if m < 3:
     st.error(f"The data set has {m} points; comparing eigenvalues needs at least 3.")
     st.stop()
-st.sidebar.subheader("Approximations")
-k_max = min(m, K_MAX)
-k = sparsity_control(k_max=k_max, default=50, label="Nyström: k columns of K")
-q = sparsity_control(k_max=m, default=100, key="spectrum.q", label="EKM: sketch size q")
-n_eig = sparsity_control(k_max=min(50, m - 1), default=10, key="spectrum.n_eig",
-                         label="Top n eigenvalues compared")
+k_max = SPECTRUM["k"].at("hi", state)
+k, q, n_eig = state["k"], state["spectrum.q"], state["spectrum.n_eig"]
 
 try:
     run = cached.spectrum_run(choice, kern, k, q, n_eig)
@@ -142,7 +140,5 @@ snippet = (
 rows = plotted_rows(run["scree"], k_grid=curves["k_grid"], nystrom_errors=curves["nystrom"],
                     q_grid=curves["q_grid"], ekm_errors=curves["ekm"],
                     ekm_bounds=curves["ekm_bounds"], eq3=curves["eq3"], angles=run["angles"])
-page_footer(snippet=snippet, table=pd.DataFrame(rows), name="spectrum",
-            extra_json={"timing": run["rows"]},
-            page_controls=["dataset", "n", "noise", "seed", "ratio", "std", "kernel", "sigma",
-                           "gamma", "degree", "coef0", "k", "spectrum.q", "spectrum.n_eig"])
+page_footer(snippet=snippet, table=pd.DataFrame(rows), name="spectrum", state=state,
+            extra_json={"timing": run["rows"]})

@@ -87,3 +87,36 @@ def reference_split(d, n, s):
             strat = d.y
     return train_test_split(np.arange(n), test_size=s["test"], random_state=s["seed"],
                             stratify=strat)
+
+
+# ---------------------------------------------------------------- the timeline component
+
+
+def _elements(node):
+    for child in getattr(node, "children", {}).values():
+        yield child
+        yield from _elements(child)
+
+
+def timeline(at) -> dict:
+    """Data of the page's timeline component: step ``j``, ``n`` steps, per-step ``lines``."""
+    import json
+
+    found = [el for el in _elements(at._tree) if getattr(el, "type", None) == "bidi_component"
+             and el.proto.component_name == "mp_timeline"]
+    assert len(found) == 1, f"{len(found)} timeline components on the page"
+    return json.loads(found[0].proto.json)
+
+
+def step_counter(at) -> tuple[int, int]:
+    """(j, n_steps) that the page's step counter shows."""
+    data = timeline(at)
+    return int(data["j"]), int(data["n"])
+
+
+def chosen_so_far(at) -> list[int]:
+    """Indices listed in the "Chosen so far: ..." line of the current step."""
+    data = timeline(at)
+    line = [t for t in data["lines"][data["j"] - 1] if t.startswith("Chosen so far:")]
+    assert len(line) == 1, data["lines"][data["j"] - 1]
+    return [int(t) for t in line[0].split(":", 1)[1].split(",")]

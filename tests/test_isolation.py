@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
+from apptest_util import step_counter, timeline
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
@@ -48,9 +49,10 @@ def _skpca():
 def _view(at) -> dict:
     """Everything a student sees that depends on the session's settings."""
     assert not at.exception, [e.value for e in at.exception]
-    steps = [STEP_RE.search(m.value).group(0) for m in at.markdown if STEP_RE.search(m.value)]
+    j, n = step_counter(at)
     return dict(
-        step=steps[0] if steps else None,
+        step=f"Step {j} of {n}",
+        timeline=timeline(at),
         latex=[x.value for x in at.latex],
         captions=[c.value for c in at.caption],
         errors=[e.value for e in at.error],

@@ -147,7 +147,7 @@ OFFERED = [n for n in datasets.names()]
 
 @pytest.mark.parametrize("name", OFFERED)
 def test_every_dataset_and_psd_kernel_renders_and_matches_mpcore(name):
-    at = open_page(state={"dataset": name, "n": SMALL_N, "bounds.kmax": SMALL_KMAX})
+    at = open_page(params={"dataset": name, "n": SMALL_N, "bounds.kmax": SMALL_KMAX})
     assert_clean(at)
     assert at.selectbox(key="dataset").value == name
     for kernel in PSD_KERNELS:
@@ -162,7 +162,7 @@ def test_every_dataset_and_psd_kernel_renders_and_matches_mpcore(name):
 
 
 def test_delta_moves_both_bounds():
-    at = open_page(state={"dataset": "moons", "n": 80, "bounds.kmax": 10})
+    at = open_page(params={"dataset": "moons", "n": 80, "bounds.kmax": 10})
     loose = metrics(at)
     at.select_slider(key="bounds.delta").set_value(0.001).run()
     assert_clean(at)
@@ -174,7 +174,7 @@ def test_delta_moves_both_bounds():
 
 def test_early_stop_is_explained():
     """A linear kernel on 2-D data has rank 2: only two basis vectors exist."""
-    at = open_page(state={"dataset": "moons", "n": SMALL_N, "kernel": "linear",
+    at = open_page(params={"dataset": "moons", "n": SMALL_N, "kernel": "linear",
                           "bounds.kmax": 10})
     assert_clean(at)
     assert any("stopped after 2 of K_max = 10" in i.value for i in at.info)
@@ -182,7 +182,7 @@ def test_early_stop_is_explained():
 
 
 def test_terms_toggle_hides_the_dotted_terms():
-    at = open_page(state={"dataset": "moons", "n": SMALL_N, "bounds.kmax": SMALL_KMAX})
+    at = open_page(params={"dataset": "moons", "n": SMALL_N, "bounds.kmax": SMALL_KMAX})
     assert "Cor. 1 term at t = k" in trace_names(at)
     at.toggle(key="bounds.terms").set_value(False).run()
     assert_clean(at)
@@ -228,10 +228,10 @@ def test_preset_links_open_the_paper_setting(preset, expected):
 # ---------------------------------------------------------------- URL state
 
 
-#: A link as the page writes it (selectboxes carry their displayed labels).
-URL = {"dataset": "circles", "n": "80", "noise": "0.15", "seed": "3",
+#: A complete link as the page writes it (every field of the view, raw option values).
+URL = {"dataset": "circles", "n": "80", "noise": "0.15", "seed": "3", "std": "true", "pts": "",
        "kernel": "laplacian", "sigma": "0.3", "test": "0.25", "bounds.kmax": "12",
-       "bounds.delta": "0.01", "bounds.terms": "False"}
+       "bounds.delta": "0.01", "bounds.terms": "false"}
 
 
 def test_url_round_trips():
@@ -263,7 +263,8 @@ def test_hand_written_url_sets_the_numeric_controls():
     assert (s["n"], s["seed"], s["kmax"], s["terms"]) == (120, 4, 9, False)
     assert s["test"] == pytest.approx(0.3) and s["delta"] == pytest.approx(0.2)
     assert_matches(at, reference(s))
-    for key, val in url.items():  # the URL still carries the view after the run
+    for key, val in url.items():  # the URL still carries the view after the run (canonical)
+        val = val.lower() if val in ("True", "False") else val
         assert at.query_params[key] in (val, [val])
 
 
@@ -271,7 +272,7 @@ def test_hand_written_url_sets_the_numeric_controls():
 
 
 def test_snippet_reproduces_the_numbers():
-    at = open_page(state={"dataset": "moons", "n": 90, "bounds.kmax": 12})
+    at = open_page(params={"dataset": "moons", "n": 90, "bounds.kmax": 12})
     code = snippet(at)
     assert "bound_curves(\n    X_tr, X_te" in code and "k_max=12" in code
     ns: dict = {}

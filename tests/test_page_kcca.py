@@ -21,7 +21,8 @@ import pytest
 from sklearn.model_selection import train_test_split
 from streamlit.testing.v1 import AppTest
 
-from apptest_util import assert_clean, open_app_page, widget
+from apptest_util import (assert_clean, chosen_so_far, open_app_page, step_counter, timeline,
+                          widget)
 
 import datasets
 from conftest import ATOL_EXACT
@@ -78,16 +79,11 @@ def reference_steps(s):
 
 
 def counter(at):
-    found = [STEP_RE.search(m.value) for m in at.markdown]
-    found = [f for f in found if f]
-    assert len(found) == 1
-    return int(found[0].group(1)), int(found[0].group(2))
+    return step_counter(at)
 
 
 def chosen(at):
-    caps = [c.value for c in at.caption if c.value.startswith("Chosen so far:")]
-    assert len(caps) == 1
-    return [int(t) for t in caps[0].split(":", 1)[1].split(",")]
+    return chosen_so_far(at)
 
 
 def figure(at):
@@ -105,10 +101,10 @@ def assert_matches(at, ref):
     j, n_steps = counter(at)
     assert n_steps == len(ref)
     assert chosen(at) == [s.index for s in ref[:j]]
-    latex = " ".join(x.value for x in at.latex)
+    line = timeline(at)["lines"][j - 1][0]
     s = ref[j - 1]
-    assert f"i_{{{j}}}={s.index}" in latex
-    rho = re.search(re.escape(rf"\rho_{{{s.index}}}=") + r"([-+0-9.e]+)", latex)
+    assert f"pair {s.index}," in line, line
+    rho = re.search(r"quotient ρ = ([-+0-9.e]+)", line)
     np.testing.assert_allclose(float(rho.group(1)), s.quotients[s.index], rtol=PRINTED_RTOL)
     fig = figure(at)
     ring = next(t for t in fig["data"] if t.get("name") == CHOSEN_X)
@@ -232,9 +228,9 @@ def test_snippet_reproduces_the_chosen_pairs_and_scores():
     exec(compile(code.replace("print(", "(lambda *a: None)("), "<snippet>", "exec"), ns)  # noqa: S102
     model, X, Y, te = ns["model"], ns["X"], ns["Y"], ns["te"]
     assert list(model.indices_) == chosen(at)
-    latex = " ".join(x.value for x in at.latex)
-    shown = re.search(r"\\rho=([0-9.]+);.*train}\\ ([-0-9.]+),\\ \\text{test}\\ ([-0-9.]+)", latex)
-    assert shown, latex
+    line = timeline(at)["lines"][j - 1][1]
+    shown = re.search(r"ρ = ([0-9.]+);  correlation: train ([-0-9.]+), held out ([-0-9.]+)", line)
+    assert shown, line
     np.testing.assert_allclose(float(shown.group(1)), model.correlation_path_[-1], atol=PRINTED_ATOL)
     np.testing.assert_allclose(float(shown.group(3)), model.score(X[te], Y[te]), atol=PRINTED_ATOL)
 

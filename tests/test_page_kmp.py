@@ -35,7 +35,8 @@ from sklearn.svm import SVC
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
-from apptest_util import assert_clean, kernel_params, open_app_page, reference_data, widget
+from apptest_util import (assert_clean, kernel_params, open_app_page, reference_data,
+                          step_counter, widget)
 from apptest_util import reference_split as reference_split_indices
 
 import datasets
@@ -72,9 +73,7 @@ def set_widget(at, kind, key, value):
 
 
 def counter(at):
-    found = [STEP.search(m.value) for m in at.markdown if m.value.startswith("### Step")]
-    assert len(found) == 1, [m.value for m in at.markdown]
-    return int(found[0].group(1)), int(found[0].group(2))
+    return step_counter(at)
 
 
 def to_last(at):
@@ -447,11 +446,33 @@ PRESETS = ("Figure 6: fittings vs SVM", "Figure 7: squared vs tanh loss",
            "Sigmoid kernel (not PSD)", "Mixed dictionary: three widths")
 
 
+def preset_links(at) -> dict:
+    """Sidebar "Paper settings" links: name -> query parameters of the link."""
+    import html
+    from urllib.parse import parse_qsl
+
+    out = {}
+    for m in at.markdown:
+        for href, name in re.findall(r'<a href="\?([^"]*)"[^>]*>([^<]*)</a>', m.value):
+            out[html.unescape(name)] = dict(parse_qsl(html.unescape(href), keep_blank_values=True))
+    return out
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_presets_apply(preset):
-    at = open_page(SMALL)
-    at.button(key=f"kmp.preset.{preset}").click().run()
+    """A preset is a complete link: open it as a click does, in a fresh session."""
+    from pages.common.schemas import KMP as SCHEMA
+
+    links = preset_links(open_page(SMALL))
+    assert sorted(links) == sorted(PRESETS)
+    params = links[preset]
+    state, notes = SCHEMA.from_query(params)
+    assert notes == [] and set(params) == set(state)  # every field is in the link
+    at = open_page(params)
     assert_clean(at)
+    assert any(preset in i.value for i in at.info)  # the view says which setting it is
+    url = {k: at.query_params[k] for k in at.query_params}
+    assert {k: v[-1] if isinstance(v, list) else v for k, v in url.items()} == params
     if preset.startswith("Figure 7"):
         assert widget(at, "selectbox", "dataset") == "far_cluster"
         rows = next(t.value for t in at.dataframe if "method" in t.value.columns)

@@ -32,6 +32,7 @@ from sklearn.preprocessing import StandardScaler
 from streamlit.testing.v1 import AppTest
 
 import datasets
+from apptest_util import chosen_so_far, step_counter, timeline
 from browser_util import app_pages
 from mpcore.kernels import kernel_matrix
 from mpcore.skpca import SparseKPCA, greedy_steps
@@ -78,18 +79,13 @@ def assert_clean(at):
 
 
 def counter(at) -> tuple[int, int]:
-    """(j, n_steps) from the "Step j of n" heading."""
-    found = [STEP_RE.search(m.value) for m in at.markdown]
-    found = [f for f in found if f]
-    assert len(found) == 1, [m.value for m in at.markdown]
-    return int(found[0].group(1)), int(found[0].group(2))
+    """(j, n_steps) that the step counter shows."""
+    return step_counter(at)
 
 
 def chosen(at) -> list[int]:
-    """Indices listed in the "Chosen so far: ..." caption."""
-    caps = [c.value for c in at.caption if c.value.startswith("Chosen so far:")]
-    assert len(caps) == 1, [c.value for c in at.caption]
-    return [int(t) for t in caps[0].split(":", 1)[1].split(",")]
+    """Indices listed in the "Chosen so far: ..." line."""
+    return chosen_so_far(at)
 
 
 def widget_value(at, kind, key, default=None):
@@ -167,10 +163,11 @@ def assert_matches_mpcore(at, ref):
     j, n_steps = counter(at)
     assert n_steps == len(ref)
     assert chosen(at) == [s.index for s in ref[:j]]
-    latex = " ".join(x.value for x in at.latex)
-    assert f"i_{{{j}}}={ref[j - 1].index}" in latex
-    rho = re.search(re.escape(rf"\rho_{{{ref[j - 1].index}}}=") + r"([-+0-9.e]+)", latex)
-    assert rho, latex
+    line = timeline(at)["lines"][j - 1][0]
+    sub = str(j).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+    assert f"i{sub} = {ref[j - 1].index}," in line, line
+    rho = re.search(r"ρ = ([-+0-9.e]+)", line)
+    assert rho, line
     np.testing.assert_allclose(float(rho.group(1)), ref[j - 1].quotients[ref[j - 1].index],
                                rtol=5e-4)  # printed with 4 significant digits
 
@@ -245,7 +242,9 @@ def test_every_page_renders_for_every_dataset_and_kernel(page):
     at = open_page(page)
     assert_clean(at)
     names = [o for o in _options(at, "dataset") if o != "csv upload"]
-    uses_shared_data = "data_controls(" in (REPO_ROOT / page).read_text()
+    from pages.common.schemas import ALL_SCHEMAS
+
+    uses_shared_data = "dataset" in ALL_SCHEMAS.get(Path(page).stem, ())
     assert bool(names) == uses_shared_data, f"{page}: data-set control present = {bool(names)}"
     if not names:
         return  # the page has its own data (two-view generator, paper settings, or none)
@@ -539,17 +538,31 @@ def preset_links(at) -> dict:
     out = {}
     for m in at.markdown:
         for href, name in re.findall(r'<a href="\?([^"]*)"[^>]*>([^<]*)</a>', m.value):
-            params = dict(parse_qsl(html.unescape(href)))
-            if "skpca.preset" in params:
+            params = dict(parse_qsl(html.unescape(href), keep_blank_values=True))
+            if "dataset" in params:
                 out[html.unescape(name)] = params
     return out
 
 
 def test_every_preset_link_is_tested():
+    """Each preset is a complete link: every field of the page's state is in it."""
+    from pages.common.schemas import SKPCA as SCHEMA
+
     links = preset_links(open_page())
     assert links and sorted(links) == sorted(_presets())
-    for name, params in links.items():
-        assert params["skpca.preset"] == name
+    for params in links.values():
+        state, notes = SCHEMA.from_query(params)
+        assert notes == [] and set(params) == set(state)
+
+
+def test_preset_explanation_goes_when_the_view_changes():
+    """The "Break it" note is shown only while the view still matches the preset."""
+    at = open_page(params=preset_links(open_page())["Width too small"])
+    assert len(at.info) == 1
+    at.button(key="skpca.next").click().run()  # stepping keeps the preset's view
+    assert len(at.info) == 1
+    at.select_slider(key="sigma").set_value(0.5).run()
+    assert not at.exception and len(at.info) == 0, [i.value for i in at.info]
 
 
 @pytest.mark.parametrize("preset", _presets())

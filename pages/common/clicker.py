@@ -17,12 +17,13 @@ import streamlit as st
 from mpcore.plots import PALETTE, base_layout
 
 from . import cached
+from .state import Schema
 from .widgets import DataChoice, add_point, clear_points
 
 GRID = 45
 
 
-def click_to_add(choice: DataChoice, *, key: str):
+def click_to_add(schema: Schema, choice: DataChoice, *, key: str):
     """Expander with a clickable scatter; returns nothing (the URL changes, the page reruns)."""
     if choice.name in ("csv upload",) or choice.added is None:
         return
@@ -38,7 +39,7 @@ def click_to_add(choice: DataChoice, *, key: str):
         label = c1.radio("Class of the new point", classes.tolist(), horizontal=True,
                          key=f"{key}.class", format_func=lambda c: f"class {c}")
         if c2.button("Remove added points", key=f"{key}.clear", disabled=not choice.added):
-            clear_points()
+            clear_points(schema)
             st.rerun()
         X = np.vstack([raw.X] + ([np.array(choice.added)[:, :2]] if choice.added else []))
         y = np.concatenate([raw.y] + ([np.array(choice.added)[:, 2]] if choice.added else []))
@@ -68,7 +69,7 @@ def click_to_add(choice: DataChoice, *, key: str):
             sig = (round(points[0]["x"], 4), round(points[0]["y"], 4), label)
             if st.session_state.get(f"{key}.last") != sig:
                 st.session_state[f"{key}.last"] = sig
-                add_point(points[0]["x"], points[0]["y"], label)
+                add_point(schema, points[0]["x"], points[0]["y"], label)
                 st.rerun()
         st.caption("Click anywhere in the chart: a point of the chosen class is added there and "
                    "the whole run is recomputed with it.")

@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from .widgets import CSV, SHARED, DataChoice, KernelChoice, hidden, reset_url
+from .state import State
+from .widgets import CSV, DataChoice, KernelChoice, reset_url
 
 
 def data_snippet(choice: DataChoice) -> str:
@@ -62,34 +63,33 @@ HEADER = ("import numpy as np\nimport datasets\nfrom sklearn.preprocessing impor
           "from sklearn.model_selection import train_test_split\n")
 
 
-def _current_url_params() -> dict:
-    return {k: st.query_params.get_all(k)[-1] for k in st.query_params.keys()}
+def classroom_builder(state: State):
+    """Tick which controls students see; get a link with the others hidden.
 
-
-def classroom_builder(page_controls: list[str]):
-    """Tick which controls students see; get a link with the others hidden."""
+    The link is the complete state (every value, seed included) plus the
+    hidden keys: hidden fields are validated and used exactly like visible ones.
+    """
     with st.expander("Classroom link: choose what students can change"):
         st.caption("Untick a control to hide it from students. The link keeps every current "
                    "value (seed included), so everyone sees exactly this view.")
         shown = []
         cols = st.columns(3)
-        for i, key in enumerate(page_controls):
-            label = SHARED.get(key, (key.split(".")[-1].replace("_", " "), None))[0]
-            if cols[i % 3].checkbox(label, value=key not in hidden(), key=f"share.show.{key}"):
+        controls = [k for k in state.schema.controls() if k in state]
+        for i, key in enumerate(controls):
+            label = state.schema[key].label
+            if cols[i % 3].checkbox(label, value=key not in state.hidden,
+                                    key=f"share.show.{key}"):
                 shown.append(key)
-        params = _current_url_params()
-        hide = [k for k in page_controls if k not in shown]
-        params.pop("hide", None)
-        # hidden controls must carry their current value in the URL
-        for key in hide:
-            if key in st.session_state and key not in params:
-                params[key] = str(st.session_state[key])
-        if hide:
-            params["hide"] = ",".join(hide)
-        query = urlencode(params, safe=",:;")
-        base = st.context.url.split("?")[0] if st.context.url else ""
-        st.code(f"{base}?{query}" if query else base, language=None, wrap_lines=True)
+        hide = frozenset(k for k in controls if k not in shown)
+        link = State(state.schema, dict(state), hide, state.facts)
+        st.code(page_url(link), language=None, wrap_lines=True)
         st.caption("Copy this link (the copy button is at the right of the box).")
+
+
+def page_url(state: State) -> str:
+    """The address of this page showing ``state`` (complete: no value left to a default)."""
+    base = st.context.url.split("?")[0] if st.context.url else ""
+    return f"{base}?{urlencode(state.query(), safe=',:;')}"
 
 
 PRESET_STYLE = ("display:block;text-align:center;padding:0.45rem 0.5rem;margin:0 0 0.5rem 0;"
@@ -97,31 +97,58 @@ PRESET_STYLE = ("display:block;text-align:center;padding:0.45rem 0.5rem;margin:0
                 "text-decoration:none")
 
 
-def preset_query(values: dict, extra: dict | None = None) -> dict:
-    """A preset as URL parameters, written as the bound widgets write them."""
-    out = {key: str(val).lower() if isinstance(val, bool) else str(val)
-           for key, val in values.items()}
-    out.update(extra or {})
-    if hidden():
-        out["hide"] = ",".join(sorted(hidden()))
-    return out
+def preset_state(state: State, values: dict) -> State:
+    """``state`` with a preset applied (validated; the data set's dependants reset)."""
+    return state.replace(**values)
 
 
-def preset_links(presets: dict, *, marker_key: str | None = None):
-    """Sidebar links that reload the page with each preset's settings in the URL.
+def preset_links(state: State, presets: dict):
+    """Sidebar links that reload the page with each preset's complete state in the URL.
 
     A link, not a button: the URL (and so a copied link) then always shows what
-    is on screen; values set in a button callback do not reach a bound URL.
-    ``marker_key`` adds ``marker_key=<preset name>`` so the page can explain it.
+    is on screen, every value the preset set included.
     """
     st.sidebar.markdown("".join(
-        f'<a href="?{html.escape(urlencode(preset_query(values, {marker_key: name} if marker_key else None)))}" '
+        f'<a href="?{html.escape(urlencode(preset_state(state, values).query(), safe=",:;"))}" '
         f'target="_self" style="{PRESET_STYLE}">{html.escape(name)}</a>'
         for name, values in presets.items()), unsafe_allow_html=True)
 
 
-def page_footer(*, snippet: str, table: pd.DataFrame | None, name: str,
-                page_controls: list[str], extra_json: dict | None = None):
+def active_preset(state: State, presets: dict) -> str | None:
+    """The preset the view still matches (its explanation is shown only then)."""
+    for name, values in presets.items():
+        target = preset_state(state, values)
+        if state.matches({k: target[k] for k in values if k in target}):
+            return name
+    return None
+
+
+def load_saved_run(state: State):
+    """Re-open a downloaded "Run as JSON": its settings go through the same validator."""
+    up = st.file_uploader("Open a saved run (JSON)", type=["json"], key="share.load",
+                          help="A file from 'Run as JSON' on this page rebuilds its view.")
+    if up is None:
+        return
+    digest = hash(up.getvalue())
+    if st.session_state.get("share.loaded") == digest:
+        return
+    try:
+        payload = json.loads(up.getvalue().decode("utf-8"))
+        if not isinstance(payload, dict) or not isinstance(payload.get("settings"), dict):
+            raise ValueError("it has no 'settings' object")
+        if payload.get("page") not in (None, state.schema.page):
+            raise ValueError("it was saved on another page")
+    except (ValueError, UnicodeDecodeError) as exc:
+        st.error(f"Cannot open this file as a saved run: {exc}.")
+        return
+    loaded, notes = state.schema.from_settings(payload["settings"])
+    st.session_state["share.loaded"] = digest
+    st.query_params.from_dict(loaded.query())
+    st.rerun()
+
+
+def page_footer(*, snippet: str, table: pd.DataFrame | None, name: str, state: State,
+                extra_json: dict | None = None):
     """Show the code, download the numbers, build a classroom link, reset."""
     st.divider()
     left, right = st.columns([3, 2])
@@ -134,14 +161,17 @@ def page_footer(*, snippet: str, table: pd.DataFrame | None, name: str,
         if table is not None and len(table):
             st.download_button("Table as CSV", table.to_csv(index=False).encode(),
                                file_name=f"{name}.csv", mime="text/csv", key=f"{name}.csv_dl")
-            payload = {"settings": _current_url_params(), "table": table.to_dict(orient="list")}
+            payload = {"page": state.schema.page, "settings": state.settings(),
+                       "link": "?" + urlencode(state.query(), safe=",:;"),
+                       "table": table.to_dict(orient="list")}
             if extra_json:
                 payload.update(extra_json)
             st.download_button("Run as JSON", json.dumps(payload, default=_json_default, indent=1),
                                file_name=f"{name}.json", mime="application/json",
                                key=f"{name}.json_dl")
-        classroom_builder(page_controls)
-        st.markdown(f'<a href="{html.escape(reset_url())}" target="_self">'
+        classroom_builder(state)
+        load_saved_run(state)
+        st.markdown(f'<a href="{html.escape(reset_url(state))}" target="_self">'
                     "⟲ Reset all controls to their defaults</a>", unsafe_allow_html=True,
                     help="Reloads this page with the defaults (classroom hiding stays; "
                          "an uploaded CSV must be uploaded again).")

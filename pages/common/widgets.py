@@ -1,14 +1,16 @@
-"""Shared sidebar controls: one place for the view state, mirrored in the URL.
+"""Streamlit binding of a page's view state (see ``pages.common.state``).
 
-Every control is a Streamlit widget with ``key=<url name>`` and
-``bind="query-params"``: its value lives in ``st.session_state`` and in the
-URL, so a copied link reproduces exactly what the lecturer shows, seed
-included. A lecturer can hide controls with ``?hide=kernel,sigma`` (built by
-the classroom-link builder): a hidden control is not drawn and takes its value
-from the URL (or its default).
+Each run of a page starts with :func:`sync`: on the first run of a session (or
+when the address changed under it) the URL is parsed through the schema's one
+validator; afterwards the widgets' values are. The resulting :class:`State`
+is written back to the widgets and, complete, to the URL, so a copied link
+always reproduces the view. :func:`draw` then draws the widgets of the fields
+that apply and are not hidden by a classroom link; a hidden field takes
+exactly the same validated path as a visible one.
 
-The functions return frozen dataclasses (hashable cache keys) that go
-straight into mpcore and datasets.
+The choices handed to mpcore and datasets are frozen dataclasses (hashable
+cache keys) derived from the state by :func:`data_choice` and
+:func:`kernel_choice`.
 """
 
 from __future__ import annotations
@@ -22,88 +24,18 @@ import streamlit as st
 import datasets
 from mpcore.kernels import sigma_to_gamma
 
-# ---------------------------------------------------------------- the controls
+from .fields import (  # noqa: F401  (re-exported for the pages and tests)
+    CSV,
+    DEFAULT_SIGMA,
+    GAMMAS,
+    KERNEL_LABELS,
+    MAX_APP_SAMPLES,
+    SIGMAS,
+    clickable,
+)
+from .state import Schema, State
 
-#: Width grid offered for Gaussian / Laplacian kernels (log-spaced).
-SIGMAS = (0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0,
-          30.0, 50.0, 100.0)
-GAMMAS = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
-KERNEL_LABELS = {
-    "rbf": "Gaussian (rbf)", "laplacian": "Laplacian", "polynomial": "Polynomial",
-    "linear": "Linear", "cosine": "Cosine", "sigmoid": "Sigmoid (not PSD)",
-}
-CSV = "csv upload"
-
-#: Largest training set the app accepts (memory and latency stay bounded per session).
-MAX_APP_SAMPLES = 3000
-
-#: Every shared control: URL key -> (label, default). Page-specific keys are
-#: prefixed with the page name (``skpca.step``).
-SHARED = {
-    "dataset": ("Data set", "moons"),
-    "n": ("Number of points n", None),
-    "noise": ("Noise", None),
-    "seed": ("Seed", 0),
-    "ratio": ("Variance ratio of the 50 large directions", 10.0),
-    "std": ("Standardise features", True),
-    "kernel": ("Kernel", "rbf"),
-    "sigma": ("Width sigma", 1.0),
-    "gamma": ("gamma", 0.1),
-    "degree": ("Degree", 3),
-    "coef0": ("coef0", 1.0),
-    "k": ("Sparsity k (basis vectors)", 20),
-    "test": ("Test fraction", 0.3),
-}
-
-#: Recommended width per data set (standardised features): about the median
-#: pairwise distance divided by two, rounded onto the SIGMAS grid.
-DEFAULT_SIGMA = {
-    "moons": 0.5, "circles": 0.5, "blobs": 1.0, "xor": 0.5, "spirals": 0.3, "sine": 0.5,
-    "gaussian_toy": 30.0, "boston": 3.0, "breast_cancer": 5.0, "digits": 7.0, "diabetes": 3.0,
-    "two_view": 1.0, CSV: 1.0,
-}
-
-
-def hidden() -> frozenset:
-    """Controls hidden by the classroom link (``?hide=a,b``)."""
-    raw = st.query_params.get("hide", "")
-    return frozenset(p for p in raw.split(",") if p)
-
-
-def _from_url(key, default, cast):
-    raw = st.query_params.get(key)
-    if raw is None:
-        return default
-    try:
-        return cast(raw)
-    except (TypeError, ValueError):
-        return default
-
-
-def _bool(raw):
-    return str(raw).lower() in ("true", "1", "yes")
-
-
-def control(widget, key, label, default, *, cast=str, **kwargs):
-    """Draw ``widget`` bound to the URL under ``key``, unless the key is hidden.
-
-    A hidden control is not drawn: its value comes from the URL or ``default``.
-    The default is passed only while the session has no value for ``key`` (so a
-    value set by a preset or callback never clashes with it).
-    """
-    if key in hidden():
-        return _from_url(key, default, cast)
-    st.session_state.setdefault("_defaults", {})[key] = default
-    if key not in st.session_state:
-        if widget in (st.selectbox, st.radio):
-            options = list(kwargs["options"])
-            kwargs["index"] = options.index(default) if default in options else 0
-        else:
-            kwargs["value"] = default
-    return widget(label, key=key, bind="query-params", **kwargs)
-
-
-# ---------------------------------------------------------------- choices
+# ---------------------------------------------------------------- the choices
 
 
 @dataclass(frozen=True)
@@ -151,194 +83,250 @@ class KernelChoice:
         return self.kernel
 
 
-def _on_dataset_change():
-    name = st.session_state.get("dataset")
-    if name in DEFAULT_SIGMA and "sigma" not in hidden():
-        st.session_state["sigma"] = DEFAULT_SIGMA[name]
-    for key in ("n", "noise"):
-        st.session_state.pop(key, None)
+def data_choice(state: State) -> DataChoice | None:
+    """The data the state describes (None for an upload not made yet)."""
+    name = state["dataset"]
+    if name == CSV:
+        if "csv.bytes" not in st.session_state:
+            return None
+        target = st.session_state.get("csv.target", "(none)")
+        return DataChoice(name=CSV, csv_digest=st.session_state["csv.digest"],
+                          csv_target=None if target in (None, "(none)") else target,
+                          standardize=state["std"], seed=state["seed"])
+    return DataChoice(name=name, n_samples=state["n"], noise=state.get("noise"),
+                      seed=state["seed"], variance_ratio=state.get("ratio", 10.0),
+                      standardize=state["std"], added=state.get("pts", ()))
 
 
-def data_controls(*, tasks=("classification", "regression", "unsupervised"), allow_csv=True,
-                  two_d_only=False, default=None) -> DataChoice | None:
-    """Sidebar block choosing the data set; returns None (after st.error) if unusable."""
-    options = [n for n in datasets.names() if datasets.info(n).task in tasks]
-    if two_d_only:
-        options = [n for n in options if datasets.info(n).kind == "synthetic" and n != "gaussian_toy"]
-    if allow_csv:
-        options.append(CSV)
-    if "dataset" in st.session_state and st.session_state["dataset"] not in options:
-        st.session_state["dataset"] = default if default in options else options[0]
-    st.sidebar.subheader("Data")
-    with st.sidebar:
-        name = control(st.selectbox, "dataset", SHARED["dataset"][0],
-                       default if default in options else options[0], options=options,
-                       on_change=_on_dataset_change)
-        if name not in options:
-            name = options[0]
-        if name == CSV:
-            return _csv_controls()
-        entry = datasets.info(name)
-        n_default = entry.default_n
-        n_max = min(entry.max_n if entry.kind == "synthetic" else entry.default_n, MAX_APP_SAMPLES)
-        n = control(st.slider, "n", SHARED["n"][0], min(n_default, n_max), cast=int,
-                    min_value=entry.min_n, max_value=n_max,
-                    step=10 if n_max > 200 else 1,
-                    help="Bundled tables: a seeded random subset of this size.")
-        noise = None
-        if entry.default_noise is not None:
-            noise = control(st.slider, "noise", SHARED["noise"][0], float(entry.default_noise),
-                            cast=float, min_value=0.0, max_value=1.0, step=0.01)
-        ratio = 10.0
-        if name == "gaussian_toy":
-            ratio = control(st.slider, "ratio", SHARED["ratio"][0], 10.0, cast=float,
-                            min_value=1.0, max_value=100.0, step=1.0)
-        seed = control(st.number_input, "seed", SHARED["seed"][0], 0, cast=int,
-                       min_value=0, max_value=10**6, step=1)
-        std = control(st.checkbox, "std", SHARED["std"][0], True, cast=_bool,
-                      help="Scale every feature to zero mean and unit variance.")
-    return DataChoice(name=name, n_samples=int(n), noise=noise, seed=int(seed),
-                      variance_ratio=float(ratio), standardize=bool(std),
-                      added=added_points() if entry.kind == "synthetic" else ())
+def kernel_choice(state: State) -> KernelChoice:
+    kernel = state["kernel"]
+    sigma = state.get("sigma")
+    if kernel == "rbf":
+        gamma = sigma_to_gamma(sigma, "book")
+    elif kernel == "laplacian":
+        gamma = 1.0 / sigma
+    else:
+        gamma = state.get("gamma")
+    return KernelChoice(kernel=kernel, gamma=gamma, degree=state.get("degree", 3),
+                        coef0=state.get("coef0", 1.0), sigma=sigma)
 
 
-def _csv_controls() -> DataChoice | None:
+# ---------------------------------------------------------------- state <-> session, URL
+
+
+def _key(schema: Schema) -> str:
+    return f"_view.{schema.page}"
+
+
+def _url() -> dict:
+    return {k: st.query_params.get_all(k)[-1] for k in st.query_params.keys()}
+
+
+def _facts() -> dict:
+    rows = st.session_state.get("csv.rows")
+    return {"_rows": rows} if rows else {}
+
+
+def sync(schema: Schema) -> State:
+    """This run's validated state, written back to the widgets and the URL.
+
+    Notes from validating a link (a value out of range, an unknown field) and
+    from resets (a new data set) are shown by :func:`show_notes`.
+    """
+    ss = st.session_state
+    key = _key(schema)
+    prev: State | None = ss.get(key)
+    url = _url()
+    if prev is None or url != ss.get(key + ".url"):
+        state, notes = schema.build(url, facts=_facts())
+    else:
+        raw = {}
+        for f in schema.fields:
+            use_widget = (f.widget != "none" and f.key not in prev.hidden and f.key in ss)
+            if use_widget:
+                raw[f.key] = ss[f.key]
+            elif f.key in prev:
+                raw[f.key] = prev[f.key]
+        state, notes = schema.build(raw, prev=prev, hidden=prev.hidden, facts=_facts())
+    _store(schema, state)
+    if notes:
+        ss[key + ".notes"] = notes
+    return state
+
+
+def _store(schema: Schema, state: State):
+    """Make ``state`` the page's state: widgets' session values and the URL follow it."""
+    ss = st.session_state
+    key = _key(schema)
+    ss[key] = state
+    for f in schema.fields:
+        if f.widget not in ("none",) and f.key in state:
+            ss[f.key] = state[f.key]
+    query = state.query()
+    if _url() != query:
+        st.query_params.from_dict(query)
+    ss[key + ".url"] = query
+
+
+def update(schema: Schema, **changes) -> State:
+    """Change fields from a callback (Step, a click): validated, stored, in the URL.
+
+    Safe inside a fragment and in ``on_click`` callbacks; widget keys are not
+    touched (a callback may not write a widget that already exists).
+    """
+    ss = st.session_state
+    key = _key(schema)
+    state = ss[key].replace(**changes)
+    ss[key] = state
+    query = state.query()
+    if _url() != query:
+        st.query_params.from_dict(query)
+    ss[key + ".url"] = query
+    return state
+
+
+def current(schema: Schema) -> State:
+    return st.session_state[_key(schema)]
+
+
+def show_notes(schema: Schema):
+    """Say what the validator changed (once): a link's bad values, resets."""
+    notes = st.session_state.pop(_key(schema) + ".notes", None)
+    if notes:
+        st.info("  \n".join(notes), icon=":material/info:")
+
+
+# ---------------------------------------------------------------- drawing
+
+
+def _draw_one(f, state: State):
+    ctx = {**state.facts, **state}
+    kw = dict(key=f.key, help=f.help)
+    if f.widget in ("slider", "number"):
+        lo, hi = f.at("lo", ctx), f.at("hi", ctx)
+        if lo == hi:
+            st.caption(f"{f.label}: {state[f.key]} (the only value here)")
+            return
+        step = f.step or (1 if f.kind == "int" else 0.01)
+        if f.kind == "float":
+            lo, hi, step = float(lo), float(hi), float(step)
+        fn = st.slider if f.widget == "slider" else st.number_input
+        fn(f.label, min_value=lo, max_value=hi, step=step, **kw)
+    elif f.widget in ("select_slider", "selectbox", "radio"):
+        options = list(f.at("options", ctx))
+        labels = f.labels or {}
+        fmt = (lambda o: labels.get(o, str(o))) if labels else (lambda o: f"{o:g}" if isinstance(
+            o, float) else str(o))
+        fn = {"select_slider": st.select_slider, "selectbox": st.selectbox,
+              "radio": st.radio}[f.widget]
+        fn(f.label, options=options, format_func=fmt, **kw)
+    elif f.widget == "checkbox":
+        st.checkbox(f.label, **kw)
+    elif f.widget == "toggle":
+        st.toggle(f.label, **kw)
+
+
+def draw(state: State, keys=None, *, sections=True):
+    """Draw the widgets of ``keys`` (default: every drawn field), in declared order.
+
+    Fields that do not apply or are hidden by a classroom link are skipped.
+    A section heading is written when a field opens a new section.
+    """
+    wanted = None if keys is None else set(keys)
+    for f in state.schema.fields:
+        if wanted is not None and f.key not in wanted:
+            continue
+        if f.widget in ("none", "page"):
+            continue
+        if sections and f.section:
+            st.subheader(f.section)
+        if f.key not in state or f.key in state.hidden:
+            continue
+        _draw_one(f, state)
+        if f.key == "dataset" and state["dataset"] == CSV:
+            _csv_upload()
+        if f.key in ("sigma", "degree", "coef0") or (
+                f.key == "kernel" and state["kernel"] not in ("rbf", "laplacian", "polynomial",
+                                                               "sigmoid")):
+            _kernel_formula(state, f.key)
+
+
+def _kernel_formula(state: State, after: str):
+    """The kernel's formula (and sigma's gamma) under its last control."""
+    kern = kernel_choice(state)
+    last = {"rbf": "sigma", "laplacian": "sigma", "polynomial": "coef0", "sigmoid": "coef0"}
+    if last.get(kern.kernel, "kernel") != after:
+        return
+    if kern.kernel == "rbf":
+        st.latex(r"\kappa(x,z)=e^{-\|x-z\|^2/2\sigma^2}")
+        st.latex(rf"\gamma=\tfrac{{1}}{{2\sigma^2}}={kern.gamma:.4g}")
+    elif kern.kernel == "laplacian":
+        st.latex(r"\kappa(x,z)=e^{-\|x-z\|_1/\sigma}")
+        st.latex(rf"\gamma=\tfrac{{1}}{{\sigma}}={kern.gamma:.4g}")
+    elif kern.kernel == "polynomial":
+        st.latex(rf"\kappa(x,z)=(\gamma\,x'z+c_0)^{{{kern.degree}}}")
+    elif kern.kernel == "sigmoid":
+        st.latex(r"\kappa(x,z)=\tanh(\gamma\,x'z+c_0)")
+    elif kern.kernel == "linear":
+        st.latex(r"\kappa(x,z)=x'z")
+    elif kern.kernel == "cosine":
+        st.latex(r"\kappa(x,z)=\frac{x'z}{\|x\|\,\|z\|}")
+
+
+def _csv_upload():
     """Upload through datasets.from_csv; errors keep the previous valid upload."""
     up = st.file_uploader("Numeric CSV with a header row",
                           type=["csv", "txt"], key="csv.file",
                           help=f"At most {datasets.MAX_ROWS} rows, {datasets.MAX_COLS} columns, "
                                f"{datasets.MAX_BYTES // 1024 // 1024} MB. Numbers only.")
+    ss = st.session_state
     if up is not None:
         raw = up.getvalue()
         digest = hashlib.sha256(raw).hexdigest()[:16]
-        if st.session_state.get("csv.digest") != digest:
+        if ss.get("csv.digest") != digest:
             try:
                 # validate once, without a target, to learn the header
                 probe = datasets.from_csv(raw, max_rows=MAX_APP_SAMPLES)
             except ValueError as exc:
                 st.error(f"{up.name}: {exc}")
             else:
-                st.session_state["csv.bytes"] = raw
-                st.session_state["csv.digest"] = digest
-                st.session_state["csv.name"] = up.name
-                st.session_state["csv.columns"] = list(probe.feature_names)
-    if "csv.bytes" not in st.session_state:
+                ss["csv.bytes"] = raw
+                ss["csv.digest"] = digest
+                ss["csv.name"] = up.name
+                ss["csv.rows"] = int(probe.n_samples)
+                ss["csv.columns"] = list(probe.feature_names)
+                ss.pop("csv.target", None)
+                st.rerun()  # ranges that depend on the rows (k, say) follow the new file
+    if "csv.bytes" not in ss:
         st.info("Upload a CSV file to use your own data (the previous data set stays loaded "
                 "until a valid file arrives).")
-        return None
-    cols = ["(none)"] + st.session_state["csv.columns"]
-    target = st.selectbox("Target column", cols, key="csv.target")
-    std = st.checkbox("Standardise features", value=True, key="csv.std")
-    st.caption(f"Using {st.session_state['csv.name']}")
-    return DataChoice(name=CSV, csv_digest=st.session_state["csv.digest"],
-                      csv_target=None if target == "(none)" else target, standardize=std)
+        return
+    st.selectbox("Target column", ["(none)"] + ss["csv.columns"], key="csv.target")
+    st.caption(f"Using {ss['csv.name']}")
 
 
-def kernel_controls(*, allow_sigmoid=False, kernels=None, default_sigma=None) -> KernelChoice:
-    """Sidebar block choosing the kernel; sigma is shown with the gamma it maps to."""
-    names = list(kernels or KERNEL_LABELS)
-    if default_sigma is None:
-        current = st.session_state.get("dataset") or _from_url("dataset", "moons", str)
-        default_sigma = DEFAULT_SIGMA.get(current, 1.0)
-    if not allow_sigmoid and "sigmoid" in names:
-        names.remove("sigmoid")
-    if "kernel" in st.session_state and st.session_state["kernel"] not in names:
-        st.session_state["kernel"] = names[0]
-    st.sidebar.subheader("Kernel")
-    with st.sidebar:
-        # raw option names: a bound selectbox writes the displayed text into the URL
-        kernel = control(st.selectbox, "kernel", SHARED["kernel"][0], names[0], options=names,
-                         help="; ".join(f"{n}: {KERNEL_LABELS[n]}" for n in names))
-        if kernel not in names:
-            kernel = names[0]
-        gamma, sigma, degree, coef0 = None, None, 3, 1.0
-        if kernel in ("rbf", "laplacian"):
-            sigma = control(st.select_slider, "sigma", SHARED["sigma"][0],
-                            default_sigma or 1.0, cast=float,
-                            options=SIGMAS)
-            if sigma not in SIGMAS:
-                sigma = min(SIGMAS, key=lambda s: abs(s - float(sigma)))
-            if kernel == "rbf":
-                gamma = sigma_to_gamma(sigma, "book")
-                st.latex(r"\kappa(x,z)=e^{-\|x-z\|^2/2\sigma^2}")
-                st.latex(rf"\gamma=\tfrac{{1}}{{2\sigma^2}}={gamma:.4g}")
-            else:
-                gamma = 1.0 / sigma
-                st.latex(r"\kappa(x,z)=e^{-\|x-z\|_1/\sigma}")
-                st.latex(rf"\gamma=\tfrac{{1}}{{\sigma}}={gamma:.4g}")
-        elif kernel in ("polynomial", "sigmoid"):
-            gamma = control(st.select_slider, "gamma", SHARED["gamma"][0], 0.1, cast=float,
-                            options=GAMMAS)
-            if kernel == "polynomial":
-                degree = control(st.slider, "degree", SHARED["degree"][0], 3, cast=int,
-                                 min_value=1, max_value=10)
-            coef0 = control(st.select_slider, "coef0", SHARED["coef0"][0], 1.0, cast=float,
-                            options=(-1.0, 0.0, 0.5, 1.0, 2.0))
-            if kernel == "polynomial":
-                st.latex(rf"\kappa(x,z)=(\gamma\,x'z+c_0)^{{{degree}}}")
-            else:
-                st.latex(r"\kappa(x,z)=\tanh(\gamma\,x'z+c_0)")
-    return KernelChoice(kernel=kernel, gamma=gamma, degree=int(degree), coef0=float(coef0),
-                        sigma=sigma)
+# ---------------------------------------------------------------- clicked points
 
 
-def sparsity_control(*, k_max, default=20, key="k", label=None) -> int:
-    """Slider for the sparsity k (number of basis vectors), clamped to k_max."""
-    k_max = max(1, int(k_max))
-    default = min(default, k_max)
-    if key in st.session_state and key not in hidden():
-        # re-assign every run: a new k_max gives the slider a new identity, and the
-        # assignment carries the value over instead of letting it fall back to 1
-        st.session_state[key] = min(int(st.session_state[key]), k_max)
-    with st.sidebar:
-        if k_max == 1:
-            st.caption("k = 1 (only one point)")
-            return 1
-        return int(control(st.slider, key, label or SHARED["k"][0], default, cast=int,
-                           min_value=1, max_value=k_max))
+def add_point(schema: Schema, x, y, label):
+    pts = tuple(current(schema).get("pts", ())) + ((round(float(x), 3), round(float(y), 3),
+                                                    int(label)),)
+    update(schema, pts=pts)
 
 
-def test_fraction_control() -> float:
-    with st.sidebar:
-        return float(control(st.slider, "test", SHARED["test"][0], 0.3, cast=float,
-                             min_value=0.1, max_value=0.5, step=0.05))
+def clear_points(schema: Schema):
+    update(schema, pts=())
 
 
-# ---------------------------------------------------------------- added points
-
-
-def added_points() -> tuple:
-    """Points a user added by clicking (kept in the URL as ``pts=x:y:c;...``)."""
-    raw = st.query_params.get("pts", "")
-    out = []
-    for item in raw.split(";"):
-        try:
-            x, y, c = item.split(":")
-            out.append((round(float(x), 3), round(float(y), 3), int(c)))
-        except ValueError:
-            continue
-    return tuple(out[:200])
-
-
-def add_point(x, y, label):
-    pts = list(added_points()) + [(round(float(x), 3), round(float(y), 3), int(label))]
-    st.query_params["pts"] = ";".join(f"{a}:{b}:{c}" for a, b, c in pts[-200:])
-
-
-def clear_points():
-    st.query_params.pop("pts", None)
-
-
-def reset_url() -> str:
+def reset_url(state: State) -> str:
     """This page's address with every control at its default (classroom hiding kept).
 
-    Opening it starts a fresh session: controls bound to the URL cannot be
-    cleared in place (Streamlit refuses to edit bound query parameters), and a
-    reload is the one reset that also forgets values a link had set.
+    Opening it starts a fresh session, which also forgets an uploaded file.
     """
     base = (st.context.url or "").split("?")[0]
-    keep = st.query_params.get("hide")
-    return f"{base}?hide={keep}" if keep else base
+    if state.hidden:
+        return f"{base}?hide={','.join(k for k in state.schema.keys if k in state.hidden)}"
+    return base
 
 
 def finite_or_none(a):

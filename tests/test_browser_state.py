@@ -1,0 +1,229 @@
+"""In a real browser: a copied link reproduces the view exactly, and Play/Pause/Step share one timeline.
+
+For every page with a view state, a seeded random sequence of what a lecturer
+does (switch data set, pick first or other options, move sliders, flip
+toggles, press Step, open a preset, hide controls with a classroom link and
+keep changing the visible ones) is applied; the address is then opened in a
+fresh browser context, which must show the same state object (parsed by the
+page's schema) and the same figure and chosen indices.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+import pytest
+
+from browser_util import (  # noqa: F401  (fixtures)
+    app_pages,
+    browser,
+    exceptions_on,
+    page,
+    streamlit_server,
+    wait_for_app,
+    wait_for_charts,
+)
+from pages.common.schemas import ALL_SCHEMAS
+
+pytestmark = pytest.mark.browser
+
+PAGES = {p.name: p for p in app_pages()}
+#: Data sets the random walk may switch to (the large tables are covered by the AppTest suite).
+QUICK_DATA = ("moons", "circles", "blobs", "xor", "spirals", "sine", "far_cluster", "boston",
+              "diabetes")
+#: Small starting sizes so that every step of the walk draws in a second or two.
+START = {"skpca": {"n": "120"}, "kmp": {"n": "120", "k": "10"}, "spectrum": {"dataset": "moons",
+         "n": "120"}, "kcca": {"kcca.n": "120"}, "bounds": {"dataset": "moons", "n": "120"}}
+SEEDS = (1, 2)
+
+
+def query_of(url: str) -> dict:
+    return dict(parse_qsl(urlsplit(url).query, keep_blank_values=True))
+
+
+def settle(pg):
+    wait_for_app(pg, content="h1")
+    wait_for_charts(pg)
+
+
+_FINGERPRINT_JS = """() => {
+  const round = (v) => typeof v === 'number' ? Math.round(v * 1e6) / 1e6 : v;
+  const plain = (v) => (ArrayBuffer.isView(v) ? Array.from(v, round)
+                        : Array.isArray(v) ? v.map(plain) : round(v));
+  const gd = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
+  const traces = gd && gd.data ? gd.data.map(t => [t.name || '', plain(t.x || null),
+                                                   plain(t.y || null)]) : null;
+  let tl = null;
+  for (const host of [document, ...[...document.querySelectorAll('*')].map(e => e.shadowRoot)
+                      .filter(Boolean)]) {
+    const el = host.querySelector('.tl');
+    if (el) { tl = [el.dataset.step, el.innerText]; break; }
+  }
+  const active = gd && gd.layout && gd.layout.sliders && gd.layout.sliders[0]
+                 ? gd.layout.sliders[0].active : null;
+  return JSON.stringify({traces, tl, active});
+}"""
+
+
+def fingerprint(pg) -> dict:
+    return json.loads(pg.evaluate(_FINGERPRINT_JS))
+
+
+def sidebar(pg):
+    return pg.locator('[data-testid="stSidebar"]')
+
+
+def _visible(loc) -> list:
+    return [loc.nth(i) for i in range(loc.count()) if loc.nth(i).is_visible()]
+
+
+def act(pg, rng: random.Random, name: str) -> str:
+    """One random lecturer action; returns what it did (for the failure message)."""
+    side = sidebar(pg)
+    kinds = ["select", "slider", "slider", "toggle"]
+    if name in ("skpca", "kmp", "kcca"):
+        kinds += ["step", "step"]
+    if _visible(side.locator('a[target="_self"]')) and name != "bounds":
+        kinds.append("preset")
+    kind = rng.choice(kinds)
+    if kind == "select":
+        boxes = _visible(side.locator('[data-testid="stSelectbox"]'))
+        if not boxes:
+            return "no selectbox"
+        box = rng.choice(boxes)
+        label = box.locator("label").inner_text()
+        box.locator('[data-baseweb="select"]').click()
+        options = pg.locator('[role="option"]')
+        options.first.wait_for(state="visible")
+        texts = [options.nth(i).inner_text() for i in range(options.count())]
+        allowed = [i for i, t in enumerate(texts)
+                   if label != "Data set" or t in QUICK_DATA]
+        pick = 0 if rng.random() < 0.3 and 0 in allowed else rng.choice(allowed)
+        options.nth(pick).click()
+        done = f"{label} = {texts[pick]}"
+    elif kind == "slider":
+        sliders = _visible(side.locator('[role="slider"]'))
+        if not sliders:
+            return "no slider"
+        slider = rng.choice(sliders)
+        slider.focus()
+        key = rng.choice(["ArrowRight", "ArrowLeft", "Home"])
+        times = 1 if key == "Home" else rng.randint(1, 3)
+        for _ in range(times):
+            slider.press(key)
+        done = f"slider {slider.get_attribute('aria-valuetext') or ''} {key} x{times}"
+    elif kind == "toggle":
+        toggles = _visible(side.locator('[data-testid="stCheckbox"] label'))
+        if not toggles:
+            return "no toggle"
+        toggle = rng.choice(toggles)
+        toggle.click()
+        done = f"toggle {toggle.inner_text()}"
+    elif kind == "step":
+        for _ in range(rng.randint(1, 3)):
+            pg.get_by_role("button", name="Step ▶").click()
+            settle(pg)
+        done = "step"
+    else:
+        links = _visible(side.locator('a[target="_self"]'))
+        link = rng.choice(links)
+        done = f"preset {link.inner_text()}"
+        link.click()
+        pg.wait_for_load_state()
+    settle(pg)
+    return done
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("name", list(START))
+def test_random_changes_then_link_reproduces_the_view(streamlit_server, browser, page, name,
+                                                      seed):
+    schema = ALL_SCHEMAS[name]
+    rng = random.Random(f"{name}-{seed}")
+    page.goto(PAGES[name].url(streamlit_server.base, urlencode(START[name])))
+    settle(page)
+    done = [act(page, rng, name) for _ in range(5)]
+    # a classroom link: hide two controls that apply, keep their values, continue on the rest
+    now = query_of(page.url)
+    state, _ = schema.from_query(now)
+    hide = rng.sample([k for k in schema.controls() if k in state and k != "dataset"], 2)
+    page.goto(PAGES[name].url(streamlit_server.base, urlencode({**now, "hide": ",".join(hide)},
+                                                               safe=",:;")))
+    settle(page)
+    done += [f"hide {hide}"] + [act(page, rng, name) for _ in range(3)]
+    assert not exceptions_on(page), (done, exceptions_on(page))
+
+    link = page.url
+    state, notes = schema.from_query(query_of(link))
+    assert notes == [], (done, notes)  # the page writes a canonical, complete link
+    assert set(hide) <= state.hidden
+    seen = fingerprint(page)
+
+    fresh = browser.new_context(viewport=dict(width=1280, height=900))
+    try:
+        other = fresh.new_page()
+        other.goto(link)
+        settle(other)
+        assert not exceptions_on(other)
+        again, _ = schema.from_query(query_of(other.url))
+        assert again == state, (done, state, again)
+        assert fingerprint(other) == seen, done
+    finally:
+        fresh.close()
+
+
+# ---------------------------------------------------------------- one timeline
+
+_PAUSE_AT_JS = """([target]) => {
+  const gd = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
+  gd.on('plotly_animatingframe', (e) => {
+    if (String(e && e.name) !== target || window.__mpPaused) return;
+    window.__mpPaused = true;
+    const pause = [...gd.querySelectorAll('.updatemenu-button')]
+      .find(b => b.textContent.includes('Pause'));
+    setTimeout(() => pause.dispatchEvent(new MouseEvent('click', {bubbles: true})), 0);
+  });
+  const play = [...gd.querySelectorAll('.updatemenu-button')]
+    .find(b => b.textContent.includes('Play'));
+  play.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+}"""
+
+
+def counter_text(pg) -> str:
+    return fingerprint(pg)["tl"][1].splitlines()[0]
+
+
+@pytest.mark.parametrize("name", ["skpca", "kmp", "kcca"])
+def test_play_pause_step_and_link_share_one_timeline(streamlit_server, browser, page, name):
+    page.goto(PAGES[name].url(streamlit_server.base, urlencode({**START[name], "j": "1"})))
+    settle(page)
+    n = int(counter_text(page).rsplit(" ", 1)[1])
+    target = min(5, n - 1)
+    page.evaluate(_PAUSE_AT_JS, [str(target)])
+    # the pause is reported once; the page stores the step in its state and the URL
+    page.wait_for_function("([t]) => new URL(location.href).searchParams.get('j') === t",
+                           arg=[str(target)], timeout=60_000)
+    settle(page)
+    assert counter_text(page) == f"Step {target} of {n}"
+    fp = fingerprint(page)
+    assert fp["active"] == target - 1  # the figure's own slider is on the same step
+    lines = fp["tl"][1]
+    page.get_by_role("button", name="Step ▶").click()
+    page.wait_for_function("([t]) => new URL(location.href).searchParams.get('j') === t",
+                           arg=[str(target + 1)], timeout=60_000)
+    settle(page)
+    assert counter_text(page) == f"Step {target + 1} of {n}"
+    assert fingerprint(page)["tl"][1] != lines  # the equations' numbers moved on too
+    assert fingerprint(page)["active"] == target
+
+    fresh = browser.new_context(viewport=dict(width=1280, height=900))
+    try:
+        other = fresh.new_page()
+        other.goto(page.url)
+        settle(other)
+        assert counter_text(other) == f"Step {target + 1} of {n}"
+        assert fingerprint(other) == fingerprint(page)
+    finally:
+        fresh.close()
