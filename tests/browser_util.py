@@ -11,6 +11,11 @@
 
 - :func:`require_chromium` skips when Debian's chromium is absent locally, and
   fails with an actionable message when ``CI`` is set (CI must run them).
+- Waiting is always for a condition (the app settled, a chart mounted, a frame
+  drawn, an animation stopped), never a fixed sleep. The plotly-animation helpers
+  log frames, stops and websocket messages inside the page with its own clock, so
+  tests assert their order, not their timing (benchmarks/bench_play.py measures
+  the frame rate with the same helpers).
 
 Debian's ``/usr/bin/chromium`` is driven through playwright's Python package
 with ``executable_path``; ``playwright install`` (a browser download) is never
@@ -225,24 +230,200 @@ def wait_for_charts(page, timeout_ms: int = PAGE_TIMEOUT_MS):
             chart.locator(".main-svg").first.wait_for(state="visible", timeout=timeout_ms)
 
 
-def click_pause(button, settle_ms: int = 300):
-    """Press a plotly Pause button, forgiving plotly.js's own interrupted-animation rejection.
+def wait_for_stable_layout(page, frames: int = 5, timeout_ms: int = PAGE_TIMEOUT_MS):
+    """Wait until the page's layout (main block height, every chart's box) is unchanged over
+    ``frames`` consecutive painted frames: e.g. after a viewport resize, when plotly relayouts."""
+    page.wait_for_function(
+        """([sel, need]) => {
+             const main = document.querySelector('[data-testid="stMain"]') || document.body;
+             const sig = [main.scrollHeight, ...[...document.querySelectorAll(sel)].map(e => {
+               const r = e.getBoundingClientRect(); return `${r.width}x${r.height}`; })].join();
+             const st = window.__mpLayout || (window.__mpLayout = {sig: null, same: 0});
+             st.same = sig === st.sig ? st.same + 1 : 0;
+             st.sig = sig;
+             if (st.same >= need) { window.__mpLayout = null; return true; }
+             return false; }""",
+        arg=['[data-testid="stPlotlyChart"]', frames], polling="raf", timeout=timeout_ms)
+
+
+def exceptions_on(page) -> list[str]:
+    loc = page.locator('[data-testid="stException"]')
+    return [loc.nth(i).inner_text() for i in range(loc.count())]
+
+
+# ---------------------------------------------------------------- plotly animations
+# Every animated figure of the app has plotly Play / Pause buttons and a step slider
+# (mpcore.plots._common.play_controls); its frames are named "1".."k". Playback is
+# watched from inside the page: frame events, the end of an animation and every
+# websocket message the page sends are logged with performance.now() time stamps, so
+# the order of events is known exactly whatever the speed of the machine.
+
+#: Every plotly graph of the page, in document order (index ``g`` below).
+GRAPH_JS = '[data-testid="stPlotlyChart"] .js-plotly-plot'
+
+#: Logs every message the page sends over a websocket (install before ``goto``).
+_WS_LOG_JS = """(() => {
+  if (window.__mpSends) return;
+  window.__mpSends = [];
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    window.__mpSends.push(performance.now());
+    return send.call(this, data);
+  };
+})();"""
+
+_RECORD_JS = """([sel, g]) => {
+  const gd = document.querySelectorAll(sel)[g];
+  window.__mpAnim = {frames: [], stops: [], pauseAt: null};
+  const stop = kind => () => window.__mpAnim && window.__mpAnim.stops.push([performance.now(), kind]);
+  if (gd && !gd.__mpRecording) {  // one set of listeners per figure, writing to the current log
+    gd.__mpRecording = true;
+    gd.on('plotly_animatingframe', e => {
+      const log = window.__mpAnim;
+      if (!log) return;
+      log.frames.push([performance.now(), String(e && e.name)]);
+      if (log.pauseAt !== null && String(e && e.name) === log.pauseAt) {
+        log.pauseAt = null;  // press Pause right after this frame, before the next one is due
+        const pause = [...gd.querySelectorAll('.updatemenu-button')]
+          .find(b => b.textContent.includes('Pause'));
+        setTimeout(() => pause.dispatchEvent(new MouseEvent('click', {bubbles: true})), 0);
+      }
+    });
+    gd.on('plotly_animated', stop('end'));
+    gd.on('plotly_animationinterrupted', stop('interrupted'));
+  }
+  return !!gd;
+}"""
+
+_STATE_JS = """([sel, g]) => {
+  const gd = document.querySelectorAll(sel)[g];
+  if (!gd || !gd._fullLayout) return null;
+  const slider = (gd._fullLayout.sliders || [])[0];
+  const td = gd._transitionData || {};
+  const play = ((gd.layout.updatemenus || [])[0] || {}).buttons || [];
+  const opts = (play.find(b => b.method === 'animate' && b.args && b.args[0] === null) || {}).args;
+  return {frames: (td._frames || []).map(f => String(f.name)),
+          shown: slider ? slider.active + 1 : null,
+          playing: !!td._animationRaf,
+          frame_ms: opts && opts[1] && opts[1].frame ? opts[1].frame.duration : null};
+}"""
+
+
+def log_websocket_sends(page):
+    """From the next navigation on, log (in the page) every message sent to the server."""
+    page.add_init_script(_WS_LOG_JS)
+
+
+def websocket_sends(page) -> list[float]:
+    """performance.now() of every message the page sent (needs :func:`log_websocket_sends`)."""
+    sends = page.evaluate("() => window.__mpSends || null")
+    assert sends is not None, "log_websocket_sends(page) must be called before page.goto"
+    return sends
+
+
+def animated_graphs(page) -> list[int]:
+    """Indices (among :data:`GRAPH_JS`) of the figures with a plotly animate button."""
+    return page.evaluate(
+        """(sel) => [...document.querySelectorAll(sel)].flatMap((gd, i) =>
+             ((gd.layout || {}).updatemenus || []).some(m =>
+               (m.buttons || []).some(b => b.method === 'animate')) ? [i] : [])""", GRAPH_JS)
+
+
+def has_play(page) -> bool:
+    """Whether any plotly figure on the page has an animate button (read from its layout)."""
+    return bool(animated_graphs(page))
+
+
+def graph(page, g: int = 0):
+    return page.locator(GRAPH_JS).nth(g)
+
+
+def play_button(page, g: int = 0):
+    return graph(page, g).locator(".updatemenu-button", has_text="Play")
+
+
+def pause_button(page, g: int = 0):
+    return graph(page, g).locator(".updatemenu-button", has_text="Pause")
+
+
+def animation_state(page, g: int = 0) -> dict:
+    """Figure ``g``: its frame names, the step its slider shows (1-based), whether it is
+    playing, and the Play button's frame duration in ms."""
+    state = page.evaluate(_STATE_JS, [GRAPH_JS, g])
+    assert state is not None, f"no plotly figure {g} on the page"
+    return state
+
+
+def record_animation(page, g: int = 0):
+    """Start a fresh in-page log of figure ``g``'s frames and stops (see :func:`animation_log`)."""
+    assert page.evaluate(_RECORD_JS, [GRAPH_JS, g]), f"no plotly figure {g} on the page"
+
+
+def animation_log(page) -> dict:
+    """``frames``: [time, name] of every frame drawn; ``stops``: [time, "end" or
+    "interrupted"] of every stop; times are the page's performance.now() in ms."""
+    return page.evaluate("() => window.__mpAnim")
+
+
+def page_now(page) -> float:
+    return page.evaluate("() => performance.now()")
+
+
+def pause_after(page, name: str):
+    """Have the page press Pause right after frame ``name`` is drawn (during the next Play)."""
+    page.evaluate("(name) => { window.__mpAnim.pauseAt = name; }", str(name))
+
+
+def wait_for_frames(page, count: int, timeout_ms: int = PAGE_TIMEOUT_MS):
+    """Wait until the log holds at least ``count`` frames."""
+    page.wait_for_function("(n) => window.__mpAnim && window.__mpAnim.frames.length >= n",
+                           arg=count, timeout=timeout_ms)
+
+
+def wait_for_stop(page, timeout_ms: int = PAGE_TIMEOUT_MS):
+    """Wait until the logged animation has stopped (played to its end or been interrupted)."""
+    page.wait_for_function("() => window.__mpAnim && window.__mpAnim.stops.length > 0",
+                           timeout=timeout_ms)
+
+
+def flush_page_events(page):
+    """Return once the page has run a task queued now: errors raised before are reported."""
+    page.evaluate("() => new Promise(r => setTimeout(r, 0))")
+
+
+def drop_interrupted_animation_errors(page, start: int):
+    """Drop plotly.js's own interrupted-animation rejection from ``page.page_errors[start:]``.
 
     Pausing mid-animation makes plotly.js reject the promise of the running
     ``Plotly.animate`` call with no value, and its updatemenu handler does not
     catch it: the browser reports an unhandled rejection whose message is
     "undefined". That one is dropped; any other page error stays.
     """
-    page = button.page
-    start = len(page.page_errors)
-    button.click()
-    page.wait_for_timeout(settle_ms)
+    flush_page_events(page)
     page.page_errors[start:] = [e for e in page.page_errors[start:] if e != "undefined"]
 
 
-def exceptions_on(page) -> list[str]:
-    loc = page.locator('[data-testid="stException"]')
-    return [loc.nth(i).inner_text() for i in range(loc.count())]
+def click_pause(button):
+    """Press a plotly Pause button and wait until nothing animates (see
+    :func:`drop_interrupted_animation_errors`)."""
+    page = button.page
+    start = len(page.page_errors)
+    button.click()
+    page.wait_for_function(
+        """(sel) => [...document.querySelectorAll(sel)].every(gd =>
+             !(gd._transitionData && gd._transitionData._animationRaf))""", arg=GRAPH_JS)
+    drop_interrupted_animation_errors(page, start)
+
+
+def wait_for_painted_frames(page, count: int, min_ms: float = 0.0):
+    """Return after the browser has painted ``count`` more frames and ``min_ms`` have passed
+    (a window in which a running animation would have moved, on any machine)."""
+    page.evaluate(
+        """([count, minMs]) => new Promise(resolve => {
+             const t0 = performance.now(); let n = 0;
+             const tick = () => (++n >= count && performance.now() - t0 >= minMs)
+               ? resolve() : requestAnimationFrame(tick);
+             requestAnimationFrame(tick); })""", [count, min_ms])
 
 
 # ---------------------------------------------------------------- fixtures
