@@ -47,6 +47,10 @@ PSD_CHECK_MAX_M = 2000
 #: inputs (||x - y||^2, (x'y)^d, K^2), so larger values overflow to inf.
 MAX_ABS_VALUE = 1e150
 
+#: Largest absolute value accepted in a kernel matrix (or KMP dictionary): the methods
+#: form K^2, ||K e_i||^2 and products of three kernel values, which overflow beyond it.
+MAX_KERNEL_VALUE = 1e100
+
 #: Largest number of entries of a kernel matrix formed in memory (8 bytes each: 3.2 GB,
 #: a 20,000 x 20,000 matrix). Larger requests are refused instead of raising MemoryError.
 MAX_KERNEL_ENTRIES = 400_000_000
@@ -324,9 +328,10 @@ def check_magnitude(arr, name, max_abs=MAX_ABS_VALUE):
         big = float(np.max(np.abs(arr)))
         if big > max_abs:
             raise ValueError(
-                f"{name} has values as large as {big:.3g} in magnitude; kernels and squared "
-                f"errors square them and overflow beyond {max_abs:.0e}. Rescale {name} (e.g. "
-                "standardise each feature, or divide by its largest value)."
+                f"{name} has values as large as {big:.3g} in magnitude; the computation "
+                f"squares and multiplies them and would overflow beyond {max_abs:.0e}. "
+                f"Rescale {name} (e.g. standardise the features, or lower gamma or the "
+                "polynomial degree)."
             )
     return arr
 
@@ -355,8 +360,8 @@ def check_square_kernel(K, name="K"):
             f"{name} contains NaN or inf: check the data and kernel parameters "
             "(a huge gamma or degree can overflow)."
         )
-    if amax > MAX_ABS_VALUE:
-        check_magnitude(K, name)
+    if amax > MAX_KERNEL_VALUE:
+        check_magnitude(K, name, MAX_KERNEL_VALUE)
     scale = max(amax, np.finfo(float).tiny)
     if np.max(np.abs(K - K.T)) > 1e-8 * scale:
         raise ValueError(f"{name} must be symmetric (a kernel matrix K(X, X)).")

@@ -104,7 +104,8 @@ def _compression_penalty(k, m, delta):
     log_m = _log(m)
     if m < 2**53:  # exact float arithmetic, as the formula reads
         mf = float(m)
-        return np.sqrt((t * np.log(np.e * mf / t) + np.log(2 * mf / delta)) / (2 * (mf - t)))
+        num = t * np.log(np.e * mf / t) + (np.log(2 * mf) - np.log(delta))
+        return np.sqrt(num / (2 * (mf - t)))
     # ln(m - t) = ln m + log1p(-t/m); t/m is computed exactly enough as a float
     num = t * (1.0 + log_m - np.log(t)) + math.log(2.0) + log_m - math.log(delta)
     log_den = math.log(2.0) + log_m + np.log1p(-t * _scaled(-log_m))
@@ -155,7 +156,7 @@ def kpca_bound(eigenvalues, m, *, kappa_sq_sum=None, delta=0.05, R=1.0):
     if m < 2**53 and kappa_sq_sum is not None:  # the formula as it reads
         mf = float(m)
         inner = tails[1:] / mf + (8.0 / mf) * np.sqrt(t + 1) * math.sqrt(kappa_sq_sum)
-        const = 3 * R**2 * np.sqrt(np.log(2 * mf / delta) / (2 * mf))
+        const = 3 * R**2 * np.sqrt((np.log(2 * mf) - np.log(delta)) / (2 * mf))
     else:
         inv_m = _scaled(-log_m)
         inner = tails[1:] * inv_m + 8.0 * np.exp(0.5 * (np.log(t + 1) + log_kappa) - log_m)
@@ -195,7 +196,8 @@ def kmp_bound(m, k, t, *, delta=0.05):
         return float("inf")
     if m < 2**53:  # the formula as it reads (every count exact as a float)
         e = np.e
-        value = (k + 1) * np.log2(4 * e * n / (k + 1)) + np.log2(2 * m**2 / delta)
+        # log2(2 m^2 / delta), written so that a tiny delta cannot overflow
+        value = (k + 1) * np.log2(4 * e * n / (k + 1)) + (1.0 + 2.0 * np.log2(m) - np.log2(delta))
         if k > 0:
             value += k * np.log2(e * m / k)
         if t > 0:

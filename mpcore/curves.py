@@ -180,7 +180,9 @@ def out_residual_means(residual_curve, indices):
     if idx.dtype == bool or not np.issubdtype(idx.dtype, np.integer):
         raise TypeError(f"indices must be integers, got dtype {idx.dtype}.")
     if k >= m:
-        raise ValueError(f"need fewer chosen points than training points: k = {k}, m = {m}.")
+        raise ValueError(f"residual_curve has k = {k} columns for m = {m} rows: it needs fewer "
+                         "chosen points than training points (the bound averages over the "
+                         "points outside the compression set).")
     if np.unique(idx).size != k or idx.min() < 0 or idx.max() >= m:
         raise ValueError("indices must be distinct training indices in [0, m).")
     t = np.arange(1, k + 1)
@@ -228,7 +230,7 @@ def kpca_terms(top_eigenvalues, trace, m, *, kappa_sq_sum, delta=0.05, R=1.0):
     t = np.arange(1, lam.size + 1, dtype=float)
     tails = np.maximum(trace - np.cumsum(lam), 0.0)
     return (tails / m + (8.0 / m) * np.sqrt(t + 1) * np.sqrt(kappa_sq_sum)
-            + 3 * R**2 * np.sqrt(np.log(2 * m / delta) / (2 * m)))
+            + 3 * R**2 * np.sqrt((np.log(2 * m) - np.log(delta)) / (2 * m)))
 
 
 def bound_curves(X_train, X_test=None, *, kernel="rbf", gamma=None, degree=3, coef0=1.0,

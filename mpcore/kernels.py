@@ -21,6 +21,7 @@ from sklearn.metrics.pairwise import pairwise_kernels
 from ._validation import (
     KERNELS,
     MAX_ABS_VALUE,
+    MAX_KERNEL_VALUE,
     PSD_CHECK_MAX_M,
     PSD_NEG_RATIO,
     check_array_data,
@@ -86,10 +87,17 @@ def kernel_matrix(X, Y=None, *, kernel="rbf", gamma=None, degree=3, coef0=1.0):
             X, Y, metric=kernel, filter_params=True, gamma=gamma, degree=degree, coef0=coef0
         )
     K = np.asarray(K, dtype=float)
-    if not np.all(np.isfinite(K)):
+    amax = float(np.max(np.abs(K))) if K.size else 0.0
+    if not np.isfinite(amax):
         raise ValueError(
             f"The {kernel!r} kernel overflowed (inf or NaN entries): lower the degree or "
             "gamma, or standardise the features."
+        )
+    if amax > MAX_KERNEL_VALUE:
+        raise ValueError(
+            f"The {kernel!r} kernel has values as large as {amax:.3g}, beyond "
+            f"{MAX_KERNEL_VALUE:.0e}: the methods square and multiply kernel values and would "
+            "overflow. Standardise the features (X), or lower gamma or the degree."
         )
     return K
 

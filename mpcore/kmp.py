@@ -54,6 +54,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ._linalg import cholesky_append, cholesky_solve
 from ._losses import LOSSES, backfit, get_loss, line_minimize
 from ._validation import (
+    MAX_KERNEL_VALUE,
     MAX_STEPS,
     _short,
     check_array_data,
@@ -226,7 +227,9 @@ def normalize_kernel_specs(kernel="rbf", *, gamma=None, degree=3, coef0=1.0, n_f
     specs = tuple(_one_spec(item, gamma, degree, coef0, n_features) for item in items)
     if len(set(specs)) != len(specs):
         dup = sorted({s.label for s in specs if specs.count(s) > 1})
-        raise ValueError(f"Kernel specification(s) listed twice: {', '.join(dup)}.")
+        raise ValueError(f"kernel has specification(s) listed twice: {', '.join(dup)}. "
+                         "Remove the duplicates (linear and cosine take no gamma, so "
+                         "different gammas do not make them different).")
     return specs
 
 
@@ -468,7 +471,7 @@ def kmp_steps(
     >>> [s.step for s in steps]
     [1, 2, 3, 4, 5]
     """
-    D = check_array_data(D, "D")
+    D = check_array_data(D, "D", max_abs=MAX_KERNEL_VALUE)
     y = check_array_data(y, "y", ndim=1)
     l, M = D.shape
     if y.shape != (l,):
@@ -476,6 +479,12 @@ def kmp_steps(
     n_steps = check_positive_int(n_steps, "n_steps", maximum=MAX_STEPS)
     _check_fitting(fitting)
     loss = get_loss(loss)
+    if loss.name != "squared" and not np.all(np.isin(y, (-1.0, 1.0))):
+        raise ValueError(
+            f"loss={loss.name!r} is a margin loss: y must hold the labels -1 and +1 "
+            "(KMPClassifier maps two classes to them). Use loss='squared' for real-valued "
+            "targets."
+        )
     backfit_every = check_positive_int(backfit_every, "backfit_every")
     if not isinstance(solver, str) or solver not in ("auto", "gradient"):
         raise ValueError(f"solver must be 'auto' or 'gradient', got {_short(solver)}.")
@@ -505,7 +514,8 @@ def kmp_steps(
         raise ValueError(f"kernel_index must be an integer array of shape ({M},).")
     sq = np.einsum("ij,ij->j", D, D)
     if not np.max(sq) > 0:
-        raise ValueError("Every dictionary column is zero: check the kernel parameters.")
+        raise ValueError("Every column of D (the dictionary) is zero: check the kernel "
+                         "parameters.")
     closed_form = solver == "auto" and loss.name == "squared"
     with_bound = error == "margin" or alpha is not None
     return _kmp_core(

@@ -446,8 +446,8 @@ def kmp_curves(estimator, X, y, X_test=None, y_test=None):
         test_f.append(f_te)
     n_steps = max(pth.n_steps for pth in paths)
     if n_steps == 0:
-        raise ValueError("Kernel matching pursuit took no step: every dictionary column is zero "
-                         "or the targets are already fitted.")
+        raise ValueError("Kernel matching pursuit took no step: y is already fitted (e.g. all "
+                         "zero) or every kernel column is zero (check the kernel parameters).")
 
     def at(fs, j, n):
         # a pursuit that stopped earlier keeps its last function (staged_predict's rule)

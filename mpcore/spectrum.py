@@ -722,8 +722,9 @@ def subspace_distance(U, V):
     -------
     angle : float in [0, pi/2]
     """
-    U = check_array_data(U, "U", ndim=1 if np.ndim(U) == 1 else 2, min_rows=0, min_cols=0)
-    V = check_array_data(V, "V", ndim=1 if np.ndim(V) == 1 else 2, min_rows=0, min_cols=0)
+    U, V = _as_float_array(U, "U"), _as_float_array(V, "V")
+    U = check_array_data(U, "U", ndim=1 if U.ndim == 1 else 2, min_rows=0, min_cols=0)
+    V = check_array_data(V, "V", ndim=1 if V.ndim == 1 else 2, min_rows=0, min_cols=0)
     if U.ndim == 1:
         U = U[:, None]
     if V.ndim == 1:
