@@ -1,8 +1,10 @@
 """Tests of mpcore.reproduce: the command, the experiments, the verdicts and the page.
 
-The quick command runs once (a subprocess, as a user runs it); every experiment
-also runs once in this process with the same quick settings; the page runs once
-in AppTest. The three must report the same numbers. Invariants of the papers
+The quick command runs once, in this process (``main([...])``, the command line's
+own entry point), and the results it writes are kept for the other tests; a user's
+``python -m mpcore.reproduce`` runs in a subprocess for two cheap experiments and
+must write the same numbers; the page runs in AppTest and must show the same
+numbers as the command (computed apart, through the page's cache). Invariants of the papers
 (nested projections never raise a residual, bounds are running minima, the
 Theorem 3 column is Theorem 3) are checked on the returned tables, and the
 published numbers are checked against the paper texts when they are available.
@@ -17,6 +19,7 @@ import os
 import re
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import asdict, replace
 from pathlib import Path
 
@@ -63,7 +66,8 @@ APP = REPO_ROOT / "app.py"
 PAGE = "pages/reproduce.py"
 #: The paper texts (outside the repository); tests that quote them skip without them.
 PAPERS = Path(os.environ.get("MPCORE_PAPERS", REPO_ROOT.parent / "shared" / "papers"))
-#: Seconds the quick command may take on a loaded 2-core machine (it takes ~15 s alone).
+#: Seconds the command in a subprocess may take on a loaded 2-core machine (a hang, not a
+#: speed check: two cheap experiments take a few seconds).
 COMMAND_TIMEOUT = 300
 #: Seconds one AppTest run may take (the page computes every quick experiment once).
 RUN_TIMEOUT = 300
@@ -76,32 +80,33 @@ MONOTONE_SLACK = 1e-10
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    """``python -m mpcore.reproduce --out DIR --quick`` in a subprocess and, meanwhile,
-    every experiment called directly in this process with its quick settings."""
+    """``python -m mpcore.reproduce --out DIR --quick`` run once through its entry point
+    ``main`` in this process: (output folder, exit code, stderr, results by key)."""
+    import mpcore.reproduce as reproduce
+
     out = tmp_path_factory.mktemp("reproduce_quick")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "mpcore.reproduce", "--out", str(out), "--quick",
-         "--plotlyjs", "cdn"],
-        cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
-    try:
-        direct = {k: run_experiment(k, e.settings_cls.quick()) for k, e in EXPERIMENTS.items()}
-        stdout, stderr = proc.communicate(timeout=COMMAND_TIMEOUT)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    return out, subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr), direct
+    written = []
+    write_outputs_ = reproduce.write_outputs
+
+    def recording(results, *args, **kwargs):
+        written.extend(results)
+        return write_outputs_(results, *args, **kwargs)
+
+    stderr = io.StringIO()
+    with pytest.MonkeyPatch.context() as mp, redirect_stderr(stderr), redirect_stdout(io.StringIO()):
+        mp.setattr(reproduce, "write_outputs", recording)
+        code = reproduce.main(["--out", str(out), "--quick", "--plotlyjs", "cdn"])
+    return out, code, stderr.getvalue(), {r.key: r for r in written}
 
 
 @pytest.fixture(scope="module")
 def command(runs):
-    return runs[0], runs[1]
+    return runs[0], runs[1], runs[2]
 
 
 @pytest.fixture(scope="module")
 def direct(runs):
-    return runs[2]
+    return runs[3]
 
 
 def _as_text(df):
@@ -112,9 +117,12 @@ def _as_text(df):
 
 
 def test_quick_command_writes_every_figure_table_and_summary(command, direct):
-    out, proc = command
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert "100%" in proc.stderr, "no terminal progress bar on stderr"
+    out, code, stderr = command
+    assert code == 0, stderr[-3000:]
+    assert "100%" in stderr, "no terminal progress bar on stderr"
+    assert list(direct) == list(EXPERIMENTS)
+    for key, res in direct.items():  # the quick settings, as a direct call takes them
+        assert res.settings == EXPERIMENTS[key].settings_cls.quick(), key
     for key, res in direct.items():
         page = (out / f"{key}.html").read_text(encoding="utf-8")
         assert "<html" in page and res.title in page and "plotly" in page.lower()
@@ -131,7 +139,7 @@ def test_quick_command_writes_every_figure_table_and_summary(command, direct):
 
 
 def test_summary_has_a_row_for_every_check(command, direct):
-    out, _ = command
+    out, _, _ = command
     summary = pd.read_csv(out / "summary.csv", dtype=str, keep_default_na=False)
     expected = [(k, c.claim) for k, r in direct.items() for c in r.checks]
     assert list(zip(summary["experiment"], summary["claim"])) == expected
@@ -144,14 +152,33 @@ def test_summary_has_a_row_for_every_check(command, direct):
         assert claim.replace("|", "\\|") in row
 
 
-def test_command_numbers_equal_a_direct_call_with_the_same_settings(command, direct):
-    out, _ = command
+def test_command_writes_the_numbers_of_its_results(command, direct):
+    out, _, _ = command
     written = pd.read_csv(out / "summary.csv", dtype=str, keep_default_na=False)
     pd.testing.assert_frame_equal(_as_text(written), _as_text(summary_frame(direct.values())))
 
 
+#: Two cheap experiments for the command run as a user runs it (a subprocess).
+SUBPROCESS_ONLY = ("vb_fig5_losses", "vb_fig7_tanh")
+
+
+def test_command_line_in_a_subprocess_writes_the_same_numbers(tmp_path, direct):
+    """``python -m mpcore.reproduce --quick --only ...`` as a user types it: exit code 0,
+    a progress bar, and the same numbers as the run in this process."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "mpcore.reproduce", "--out", str(tmp_path), "--quick",
+         "--only", ",".join(SUBPROCESS_ONLY), "--plotlyjs", "cdn"],
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=COMMAND_TIMEOUT,
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "100%" in proc.stderr, "no terminal progress bar on stderr"
+    written = pd.read_csv(tmp_path / "summary.csv", dtype=str, keep_default_na=False)
+    ours = summary_frame(direct[k] for k in SUBPROCESS_ONLY)
+    pd.testing.assert_frame_equal(_as_text(written), _as_text(ours))
+
+
 def test_results_json_is_finite_and_records_the_settings(command, direct):
-    out, _ = command
+    out, _, _ = command
 
     def refuse(token):
         raise AssertionError(f"non-finite number {token} in results.json")
