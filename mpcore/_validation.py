@@ -69,25 +69,26 @@ PSD_KERNELS = ("rbf", "laplacian", "polynomial", "linear", "cosine")
 KERNELS = PSD_KERNELS + ("sigmoid",)
 
 
-def sigmoid_message(where="this method"):
+def sigmoid_message(where="this method", name="kernel"):
     """Why the sigmoid kernel is refused where a PSD kernel is needed."""
     return (
-        "The 'sigmoid' kernel tanh(gamma x'y + coef0) is not positive semi-definite in "
-        f"general (it fails Mercer's condition for most gamma and coef0), but {where} needs a "
-        "PSD kernel matrix (its Rayleigh quotients and deflation assume K = Phi Phi'). "
-        "Choose rbf, laplacian, linear, cosine, or polynomial with coef0 >= 0. (Kernel "
+        f"{name}='sigmoid': the sigmoid kernel tanh(gamma x'y + coef0) is not positive "
+        "semi-definite in general (it fails Mercer's condition for most gamma and coef0), "
+        f"but {where} needs a PSD kernel matrix (its Rayleigh quotients and deflation "
+        "assume K = Phi Phi'). Choose rbf, laplacian, linear, cosine, or polynomial with coef0 >= 0. (Kernel "
         "matching pursuit accepts 'sigmoid': it does not need Mercer's condition.)"
     )
 
 
-def check_kernel_name(kernel, *, allow_non_psd=True, where="this method"):
-    """Return ``kernel`` if it is a known kernel name, else raise ValueError."""
+def check_kernel_name(kernel, *, allow_non_psd=True, where="this method", name="kernel"):
+    """Return ``kernel`` if it is a known kernel name, else raise ValueError naming ``name``."""
     if not isinstance(kernel, str) or kernel not in KERNELS:
+        which = "" if name == "kernel" else f" for {name}"
         raise ValueError(
-            f"Unknown kernel {kernel!r}. Choose one of: {', '.join(KERNELS)}."
+            f"Unknown kernel {_short(kernel)}{which}. Choose one of: {', '.join(KERNELS)}."
         )
     if not allow_non_psd and kernel not in PSD_KERNELS:
-        raise ValueError(sigmoid_message(where))
+        raise ValueError(sigmoid_message(where, name))
     return kernel
 
 

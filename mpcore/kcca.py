@@ -460,8 +460,8 @@ class SparseKCCA(BaseEstimator):
         Y : array of shape (m, d_y)
             Second view, paired row by row with X.
         """
-        for kernel in (self.kernel_x, self.kernel_y):
-            check_kernel_name(kernel, allow_non_psd=False, where=WHERE)
+        for kernel, name in ((self.kernel_x, "kernel_x"), (self.kernel_y, "kernel_y")):
+            check_kernel_name(kernel, allow_non_psd=False, where=WHERE, name=name)
         n_basis = check_positive_int(self.n_basis, "n_basis")
         reg = _check_reg(self.reg)
         tol = check_positive_float(self.tol, "tol", maximum=1.0)
@@ -494,9 +494,20 @@ class SparseKCCA(BaseEstimator):
             quotients.append(s.quotients[s.index])
             path.append(s.correlation)
         if not indices:
+            zero = [f"{v} (kernel_{v.lower()}={k!r})" for v, K, k in
+                    (("X", Kx, self.kernel_x), ("Y", Ky, self.kernel_y))
+                    if not np.max(np.diag(K)) > 0]
+            if not zero:
+                raise ValueError(
+                    "No pair has a non-zero feature vector in both views X and Y, so no point "
+                    "can be chosen. Check the data and the kernel parameters (kernel_x, "
+                    "kernel_y)."
+                )
             raise ValueError(
-                "A kernel matrix is (numerically) zero: no point can be chosen. "
-                "Check the kernel parameters."
+                f"The kernel matrix of {' and '.join(zero)} is (numerically) zero, "
+                "so no point can be chosen: every point has a zero feature vector (e.g. a "
+                "linear or polynomial kernel of all-zero data). Check the data and the kernel "
+                "parameters."
             )
         k = len(indices)
         n_components = k if self.n_components is None else check_positive_int(

@@ -400,8 +400,9 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
             traces.append(s.trace_residual)
         if not indices:
             raise ValueError(
-                "The kernel matrix is (numerically) zero: no point can be chosen. "
-                "Check the kernel parameters."
+                f"The kernel matrix of X (kernel={self.kernel!r}) is (numerically) zero, so no "
+                "point can be chosen: every point has a zero feature vector (e.g. a linear or "
+                "polynomial kernel of all-zero data). Check the data and the kernel parameters."
             )
         self.indices_ = np.asarray(indices, dtype=int)
         self.rayleigh_quotients_ = np.asarray(quotients)
