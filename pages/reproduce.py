@@ -64,7 +64,10 @@ for i, exp in enumerate(EXPERIMENTS.values(), start=1):
         for col, (name, label, options) in zip(cols, exp.controls):
             key = f"reproduce.{exp.key}.{name}"
             with col:
-                st.select_slider(label, options=options, key=key)
+                if key in state.hidden:
+                    st.caption(f"{label}: {state[key]}")
+                else:
+                    st.select_slider(label, options=options, key=key)
             values[name] = state[key]
         settings = replace(base, **values)
         st.code(repr(settings), language="python", wrap_lines=True)
