@@ -86,9 +86,11 @@ def _sub(n):
     return str(n).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
 
-@st.fragment
 def stepper():
-    """Step / Back / Reset and the live numbers rerun only this part."""
+    """The figure on the page's one timeline, with the live numbers beside it.
+
+    Not a fragment: a step changes the state, and the whole view (the links,
+    the downloads, the classroom link) follows it."""
     j = min(max(current(SKPCA)["j"], 1), n_steps)
     left, right = st.columns([5, 2])
     with left:

@@ -227,3 +227,45 @@ def test_play_pause_step_and_link_share_one_timeline(streamlit_server, browser, 
         assert fingerprint(other) == fingerprint(page)
     finally:
         fresh.close()
+
+
+# ---------------------------------------------------------------- saved runs
+
+
+@pytest.mark.parametrize("name", ["skpca", "bounds"])
+def test_json_download_holds_the_state_and_reopens_the_view(streamlit_server, browser, page,
+                                                            tmp_path, name):
+    schema = ALL_SCHEMAS[name]
+    start = {**START[name], "dataset": "circles", "seed": "4"}
+    page.goto(PAGES[name].url(streamlit_server.base, urlencode(start)))
+    settle(page)
+    if name == "skpca":
+        page.get_by_role("button", name="Step ▶").click()
+        settle(page)
+    state, _ = schema.from_query(query_of(page.url))
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Run as JSON").click()
+    payload = json.loads(info.value.path().read_text())
+    assert payload["page"] == name
+    assert schema.from_settings(payload["settings"])[0] == state  # the complete state
+    assert schema.from_query(query_of(payload["link"]))[0] == state
+    saved = tmp_path / "run.json"
+    saved.write_text(json.dumps(payload))
+    seen = fingerprint(page)
+
+    fresh = browser.new_context(viewport=dict(width=1280, height=900))
+    try:
+        other = fresh.new_page()
+        other.goto(PAGES[name].url(streamlit_server.base, urlencode(START[name])))
+        settle(other)
+        assert schema.from_query(query_of(other.url))[0] != state
+        uploader = other.locator('[data-testid="stFileUploader"]').filter(
+            has_text="Open a saved run")
+        uploader.locator('input[type="file"]').set_input_files(str(saved))
+        other.wait_for_function("([ds]) => new URL(location.href).searchParams.get('seed') === ds",
+                                arg=["4"], timeout=60_000)
+        settle(other)
+        assert schema.from_query(query_of(other.url))[0] == state
+        assert fingerprint(other) == seen
+    finally:
+        fresh.close()
