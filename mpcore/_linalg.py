@@ -1,4 +1,5 @@
-r"""Cholesky append and solve for greedily grown Gram matrices.
+r"""Cholesky append and solve for greedily grown Gram matrices, and the two small
+protocols every module shares: a Cholesky factor with jitter, and Pearson's correlation.
 
 The update is the one of ``_gram_omp`` in scikit-learn's ``sklearn/linear_model/_omp.py``:
 to add column :math:`d` to a basis :math:`B` with :math:`B'B = LL'`, solve
@@ -12,7 +13,12 @@ from __future__ import annotations
 import numpy as np
 from scipy.linalg import cho_solve, solve_triangular
 
-__all__ = ["cholesky_append", "cholesky_solve"]
+__all__ = ["cholesky_append", "cholesky_solve", "cholesky_with_jitter", "pearson",
+           "JITTER_STEPS"]
+
+#: Relative jitters tried, in order, by :func:`cholesky_with_jitter` (times the largest
+#: diagonal entry): none first, then 1e-12 growing a hundredfold up to 1.
+JITTER_STEPS = (0.0, 1e-12, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2, 1.0)
 
 
 def cholesky_append(L, n, cross, diag, *, tol):
@@ -56,3 +62,43 @@ def cholesky_append(L, n, cross, diag, *, tol):
 def cholesky_solve(L, n, rhs):
     """Solve :math:`(LL')x = \\mathrm{rhs}` with the factor ``L[:n, :n]`` (two triangular solves)."""
     return cho_solve((L[:n, :n], True), rhs, check_finite=False)
+
+
+def cholesky_with_jitter(A, *, what="K[i,i]", fix="lower the number of basis vectors"):
+    """Lower Cholesky factor of a symmetric PSD matrix, with the smallest jitter that works.
+
+    The greedy methods keep the chosen block well conditioned relative to their
+    tolerance, so the jitter only guards against rounding: ``A + j * max(diag A) * I``
+    for the first ``j`` of :data:`JITTER_STEPS` that factors. Sparse KPCA, sparse
+    KCCA and the KCCA view all factor their basis blocks here.
+
+    Parameters
+    ----------
+    A : ndarray of shape (k, k)
+    what : str
+        Name of the matrix in the error message.
+    fix : str
+        What a person can change, in the error message.
+
+    Raises
+    ------
+    ValueError
+        When no jitter of :data:`JITTER_STEPS` makes ``A`` positive definite.
+    """
+    A = np.asarray(A, dtype=float)
+    scale = max(float(np.max(np.diag(A))), np.finfo(float).tiny) if A.size else 1.0
+    eye = np.eye(A.shape[0])
+    for jitter in JITTER_STEPS:
+        try:
+            return np.linalg.cholesky(A + jitter * scale * eye)
+        except np.linalg.LinAlgError:
+            continue
+    raise ValueError(f"{what} is not positive definite even with jitter; {fix}.")
+
+
+def pearson(u, v) -> float:
+    """Pearson's correlation of two vectors (0 when either is constant)."""
+    u = np.asarray(u, dtype=float) - np.mean(u)
+    v = np.asarray(v, dtype=float) - np.mean(v)
+    denom = float(np.sqrt((u @ u) * (v @ v)))
+    return float(u @ v / denom) if denom > 0 else 0.0

@@ -68,6 +68,7 @@ from ._validation import (
     named_validation,
     precheck_estimator_input,
 )
+from ._linalg import cholesky_with_jitter, pearson
 from .kernels import _check_params, check_psd_kernel, kernel_matrix
 
 __all__ = ["KCCAStep", "kcca_steps", "canonical_correlations", "SparseKCCA", "DEFAULT_REG"]
@@ -349,17 +350,6 @@ def _kcca_core(Kx, Ky, n_basis, reg, tol):
         )
 
 
-def _safe_cholesky(A, what):
-    scale = max(float(np.max(np.diag(A))), np.finfo(float).tiny)
-    jitter = 0.0
-    for _ in range(8):
-        try:
-            return np.linalg.cholesky(A + jitter * scale * np.eye(A.shape[0]))
-        except np.linalg.LinAlgError:
-            jitter = 1e-12 if jitter == 0 else jitter * 100
-    raise ValueError(f"{what} is not positive definite even with jitter; lower n_basis.")
-
-
 class SparseKCCA(BaseEstimator):
     r"""Matching-pursuit sparse kernel CCA (Hussain & Shawe-Taylor, Section 4).
 
@@ -531,8 +521,10 @@ class SparseKCCA(BaseEstimator):
         self.basis_x_ = X[self.indices_].copy()
         self.basis_y_ = Y[self.indices_].copy()
         # Cholesky factors of K[i,i] in choice order: the Gram-Schmidt features
-        self._chol_x = _safe_cholesky(Kx[np.ix_(self.indices_, self.indices_)], "Kx[i,i]")
-        self._chol_y = _safe_cholesky(Ky[np.ix_(self.indices_, self.indices_)], "Ky[i,i]")
+        self._chol_x = cholesky_with_jitter(Kx[np.ix_(self.indices_, self.indices_)],
+                                            what="Kx[i,i]", fix="lower n_basis")
+        self._chol_y = cholesky_with_jitter(Ky[np.ix_(self.indices_, self.indices_)],
+                                            what="Ky[i,i]", fix="lower n_basis")
         Fx = self._features(Kx[:, self.indices_], self._chol_x)
         Fy = self._features(Ky[:, self.indices_], self._chol_y)
         rho, Wx, Wy, mx, my = _cca(Fx, Fy, reg, self.n_components_)
@@ -578,6 +570,4 @@ class SparseKCCA(BaseEstimator):
     def score(self, X, Y):
         """Pearson correlation of the leading canonical pair on (X, Y)."""
         U, V = self.transform(X, Y)
-        u, v = U[:, 0] - U[:, 0].mean(), V[:, 0] - V[:, 0].mean()
-        denom = np.sqrt((u @ u) * (v @ v))
-        return float(u @ v / denom) if denom > 0 else 0.0
+        return pearson(U[:, 0], V[:, 0])

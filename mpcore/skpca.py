@@ -55,6 +55,7 @@ from ._validation import (
     named_validation,
     precheck_estimator_input,
 )
+from ._linalg import cholesky_with_jitter
 from .kernels import _check_params, check_psd_kernel, kernel_diag, kernel_matrix
 
 #: How the PSD refusals of this module name the method.
@@ -412,7 +413,7 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         self.basis_ = X[self.indices_].copy()
         # Cholesky factor of K[i,i] in choice order (pivoted by construction)
         Kii = kernel_matrix(self.basis_, **params)
-        self._chol = _safe_cholesky(Kii)
+        self._chol = cholesky_with_jitter(Kii, what="K[i,i]", fix="lower n_components")
         return self
 
     def _coordinates(self, X):
@@ -453,19 +454,3 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         tags = super().__sklearn_tags__()
         tags.input_tags.pairwise = False
         return tags
-
-
-def _safe_cholesky(A):
-    """Lower Cholesky factor of a PSD matrix, with the smallest jitter that works.
-
-    The greedy choice keeps K[i,i] well conditioned relative to ``tol``, so the
-    jitter is only a guard against rounding (relative to the largest diagonal).
-    """
-    scale = max(float(np.max(np.diag(A))), np.finfo(float).tiny)
-    jitter = 0.0
-    for _ in range(8):
-        try:
-            return np.linalg.cholesky(A + jitter * scale * np.eye(A.shape[0]))
-        except np.linalg.LinAlgError:
-            jitter = 1e-12 if jitter == 0 else jitter * 100
-    raise ValueError("K[i,i] is not positive definite even with jitter; lower n_components.")

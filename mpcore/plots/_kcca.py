@@ -22,6 +22,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from .._linalg import pearson
 from ._common import (
     FONT_SIZE,
     OKABE_ITO,
@@ -72,12 +73,6 @@ def _oriented_variates(steps):
     return out
 
 
-def _pearson(u, v):
-    u, v = u - u.mean(), v - v.mean()
-    denom = float(np.sqrt((u @ u) * (v @ v)))
-    return float(u @ v / denom) if denom > 0 else 0.0
-
-
 def _titles(j, step, corr):
     return ("View X", "View Y", f"First canonical projections: corr = {corr:.3f}",
             f"Quotient ρᵢ of every candidate at step {j + 1}: argmax i = {step.index}",
@@ -120,7 +115,7 @@ def kcca_animation(X, Y, latent, steps, *, train=None, test=None, rho=None, fram
         raise ValueError(f"X {X.shape} and Y {Y.shape} must be (m, 2) and latent {z.shape} (m,).")
     start = int(np.clip(start, 0, k - 1))
     variates = _oriented_variates(steps)
-    corr = [_pearson(u, v) for u, v in variates]
+    corr = [pearson(u, v) for u, v in variates]
     fig = make_subplots(
         rows=2, cols=3, specs=[[{}, {}, {}], [{"colspan": 2}, None, {}]],
         subplot_titles=_titles(start, steps[start], corr[start]),
