@@ -163,7 +163,9 @@ def load(name, *, n_samples=None, noise=None, random_state=0, **options):
             n, float(ratio), random_state, n_features=n_features, n_dominant=n_dominant,
         )
     elif entry.kind == "synthetic":
-        X, y = entry.generator(n, entry.default_noise if noise is None else float(noise), random_state)
+        # + 0.0 turns -0.0 into 0.0 (numpy's normal refuses a negative-signed scale)
+        X, y = entry.generator(n, entry.default_noise if noise is None else float(noise) + 0.0,
+                               random_state)
         feats = tuple(f"x{i + 1}" for i in range(X.shape[1]))
         target_name = "y"
     else:

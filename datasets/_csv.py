@@ -56,11 +56,15 @@ class Note:
     count: int = 0
 
 
+#: Hard ceilings of the limits a caller may pass (the defaults are far below).
+LIMIT_CEILINGS = {"max_rows": 10_000_000, "max_cols": 100_000, "max_bytes": 2**30}
+
+
 def _check_limit(value, name):
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be a positive integer, got {value!r}.")
-    if value < 1:
-        raise ValueError(f"{name} must be >= 1, got {value}.")
+    if not 1 <= value <= LIMIT_CEILINGS[name]:
+        raise ValueError(f"{name} must lie between 1 and {LIMIT_CEILINGS[name]:,}, got {value}.")
     return int(value)
 
 
