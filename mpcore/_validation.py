@@ -224,6 +224,11 @@ def _as_float_array(A, name):
         raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}.")
     if kind == "O":
         for v in arr.flat:
+            if v is None:
+                raise TypeError(
+                    f"{name} must be an array of numbers, but it contains None (a missing "
+                    "value). Remove or impute the missing values first."
+                )
             if isinstance(v, complex) or (isinstance(v, numbers.Complex)
                                           and not isinstance(v, numbers.Real)):
                 raise ValueError(
