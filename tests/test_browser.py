@@ -85,11 +85,14 @@ def assert_no_errors(page, where):
 
 
 def step_counter(page):
-    """(j, n) of the page's "Step j of n" counter (text outside the figures), or None."""
+    """(j, n) of the page's "Step j of n" counter, or None: the innermost element showing
+    it in the main block, inside a component's shadow root or not, outside the figures."""
     found = page.evaluate(
         """(pattern) => { const re = new RegExp(pattern);
              const main = document.querySelector('[data-testid="stMain"]') || document.body;
-             const el = [...main.querySelectorAll('*')].find(e => !e.closest('.js-plotly-plot')
+             const all = (root) => [...root.querySelectorAll('*')].flatMap(e =>
+               e.shadowRoot ? [e, ...all(e.shadowRoot)] : [e]);
+             const el = all(main).find(e => !e.closest('.js-plotly-plot')
                && re.test(e.textContent) && ![...e.children].some(c => re.test(c.textContent)));
              const m = el && re.exec(el.textContent);
              return m ? [+m[1], +m[2]] : null; }""", STEP_RE.pattern)
@@ -192,13 +195,13 @@ def test_page_plays_steps_without_errors(streamlit_server, page, app_page):
     n_step = step_buttons(page).count()
     for i in range(n_step):
         before = step_counter(page)
+        assert before is not None, f"{app_page.name} has a Step button but no step counter"
         step_buttons(page).nth(i).click()
         wait_for_app(page)
         wait_for_charts(page)
         assert_no_errors(page, f"{app_page.name} after Step")
         after = step_counter(page)
-        if before is not None and before[0] < before[1]:
-            assert after == (before[0] + 1, before[1]), (before, after)
+        assert after == (min(before[0] + 1, before[1]), before[1]), (before, after)
 
     full_screenshot(page, SCREENSHOTS / f"{app_page.name}.png")
     assert_no_errors(page, f"{app_page.name} at the end")
@@ -322,7 +325,7 @@ def test_skpca_downloads_hold_the_shown_run(streamlit_server, page):
         page.get_by_role("button", name="Run as JSON").click()
     payload = json.loads(info.value.path().read_text())
     assert payload["table"]["index"] == shown
-    assert payload["settings"].get("k") == "5"
+    assert payload["settings"].get("k") == 5
 
 
 def test_skpca_reset_link_restores_defaults_and_keeps_hiding(streamlit_server, page):
@@ -348,7 +351,7 @@ def test_skpca_break_it_link_explains_and_warns(streamlit_server, page):
     open_app_page(page, streamlit_server.base, _skpca())
     page.locator('[data-testid="stSidebar"]').get_by_role(
         "link", name="Rank-deficient kernel").click()
-    page.wait_for_url(re.compile(r"skpca\.preset="))
+    page.wait_for_url(re.compile(r"[?&]kernel=linear(&|$)"))  # the preset's complete state
     wait_for_app(page)
     wait_for_charts(page)
     assert_no_errors(page, "skpca after a Break it link")
