@@ -16,9 +16,8 @@ from collections import OrderedDict
 
 import numpy as np
 import scipy.sparse
-from scipy.linalg import LinAlgError, eigvalsh
+from scipy.linalg import eigvalsh
 from scipy.linalg.lapack import dpotrf
-from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, eigsh
 
 #: A residual diagonal at or below ``DIAG_TOL * max(diag K)`` counts as spanned:
 #: sparse KPCA masks it (no division by ~0) and stops once every diagonal is there.
@@ -374,14 +373,15 @@ def check_square_kernel(K, name="K"):
     return K
 
 
-def check_psd_diag(K, name="K"):
+def check_psd_diag(K, name="K", where="this method"):
     """Refuse a kernel matrix whose diagonal has a clearly negative entry."""
     d = np.diag(K)
     scale = max(float(np.max(np.abs(d))), np.finfo(float).tiny)
     if np.any(d < -PSD_NEG_RATIO * scale):
         raise ValueError(
-            f"{name} has negative diagonal entries, so it is not a PSD kernel matrix "
-            "(is it a sigmoid kernel?). This method needs a PSD kernel."
+            f"{name} has negative diagonal entries (the smallest is {d.min():.3g}), so it is not "
+            f"a PSD kernel matrix (is it a sigmoid kernel?). {where[0].upper() + where[1:]} "
+            "needs a PSD kernel: rbf, laplacian, linear, cosine, or polynomial with coef0 >= 0."
         )
     return K
 
@@ -406,30 +406,17 @@ def _fingerprint(K):
 
 
 def _extreme_eigenvalues(K):
-    """(smallest, largest) eigenvalue of symmetric K, or (None, largest) if not converged."""
-    m = K.shape[0]
-    if m <= PSD_CHECK_MAX_M:
-        w = eigvalsh(K, check_finite=False)
-        return float(w[0]), float(w[-1])
-    v0 = np.random.default_rng(0).uniform(-1.0, 1.0, m)
-    try:
-        top = float(eigsh(K, k=1, which="LA", v0=v0, return_eigenvectors=False)[0])
-    except (ArpackError, ArpackNoConvergence):
-        top = float(np.linalg.norm(K, 2)) if m <= 4 * PSD_CHECK_MAX_M else float("nan")
-    try:
-        low = float(eigsh(K, k=1, which="SA", v0=v0, maxiter=20 * m, tol=1e-6,
-                          return_eigenvectors=False)[0])
-    except (ArpackError, ArpackNoConvergence):
-        low = None
-    return low, top
+    """(smallest, largest) eigenvalue of a symmetric K of at most PSD_CHECK_MAX_M rows."""
+    w = eigvalsh(K, check_finite=False)
+    return float(w[0]), float(w[-1])
 
 
 def _matrix_psd(K):
     """Decide whether symmetric K is PSD to the relative tolerance ``PSD_NEG_RATIO``.
 
     Returns ``(is_psd, lam_min, lam_max, checked_rows, shift)``; the eigenvalues are None
-    when the Cholesky test alone decided (PSD) or when they could not be computed. For
-    m > ``PSD_CHECK_MAX_M`` a seeded random principal submatrix is tested.
+    when the Cholesky test alone decided (PSD). For m > ``PSD_CHECK_MAX_M`` a seeded
+    random principal submatrix of that size is tested.
     """
     m = K.shape[0]
     if m > PSD_CHECK_MAX_M:
@@ -447,8 +434,6 @@ def _matrix_psd(K):
     if info == 0:
         return True, None, None, n, shift
     low, top = _extreme_eigenvalues(K)
-    if low is None:
-        return False, None, top, n, shift
     scale = max(abs(top), abs(low), np.finfo(float).tiny)
     return bool(low >= -PSD_NEG_RATIO * scale), low, top, n, shift
 
@@ -469,15 +454,14 @@ def matrix_psd(K):
     return result
 
 
-def eigen_report(low, top, m, checked, shift):
+def eigen_report(low, top, m, checked):
     """A sentence with the most negative eigenvalue relative to the largest."""
     where = "" if checked == m else f" (on a random {checked} x {checked} principal submatrix)"
-    if low is None:
-        return (f"its kernel matrix{where} plus {shift:.2g} I has no Cholesky factor, so its "
-                f"smallest eigenvalue is below {-shift:.2g}")
-    rel = low / top if top and top > 0 else float("-inf")
+    if not top > 0:
+        return (f"the smallest eigenvalue of its kernel matrix{where} is {low:.4g} and none "
+                "is positive")
     return (f"the smallest eigenvalue of its kernel matrix{where} is {low:.4g}, "
-            f"{rel:.2g} times the largest ({top:.4g})")
+            f"{low / top:.2g} times the largest ({top:.4g})")
 
 
 def check_psd_matrix(K, name="K", where="this method"):
@@ -487,12 +471,13 @@ def check_psd_matrix(K, name="K", where="this method"):
     fails, the extreme eigenvalues decide with the tolerance ``PSD_NEG_RATIO``. Results
     are cached by content, so repeated calls on the same matrix cost O(m^2).
     """
-    check_psd_diag(K, name)
-    ok, low, top, checked, shift = matrix_psd(K)
+    check_psd_diag(K, name, where)
+    ok, low, top, checked, _ = matrix_psd(K)
     if not ok:
+        report = eigen_report(low, top, K.shape[0], checked)
         raise ValueError(
-            f"{name} is not positive semi-definite: {eigen_report(low, top, K.shape[0], checked, shift)}"
-            f". {where[0].upper() + where[1:]} needs a PSD kernel matrix K = Phi Phi' (its "
+            f"{name} is not positive semi-definite: {report}. "
+            f"{where[0].upper() + where[1:]} needs a PSD kernel matrix K = Phi Phi' (its "
             "Rayleigh quotients, deflation and Nystroem approximation assume one). Build K "
             "with a PSD kernel: rbf, laplacian, linear, cosine, or polynomial with coef0 >= 0 "
             "(a sigmoid kernel or a polynomial with coef0 < 0 is indefinite in general)."

@@ -287,13 +287,13 @@ def _psd_status(kernel, gamma, degree, coef0, X=None, K=None, where="this method
         K = kernel_matrix(X, kernel="polynomial", gamma=gamma, degree=degree, coef0=coef0)
     else:
         m_full = K.shape[0]
-    ok, low, top, checked, shift = matrix_psd(K)
+    ok, low, top, checked, _ = matrix_psd(K)
     checked = checked if m_full == K.shape[0] else K.shape[0]
     if ok:
         return PSDStatus(True, f"The {desc} is not positive semi-definite in general "
                          f"(coef0 < 0), but on this data its kernel matrix is: no eigenvalue "
                          f"below -{PSD_NEG_RATIO:g} times the largest.", "matrix", low, top)
-    report = eigen_report(low, top, m_full, checked, shift)
+    report = eigen_report(low, top, m_full, checked)
     return PSDStatus(False, f"The {desc} is not positive semi-definite on this data: "
                      f"{report}. {where[0].upper() + where[1:]} needs a PSD kernel "
                      f"(K = Phi Phi'); with a negative eigenvalue its Rayleigh quotients, "

@@ -149,7 +149,7 @@ def _greedy_core(
             # Cauchy-Schwarz on the deflated PSD matrix makes every residual diagonal >= 0
             worst = int(np.argmin(d))
             raise ValueError(
-                f"The kernel matrix is not positive semi-definite: after step {j + 1} the "
+                f"The kernel matrix K is not positive semi-definite: after step {j + 1} the "
                 f"residual diagonal of point {worst} is {d[worst]:.3g} < 0, impossible for "
                 f"K = Phi Phi'. Sparse kernel PCA needs a PSD kernel: rbf, laplacian, linear, "
                 "cosine, or polynomial with coef0 >= 0."
