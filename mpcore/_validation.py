@@ -50,6 +50,10 @@ MAX_ABS_VALUE = 1e150
 #: form K^2, ||K e_i||^2 and products of three kernel values, which overflow beyond it.
 MAX_KERNEL_VALUE = 1e100
 
+#: Smallest largest-magnitude of a non-zero kernel matrix: below it K^2 underflows to 0
+#: (subnormal numbers) and the Rayleigh quotients lose every digit.
+MIN_KERNEL_VALUE = 1e-100
+
 #: Largest number of entries of a kernel matrix formed in memory (8 bytes each: 3.2 GB,
 #: a 20,000 x 20,000 matrix). Larger requests are refused instead of raising MemoryError.
 MAX_KERNEL_ENTRIES = 400_000_000
@@ -341,6 +345,16 @@ def check_magnitude(arr, name, max_abs=MAX_ABS_VALUE):
     return arr
 
 
+def check_tiny(amax, name):
+    """Refuse a non-zero matrix whose largest entry is below ``MIN_KERNEL_VALUE``."""
+    if 0 < amax < MIN_KERNEL_VALUE:
+        raise ValueError(
+            f"{name} has no entry larger than {amax:.3g} in magnitude: its squares underflow "
+            f"below {MIN_KERNEL_VALUE:.0e}^2 and the computation would lose every digit. "
+            "Rescale the data (e.g. standardise the features) or raise gamma."
+        )
+
+
 def check_kernel_size(n_rows, n_cols, what="kernel matrix"):
     """Refuse a kernel matrix with more than ``MAX_KERNEL_ENTRIES`` entries."""
     if n_rows * n_cols > MAX_KERNEL_ENTRIES:
@@ -367,6 +381,7 @@ def check_square_kernel(K, name="K"):
         )
     if amax > MAX_KERNEL_VALUE:
         check_magnitude(K, name, MAX_KERNEL_VALUE)
+    check_tiny(amax, name)
     scale = max(amax, np.finfo(float).tiny)
     if np.max(np.abs(K - K.T)) > 1e-8 * scale:
         raise ValueError(f"{name} must be symmetric (a kernel matrix K(X, X)).")

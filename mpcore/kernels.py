@@ -22,6 +22,7 @@ from ._validation import (
     KERNELS,
     MAX_ABS_VALUE,
     MAX_KERNEL_VALUE,
+    MIN_KERNEL_VALUE,
     PSD_CHECK_MAX_M,
     PSD_NEG_RATIO,
     check_array_data,
@@ -92,6 +93,12 @@ def kernel_matrix(X, Y=None, *, kernel="rbf", gamma=None, degree=3, coef0=1.0):
         raise ValueError(
             f"The {kernel!r} kernel overflowed (inf or NaN entries): lower the degree or "
             "gamma, or standardise the features."
+        )
+    if Y is None and 0 < amax < MIN_KERNEL_VALUE:  # a test block may be ~0 legitimately
+        raise ValueError(
+            f"The {kernel!r} kernel has no value larger than {amax:.3g}: its squares underflow "
+            "and the methods would lose every digit. Standardise the features (X), or change "
+            "gamma or coef0."
         )
     if amax > MAX_KERNEL_VALUE:
         raise ValueError(
