@@ -9,7 +9,17 @@ figures live in :mod:`mpcore.plots`, imported explicitly.
 """
 
 from .bounds import compression_bound, kmp_bound, kpca_bound
-from .kernels import center_kernel, center_test_kernel, kernel_diag, kernel_matrix, sigma_to_gamma
+from .kernels import (
+    PSDStatus,
+    center_kernel,
+    center_test_kernel,
+    check_psd_kernel,
+    gamma_to_sigma,
+    kernel_diag,
+    kernel_matrix,
+    psd_status,
+    sigma_to_gamma,
+)
 from ._losses import LOSSES, loss_functions
 from .kmp import (
     KernelSpec,
@@ -42,7 +52,8 @@ from .spectrum import (
 )
 
 __all__ = [
-    "kernel_matrix", "kernel_diag", "sigma_to_gamma", "center_kernel", "center_test_kernel",
+    "kernel_matrix", "kernel_diag", "sigma_to_gamma", "gamma_to_sigma", "center_kernel",
+    "center_test_kernel", "psd_status", "PSDStatus", "check_psd_kernel",
     "SKPCAStep", "greedy_steps", "greedy_steps_from_data", "SparseKPCA",
     "compression_bound", "kpca_bound", "kmp_bound",
     "KMPRegressor", "KMPClassifier", "KMPStep", "kmp_steps", "kmp_steps_from_data", "KernelSpec",
