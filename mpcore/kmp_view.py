@@ -740,7 +740,9 @@ def scores(task, y_true, y_pred, classes=None):
     """What a student expects beside a fit.
 
     Classification: ``{"accuracy", "confusion"}`` (rows: true class, columns:
-    predicted, in the order of ``classes``). Regression: ``{"rmse", "r2"}``.
+    predicted, in the order of ``classes``, followed by any other label that occurs in
+    ``y_true`` or ``y_pred``, e.g. a class present only in a test split).
+    Regression: ``{"rmse", "r2"}``.
     """
     if not isinstance(task, str) or task not in ("classification", "regression"):
         raise ValueError(f"task must be 'classification' or 'regression', got {_short(task)}.")
@@ -755,7 +757,15 @@ def scores(task, y_true, y_pred, classes=None):
         y_true = check_array_data(y_true, "y_true", ndim=1)
         y_pred = check_array_data(y_pred, "y_pred", ndim=1)
     if task == "classification":
-        labels = np.unique(y_true) if classes is None else np.asarray(classes)
+        # every label that occurs is a row/column: a class seen only in y_true (e.g. only in
+        # the test split) or only in y_pred is kept, after the given classes in their order
+        seen = np.unique(np.concatenate([y_true, y_pred]))
+        if classes is None:
+            labels = seen
+        else:
+            labels = np.asarray(classes)
+            extra = seen[~np.isin(seen, labels)]
+            labels = np.concatenate([labels, extra]) if extra.size else labels
         return dict(accuracy=float(np.mean(y_true == y_pred)),
                     confusion=confusion_matrix(y_true, y_pred, labels=labels))
     rmse = float(np.sqrt(mean_squared_error(y_true, y_pred)))
