@@ -277,3 +277,11 @@ def test_sparse_kpca_warns_when_it_chooses_fewer_components():
         warnings.simplefilter("error")
         SparseKPCA(4, gamma=0.5).fit(X)  # no warning when every component is found
         bound_curves(np.repeat(np.eye(2), 4, axis=0), k_max=5, kernel="linear")  # reported, not warned
+
+
+def test_scores_keep_a_class_seen_only_in_the_test_split():
+    from mpcore.kmp_view import scores
+
+    s = scores("classification", np.array([0, 1, 2, 2]), np.array([0, 1, 1, 0]),
+               classes=np.array([0, 1]))
+    assert s["confusion"].shape == (3, 3) and s["confusion"].sum() == 4
