@@ -43,9 +43,11 @@ def test_load(name, n_samples, noise, random_state):
 
 
 @FUZZ
-@given(options=st.fixed_dictionaries({}, optional={
-    "variance_ratio": st.one_of(st.floats(0.5, 50), ODD_SCALARS),
+@given(options=st.fixed_dictionaries({
+    # always given: the default (450 features) draws a 450 x 450 orthogonal matrix
     "n_features": st.one_of(st.integers(1, 60), ODD_SCALARS, st.just(10**6)),
+}, optional={
+    "variance_ratio": st.one_of(st.floats(0.5, 50), ODD_SCALARS),
     "n_dominant": st.one_of(st.integers(-60, 60), ODD_SCALARS),
 }))
 def test_gaussian_toy_options(options):
