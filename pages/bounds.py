@@ -8,7 +8,15 @@ from mpcore.plots import bound_curves_figure
 from pages.common import cached
 from pages.common.schemas import BOUNDS
 from pages.common.share import data_snippet, kernel_kwargs, page_footer, preset_links
-from pages.common.widgets import data_choice, draw, kernel_choice, show_notes, sync
+from pages.common.text import literal
+from pages.common.widgets import (
+    data_choice,
+    draw,
+    kernel_choice,
+    require_training_rows,
+    show_notes,
+    sync,
+)
 
 st.title("Bounds: sample compression vs kernel PCA")
 st.caption("Hussain & Shawe-Taylor (2008), Corollary 1 and Figure 1; Shawe-Taylor & Cristianini "
@@ -48,7 +56,12 @@ choice = data_choice(state)
 if choice is None:
     st.stop()
 kern = kernel_choice(state)
-d = cached.load_data(choice)
+try:
+    d = cached.load_data(choice)
+except ValueError as exc:  # an upload whose chosen target leaves no usable feature, say
+    st.error(literal(exc))
+    st.stop()
+require_training_rows(d.n_samples, state["test"], need=2, what="The bounds")
 test, k_max, delta, terms = (state["test"], state["bounds.kmax"], state["bounds.delta"],
                              state["bounds.terms"])
 if len(cached.split(choice, test)[0]) < 2:
@@ -59,7 +72,7 @@ if len(cached.split(choice, test)[0]) < 2:
 try:
     c = cached.bound_curves(choice, kern, test, k_max, delta)
 except ValueError as exc:
-    st.error(str(exc))
+    st.error(literal(exc))
     st.stop()
 
 R = c.trivial

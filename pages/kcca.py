@@ -8,6 +8,7 @@ from mpcore.plots import kcca_start_frame, prevalidated
 from pages.common import cached
 from pages.common.schemas import KCCA
 from pages.common.share import page_footer
+from pages.common.text import literal
 from pages.common.timeline import chart_key, step_buttons, timeline
 from pages.common.widgets import draw, show_notes, sync
 
@@ -30,7 +31,7 @@ try:
     fig = cached.kcca_figure(n, noise, seed, test, sx, sy, reg, k,
                              int(1000 / state["kcca.speed"]))
 except ValueError as exc:
-    st.error(str(exc))
+    st.error(literal(exc))
     st.stop()
 
 steps = view["steps"]

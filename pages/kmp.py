@@ -8,15 +8,40 @@ import streamlit as st
 
 from mpcore._losses import loss_functions
 from mpcore.kmp_view import has_width, scores
-from mpcore.plots._kmp import (BOUND_STOP, TEST_ERR, TEST_MIN, TRAIN_ERR, VAL_ERR, VAL_STOP,
-                               kmp_curves_figure, margin_loss_figure, prevalidated,
-                               start_at, step_time_figure)
+from mpcore.plots._kmp import (
+    BOUND_STOP,
+    TEST_ERR,
+    TEST_MIN,
+    TRAIN_ERR,
+    VAL_ERR,
+    VAL_STOP,
+    kmp_curves_figure,
+    margin_loss_figure,
+    prevalidated,
+    start_at,
+    step_time_figure,
+)
 from pages.common import cached
 from pages.common.schemas import ALL, FITTING, KMP, KMP_TABS, LOSS
-from pages.common.share import (active_preset, data_snippet, kernel_kwargs, page_footer,
-                                preset_links, split_snippet)
+from pages.common.share import (
+    active_preset,
+    data_snippet,
+    kernel_kwargs,
+    page_footer,
+    preset_links,
+    split_snippet,
+)
+from pages.common.text import literal
 from pages.common.timeline import chart_key, step_buttons, timeline
-from pages.common.widgets import current, data_choice, draw, kernel_choice, show_notes, sync
+from pages.common.widgets import (
+    current,
+    data_choice,
+    draw,
+    kernel_choice,
+    require_training_rows,
+    show_notes,
+    sync,
+)
 
 st.title("Kernel matching pursuit")
 st.caption("Vincent & Bengio (2002). Each step adds the kernel function K(·, xᵢ) centred on the "
@@ -70,7 +95,12 @@ show_notes(KMP)
 choice = data_choice(state)
 if choice is None:
     st.stop()
-d = cached.load_data(choice)
+try:
+    d = cached.load_data(choice)
+except ValueError as exc:  # an upload whose chosen target leaves no usable feature, say
+    st.error(literal(exc))
+    st.stop()
+require_training_rows(d.n_samples, state["test"], need=5, what="Kernel matching pursuit (with its 20% validation hold-out)")
 task = d.task
 if task not in ("classification", "regression"):
     st.info("Kernel matching pursuit fits a target: choose the target column of your CSV file "
@@ -140,10 +170,10 @@ try:
     v = cached.kmp_staged(choice, kern, test, s, es, cls)
     svm = cached.kmp_svm(choice, kern, test, C, feature)
 except ValueError as exc:
-    st.error(str(exc))
+    st.error(literal(exc))
     st.stop()
 for w in warns:
-    st.warning(w)
+    st.warning(literal(w))
 X_tr, y_tr, X_te, y_te, names = cached.kmp_data(choice, test, feature)
 p = cls or 0
 k_model = len(v["basis"])
@@ -241,7 +271,7 @@ with tabs[1]:
             cmp = cached.kmp_comparison(choice, kern, test, s, C, mode, None if svm_n else N,
                                         basic_n, cls)
         except ValueError as exc:
-            st.error(str(exc))
+            st.error(literal(exc))
         else:
             n_used = cmp["n_basis"]
             if mode == "fittings":
@@ -282,7 +312,7 @@ with tabs[1]:
                                file_name="kmp_comparison.csv", mime="text/csv",
                                key="kmp.cmp_csv")
             for w in cmp["warnings"]:
-                st.warning(w)
+                st.warning(literal(w))
             if mode == "losses" and kern.kernel != "linear":
                 st.caption("The paper's Figure 7 uses a linear kernel: the 'Figure 7' setting "
                            "in the sidebar loads it with its data set.")
@@ -293,7 +323,7 @@ with tabs[2]:
             val, _ = cached.kmp_model(choice, kern, test, s, "validation")
             by_bound, _ = cached.kmp_model(choice, kern, test, s, "bound")
         except ValueError as exc:
-            st.error(str(exc))
+            st.error(literal(exc))
             st.stop()
         pick = (lambda a: a[p]) if cls is not None else (lambda a: a)
         path = curves.paths[p]

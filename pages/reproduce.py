@@ -6,10 +6,11 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from mpcore.reproduce import EXPERIMENTS, VERDICT_RULES, VERDICTS, summary_frame
+from experiments import EXPERIMENTS, VERDICT_RULES, VERDICTS, summary_frame
 from pages.common import cached
 from pages.common.schemas import REPRODUCE_SIZES, reproduce_schema
 from pages.common.share import page_footer
+from pages.common.text import literal
 from pages.common.widgets import draw, show_notes, sync
 
 st.title("Reproduce the papers")
@@ -42,11 +43,20 @@ with st.sidebar:
 show_notes(SCHEMA)
 size = state["reproduce.size"]
 quick = size != "full"
+if not quick and not st.session_state.get("reproduce.full_ok"):
+    # minutes of server time: never started by a link alone, only by a person's click
+    st.info("The full run recomputes every experiment at the papers' sizes: several minutes "
+            "of the server's time, shared by everyone on it. A link cannot start it; press the "
+            "button to run it (results stay cached for an hour).", icon=":material/schedule:")
+    if st.button("Run the full reproduction", key="reproduce.full_go", type="primary"):
+        st.session_state["reproduce.full_ok"] = True
+        st.rerun()
+    st.stop()
 summary_box = st.container()
 overall = summary_box.empty()
 with st.expander("Verdict rules, and how to rebuild everything without a browser"):
     st.markdown(VERDICT_RULES)
-    st.code(f"python -m mpcore.reproduce --out results{' --quick' if quick else ''}",
+    st.code(f"python -m experiments --out results{' --quick' if quick else ''}",
             language="bash")
     st.caption("Writes every figure as a standalone HTML file, every table as CSV, and "
                "summary.md / summary.csv with the table above, with a progress bar in the "
@@ -78,7 +88,7 @@ for i, exp in enumerate(EXPERIMENTS.values(), start=1):
     try:
         res = cached.reproduce_result(exp.key, settings)
     except ValueError as exc:
-        body.error(str(exc))
+        body.error(literal(exc))
         continue
     results.append(res)
     with body:
@@ -132,12 +142,12 @@ def _settings_code(settings):
 
 classes = sorted({type(s).__name__ for _, s in chosen})
 snippet = ("from dataclasses import replace\n"
-           "from mpcore.reproduce import run_experiment, summary_frame\n"
-           "from mpcore.reproduce import (\n"
+           "from experiments import run_experiment, summary_frame\n"
+           "from experiments import (\n"
            + textwrap.fill(", ".join(classes) + ")", width=64, initial_indent="    ",
                            subsequent_indent="    ") + "\n\n"
            "# every figure and table as files, without a browser:\n"
-           f"#   python -m mpcore.reproduce --out results{' --quick' if quick else ''}\n"
+           f"#   python -m experiments --out results{' --quick' if quick else ''}\n"
            "results = [\n"
            + "".join(f"    run_experiment({k!r}, {_settings_code(s)}),\n" for k, s in chosen)
            + "]\ncolumns = ['figure', 'claim', 'published', 'ours', 'verdict']\n"

@@ -15,8 +15,17 @@ from pages.common.share import (
     preset_links,
     split_snippet,
 )
+from pages.common.text import literal
 from pages.common.timeline import chart_key, step_buttons, timeline
-from pages.common.widgets import current, data_choice, draw, kernel_choice, show_notes, sync
+from pages.common.widgets import (
+    current,
+    data_choice,
+    draw,
+    kernel_choice,
+    require_training_rows,
+    show_notes,
+    sync,
+)
 
 st.title("Sparse kernel PCA: greedy selection and deflation")
 st.caption("Hussain & Shawe-Taylor (2008), Algorithm 1. Each step keeps the training point whose "
@@ -50,7 +59,12 @@ choice = data_choice(state)
 if choice is None:
     st.stop()
 kern = kernel_choice(state)
-d = cached.load_data(choice)
+try:
+    d = cached.load_data(choice)
+except ValueError as exc:  # an upload whose chosen target leaves no usable feature, say
+    st.error(literal(exc))
+    st.stop()
+require_training_rows(d.n_samples, state["test"], need=2, what="Sparse kernel PCA")
 test, k = state["test"], state["k"]
 K_MAX = SKPCA["k"].at("hi", state)  # one run of K_MAX steps serves every k on the slider
 cand = 59 if state["skpca.trick"] else None
@@ -58,7 +72,7 @@ try:
     view = cached.skpca_view(choice, kern, test, K_MAX, cand)
     fig = cached.skpca_figure(choice, kern, test, K_MAX, cand)
 except ValueError as exc:
-    st.error(str(exc))
+    st.error(literal(exc))
     st.stop()
 
 steps = view["steps"][:k]

@@ -4,10 +4,18 @@ import pandas as pd
 import streamlit as st
 
 from mpcore.plots._spectrum import (
-    EKM_SERIES, EXACT, NYSTROM_SERIES, angles_figure, error_curves_figure, plotted_rows, scree_figure)
+    EKM_SERIES,
+    EXACT,
+    NYSTROM_SERIES,
+    angles_figure,
+    error_curves_figure,
+    plotted_rows,
+    scree_figure,
+)
 from pages.common import cached
 from pages.common.schemas import SPECTRUM
 from pages.common.share import data_snippet, kernel_kwargs, page_footer
+from pages.common.text import literal
 from pages.common.widgets import data_choice, draw, kernel_choice, show_notes, sync
 
 st.title("Approximate vs exact eigenvalues")
@@ -24,7 +32,11 @@ choice = data_choice(state)
 if choice is None:
     st.stop()
 kern = kernel_choice(state)
-m = cached.load_data(choice).n_samples
+try:
+    m = cached.load_data(choice).n_samples
+except ValueError as exc:  # an upload whose chosen target leaves no usable feature, say
+    st.error(literal(exc))
+    st.stop()
 if m < 3:
     st.error(f"The data set has {m} points; comparing eigenvalues needs at least 3.")
     st.stop()
@@ -35,7 +47,7 @@ try:
     run = cached.spectrum_run(choice, kern, k, q, n_eig)
     curves = cached.spectrum_curves(choice, kern, n_eig, k_max)
 except ValueError as exc:
-    st.error(str(exc) + (" A polynomial kernel with coef0 < 0 is not PSD either: choose "
+    st.error(literal(exc) + (" A polynomial kernel with coef0 < 0 is not PSD either: choose "
                          "coef0 ≥ 0." if kern.kernel == "polynomial" and kern.coef0 < 0 else ""))
     st.stop()
 n_cmp = run["n_compared"]

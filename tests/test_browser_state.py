@@ -93,10 +93,14 @@ def act(pg, rng: random.Random, name: str) -> str:
         if not boxes:
             return "no selectbox"
         box = rng.choice(boxes)
-        label = box.locator("label").inner_text()
-        box.locator('[data-baseweb="select"]').click()
-        options = pg.locator('[role="option"]')
-        options.first.wait_for(state="visible")
+        label = box.locator('[data-testid="stWidgetLabel"]').inner_text().strip()
+        combo = box.locator('[role="combobox"]')
+        combo.click()
+        listbox = pg.locator('[role="listbox"]:visible')
+        if combo.get_attribute("aria-expanded") != "true":
+            combo.press("ArrowDown")  # react-aria opens its list from the keyboard too
+        listbox.first.wait_for(state="visible")
+        options = listbox.first.locator('[role="option"]')
         texts = [options.nth(i).inner_text() for i in range(options.count())]
         allowed = [i for i, t in enumerate(texts)
                    if label != "Data set" or t in QUICK_DATA]

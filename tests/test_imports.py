@@ -1,4 +1,5 @@
-"""mpcore and datasets stay free of streamlit (and mpcore of plotly) for notebook users."""
+"""The layers stay apart: mpcore imports no data loader, plotly (outside mpcore.plots), pandas
+or streamlit; datasets, views and experiments import no streamlit."""
 
 import subprocess
 import sys
@@ -17,3 +18,57 @@ def test_mpcore_imports_neither_streamlit_nor_plotly():
 
 def test_datasets_imports_no_streamlit():
     assert "streamlit" not in _modules_after("import datasets")
+
+
+
+#: What the core never imports: the data loaders, figures, tables, the app and the layers above.
+NOT_IN_CORE = ("datasets", "plotly", "pandas", "streamlit", "views", "experiments", "pages")
+
+
+def _mpcore_files():
+    """mpcore's source files, except the plots package (which may import plotly)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "mpcore"
+    return [p for p in sorted(root.rglob("*.py")) if "plots" not in p.relative_to(root).parts]
+
+
+def _module_of(path):
+    from pathlib import Path
+
+    rel = path.relative_to(Path(__file__).resolve().parents[1]).with_suffix("")
+    return ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
+
+
+def test_mpcore_imports_no_data_loader_plotly_or_pandas():
+    """The core is a library: data sets, figures, tables and experiments live beside it.
+
+    In a fresh interpreter where those packages cannot be imported at all, mpcore
+    and every non-plot submodule still import (scikit-learn itself imports pandas
+    when it is installed, so its mere presence in sys.modules proves nothing).
+    """
+    modules = [_module_of(p) for p in _mpcore_files()]
+    assert "mpcore.kmp" in modules and not any(m.startswith("mpcore.plots") for m in modules)
+    block = "; ".join(f"sys.modules[{m!r}] = None" for m in NOT_IN_CORE)
+    mods = _modules_after(f"{block}; " + "; ".join(f"import {m}" for m in modules))
+    assert set(modules) <= mods
+
+
+def test_mpcore_source_never_imports_them_even_inside_a_function():
+    import ast
+
+    found = []
+    for path in _mpcore_files():
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level
+                     else [])
+            found += [f"{path.name}:{node.lineno} imports {n}" for n in names
+                      if n.split(".")[0] in NOT_IN_CORE]
+    assert not found, found
+
+
+def test_views_and_experiments_import_no_streamlit():
+    mods = _modules_after("import views.data, views.skpca, views.kmp, views.spectrum, "
+                          "views.kcca, views.bounds, experiments")
+    assert "streamlit" not in mods

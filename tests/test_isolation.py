@@ -6,8 +6,8 @@
   whole process, session state is not).
 * Cached return values are read-only (a write raises), and mutating a copy a
   caller got never changes what the cache hands out next.
-* A static (ast) check that mpcore/, datasets/ and pages/ keep no module-level
-  mutable state that functions change at run time, with a self-test showing
+* A static (ast) check that mpcore/, datasets/, views/, experiments/ and pages/
+  keep no module-level mutable state that functions change at run time, with a self-test showing
   the check catches what it is meant to catch. Page scripts (pages/*.py) are
   executed afresh per run, so only what they import is shared state.
 * Every st.cache_data / st.cache_resource decorator has max_entries and ttl.
@@ -29,7 +29,7 @@ from apptest_util import step_counter, timeline
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
-SCANNED = ("mpcore", "datasets", "pages")
+SCANNED = ("mpcore", "datasets", "views", "experiments", "pages")
 STEP_RE = re.compile(r"Step (\d+) of (\d+)")
 TIMEOUT = 120
 

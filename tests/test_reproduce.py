@@ -1,8 +1,8 @@
-"""Tests of mpcore.reproduce: the command, the experiments, the verdicts and the page.
+"""Tests of the experiments package: the command, the experiments, the verdicts and the page.
 
 The quick command runs once, in this process (``main([...])``, the command line's
 own entry point), and the results it writes are kept for the other tests; a user's
-``python -m mpcore.reproduce`` runs in a subprocess for two cheap experiments and
+``python -m experiments`` runs in a subprocess for two cheap experiments and
 must write the same numbers; the page runs in AppTest and must show the same
 numbers as the command (computed apart, through the page's cache). Invariants of the papers
 (nested projections never raise a residual, bounds are running minima, the
@@ -36,7 +36,7 @@ from streamlit.testing.v1 import AppTest
 import datasets
 from mpcore.bounds import kmp_bound
 from mpcore.kmp import KMPClassifier
-from mpcore.reproduce import (
+from experiments import (
     EXPERIMENTS,
     K_CLOSE,
     K_REPRODUCED,
@@ -80,9 +80,9 @@ MONOTONE_SLACK = 1e-10
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    """``python -m mpcore.reproduce --out DIR --quick`` run once through its entry point
+    """``python -m experiments --out DIR --quick`` run once through its entry point
     ``main`` in this process: (output folder, exit code, stderr, results by key)."""
-    import mpcore.reproduce as reproduce
+    import experiments.command as reproduce
 
     out = tmp_path_factory.mktemp("reproduce_quick")
     written = []
@@ -163,10 +163,10 @@ SUBPROCESS_ONLY = ("vb_fig5_losses", "vb_fig7_tanh")
 
 
 def test_command_line_in_a_subprocess_writes_the_same_numbers(tmp_path, direct):
-    """``python -m mpcore.reproduce --quick --only ...`` as a user types it: exit code 0,
+    """``python -m experiments --quick --only ...`` as a user types it: exit code 0,
     a progress bar, and the same numbers as the run in this process."""
     proc = subprocess.run(
-        [sys.executable, "-m", "mpcore.reproduce", "--out", str(tmp_path), "--quick",
+        [sys.executable, "-m", "experiments", "--out", str(tmp_path), "--quick",
          "--only", ",".join(SUBPROCESS_ONLY), "--plotlyjs", "cdn"],
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=COMMAND_TIMEOUT,
         env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
@@ -211,8 +211,8 @@ def test_terminal_progress_bar_reaches_100_percent():
     assert "[#####-----]  50%" in text and "[##########] 100%" in text and text.endswith("\n")
 
 
-def test_import_mpcore_does_not_import_reproduce():
-    code = "import sys, mpcore; print('mpcore.reproduce' in sys.modules, 'plotly' in sys.modules)"
+def test_import_mpcore_does_not_import_the_experiments():
+    code = "import sys, mpcore; print('experiments' in sys.modules, 'plotly' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=REPO_ROOT)
     assert out.stdout.split() == ["False", "False"]

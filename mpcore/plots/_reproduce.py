@@ -1,4 +1,4 @@
-r"""Figures of the "reproduce the papers" report (:mod:`mpcore.reproduce`).
+r"""Figures of the "reproduce the papers" report (:mod:`experiments`).
 
 The curves of each paper's figures come from the topic modules
 (:mod:`mpcore.plots._bounds`, :mod:`mpcore.plots._kmp`); this module adds what

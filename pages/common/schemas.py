@@ -217,13 +217,13 @@ REPRODUCE_SIZES = {"quick": "reduced sizes, seconds (as --quick)",
 @lru_cache(maxsize=1)
 def reproduce_schema() -> Schema:
     """Run size, and each experiment's declared controls at their quick defaults."""
-    from mpcore.reproduce import EXPERIMENTS
+    from experiments import EXPERIMENTS
 
     fields = [Field("reproduce.size", "Run size", "choice", "quick",
                     options=tuple(REPRODUCE_SIZES), labels=REPRODUCE_SIZES, widget="radio",
                     section="Run size",
                     help="Quick: fewer splits and smaller sets (what `--quick` runs). Full: the "
-                         "settings of `python -m mpcore.reproduce` (Table 3 with 50 splits takes "
+                         "settings of `python -m experiments` (Table 3 with 50 splits takes "
                          "a few minutes the first time; results stay cached for an hour).")]
     for exp in EXPERIMENTS.values():
         for name, label, options in exp.controls:

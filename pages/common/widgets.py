@@ -8,7 +8,7 @@ always reproduces the view. :func:`draw` then draws the widgets of the fields
 that apply and are not hidden by a classroom link; a hidden field takes
 exactly the same validated path as a visible one.
 
-The choices handed to mpcore and datasets are frozen dataclasses (hashable
+The choices handed to mpcore and datasets are frozen dataclasses of :mod:`views.data` (hashable
 cache keys) derived from the state by :func:`data_choice` and
 :func:`kernel_choice`.
 """
@@ -16,13 +16,13 @@ cache keys) derived from the state by :func:`data_choice` and
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
 
 import numpy as np
 import streamlit as st
 
 import datasets
 from mpcore.kernels import sigma_to_gamma
+from views.data import DataChoice, KernelChoice  # noqa: F401  (re-exported for the pages)
 
 from .fields import (  # noqa: F401  (re-exported for the pages and tests)
     CSV,
@@ -34,53 +34,9 @@ from .fields import (  # noqa: F401  (re-exported for the pages and tests)
     clickable,
 )
 from .state import Schema, State
+from .text import literal
 
 # ---------------------------------------------------------------- the choices
-
-
-@dataclass(frozen=True)
-class DataChoice:
-    """What data to load: a registered name and its parameters, or an upload."""
-
-    name: str
-    n_samples: int | None = None
-    noise: float | None = None
-    seed: int = 0
-    variance_ratio: float = 10.0
-    standardize: bool = True
-    csv_digest: str | None = None  # set for uploads; the bytes live in session state
-    csv_target: str | None = None
-    added: tuple = ()  # points added by clicking: ((x1, x2, label), ...)
-
-    def load_kwargs(self) -> dict:
-        kw = dict(n_samples=self.n_samples, noise=self.noise, random_state=self.seed)
-        if self.name == "gaussian_toy":
-            kw.pop("noise")
-            kw["variance_ratio"] = self.variance_ratio
-        return kw
-
-
-@dataclass(frozen=True)
-class KernelChoice:
-    """A kernel and its parameters, ready for ``mpcore.kernels.kernel_matrix``."""
-
-    kernel: str = "rbf"
-    gamma: float | None = None
-    degree: int = 3
-    coef0: float = 1.0
-    sigma: float | None = field(default=None, compare=False)
-
-    def params(self) -> dict:
-        return dict(kernel=self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0)
-
-    def label(self) -> str:
-        if self.kernel in ("rbf", "laplacian") and self.sigma is not None:
-            return f"{self.kernel}, sigma = {self.sigma:g} (gamma = {self.gamma:.4g})"
-        if self.kernel == "polynomial":
-            return f"polynomial, degree {self.degree}, gamma = {self.gamma:g}, coef0 = {self.coef0:g}"
-        if self.kernel == "sigmoid":
-            return f"sigmoid, gamma = {self.gamma:g}, coef0 = {self.coef0:g}"
-        return self.kernel
 
 
 def data_choice(state: State) -> DataChoice | None:
@@ -193,7 +149,7 @@ def show_notes(schema: Schema):
     """Say what the validator changed (once): a link's bad values, resets."""
     notes = st.session_state.pop(_key(schema) + ".notes", None)
     if notes:
-        st.info("  \n".join(notes), icon=":material/info:")
+        st.info("  \n".join(literal(n) for n in notes), icon=":material/info:")
 
 
 # ---------------------------------------------------------------- drawing
@@ -288,13 +244,14 @@ def _csv_upload():
                 # validate once, without a target, to learn the header
                 probe = datasets.from_csv(raw, max_rows=MAX_APP_SAMPLES)
             except ValueError as exc:
-                st.error(f"{up.name}: {exc}")
+                st.error(f"{literal(up.name)}: {literal(exc)}")
             else:
                 ss["csv.bytes"] = raw
                 ss["csv.digest"] = digest
                 ss["csv.name"] = up.name
                 ss["csv.rows"] = int(probe.n_samples)
                 ss["csv.columns"] = list(probe.feature_names)
+                ss["csv.notes"] = list(probe.warnings)
                 ss.pop("csv.target", None)
                 st.rerun()  # ranges that depend on the rows (k, say) follow the new file
     if "csv.bytes" not in ss:
@@ -302,7 +259,9 @@ def _csv_upload():
                 "until a valid file arrives).")
         return
     st.selectbox("Target column", ["(none)"] + ss["csv.columns"], key="csv.target")
-    st.caption(f"Using {ss['csv.name']}")
+    st.caption(f"Using {literal(ss['csv.name'])}: {ss['csv.rows']} rows")
+    for note in ss.get("csv.notes", ()):
+        st.warning(literal(note), icon=":material/info:")
 
 
 # ---------------------------------------------------------------- clicked points
@@ -327,6 +286,19 @@ def reset_url(state: State) -> str:
     if state.hidden:
         return f"{base}?hide={','.join(k for k in state.schema.keys if k in state.hidden)}"
     return base
+
+
+def require_training_rows(n_rows: int, test: float, *, need: int, what: str):
+    """Stop the page with a message a person can act on when the split leaves too few rows."""
+    import math
+
+    n_train = n_rows - math.ceil(test * n_rows)
+    if n_train < need:
+        st.error(f"{what} needs at least {need} training points; this data has {n_rows} "
+                 f"row(s), and a test fraction of {test:g} leaves {max(n_train, 0)} for training. "
+                 "Upload more rows or lower the test fraction.")
+        st.stop()
+    return n_train
 
 
 def finite_or_none(a):

@@ -1,0 +1,71 @@
+"""The command: ``python -m experiments --out DIR [--quick] [--only KEY,KEY]``.
+
+Runs the experiments of the registry with a progress bar on stderr and
+writes the report (:func:`experiments.report.write_outputs`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from .registry import EXPERIMENTS, run_all
+from .report import write_outputs
+from .verdicts import VERDICTS
+
+__all__ = ["TerminalProgress", "main"]
+
+
+class TerminalProgress:
+    """A one-line progress bar on stderr: ``[#####-----]  50%  message  12 s``."""
+
+    def __init__(self, stream=None, width=30):
+        self.stream = stream or sys.stderr
+        self.width = width
+        self.start = time.perf_counter()
+
+    def __call__(self, fraction, message=""):
+        n = int(round(self.width * fraction))
+        line = (f"[{'#' * n}{'-' * (self.width - n)}] {100 * fraction:3.0f}%  "
+                f"{message[:60]:<60} {time.perf_counter() - self.start:5.0f} s")
+        self.stream.write("\r" + line)
+        self.stream.flush()
+
+    def close(self):
+        self.stream.write("\n")
+        self.stream.flush()
+
+
+def main(argv=None):
+    """Command line: ``python -m experiments --out DIR [--quick] [--only KEYS]``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m experiments",
+        description="Rebuild every figure and table of the papers (Hussain & Shawe-Taylor 2008, "
+                    "Vincent & Bengio 2002, Marukatat 2016) next to the published numbers.")
+    parser.add_argument("--out", required=True, help="output folder (created if missing)")
+    parser.add_argument("--quick", action="store_true",
+                        help="reduced sizes and fewer splits (well under a minute)")
+    parser.add_argument("--only", default="",
+                        help="comma-separated experiment keys: " + ", ".join(EXPERIMENTS))
+    parser.add_argument("--plotlyjs", choices=("inline", "cdn"), default="inline",
+                        help="embed plotly.js in every HTML file (default, works offline) or "
+                             "link it from a CDN (small files)")
+    args = parser.parse_args(argv)
+    only = [k.strip() for k in args.only.split(",") if k.strip()] or None
+    bar = TerminalProgress()
+    start = time.perf_counter()
+    try:
+        results = run_all(quick=args.quick, only=only, progress=bar)
+    except ValueError as exc:
+        bar.close()
+        parser.error(str(exc))
+    bar.close()
+    total = time.perf_counter() - start
+    out = write_outputs(results, args.out, quick=args.quick, total_seconds=total,
+                        plotlyjs=True if args.plotlyjs == "inline" else "cdn")
+    counts = {v: sum(c.verdict == v for r in results for c in r.checks) for v in VERDICTS}
+    print(f"{len(results)} experiments in {total:.1f} s: {counts['reproduced']} checks "
+          f"reproduced, {counts['close']} close, {counts['differs']} differ. "
+          f"Summary: {out / 'summary.md'}")
+    return 0

@@ -1,0 +1,297 @@
+"""The page computations of views/, called directly (no Streamlit, no AppTest).
+
+Each is checked against a known result rebuilt from mpcore: the deflated
+kernel is K minus the Nystroem approximation on the chosen points, the exact
+KPCA curve is the eigenvalue tail, the Cholesky curve is incomplete Cholesky,
+the KCCA prefix trick equals refitted estimators, the KMP comparison equals
+fitting each estimator directly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import ATOL_EXACT, RTOL_EXACT
+from sklearn.model_selection import train_test_split
+from sklearn.svm import SVC, SVR
+
+import datasets
+from mpcore.kcca import SparseKCCA
+from mpcore.kernels import kernel_matrix, sigma_to_gamma
+from mpcore.kmp import KMPClassifier, KMPRegressor
+from mpcore.plots._spectrum import EKM_SERIES, EXACT, NYSTROM_SERIES
+from mpcore.spectrum import exact_eigenvalues, incomplete_cholesky, relative_error
+from views import data, kcca, kmp, skpca, spectrum
+from views.data import DataChoice, KernelChoice
+
+#: float32 rounding of the stored heatmaps, for values up to max |K| = 1 (rbf).
+HEAT_ATOL = float(np.finfo(np.float32).eps)
+RBF = KernelChoice("rbf", gamma=sigma_to_gamma(0.7, "book"), sigma=0.7)
+
+
+@pytest.fixture(scope="module")
+def moons():
+    """60 standardised moons, the page's 70/30 stratified split."""
+    d = data.load(DataChoice("moons", n_samples=60, noise=0.2, seed=3))
+    tr, te = data.split(d, 0.3, 3)
+    return d, tr, te
+
+
+# ---------------------------------------------------------------- data
+
+
+def test_split_is_the_seeded_stratified_train_test_split(moons):
+    d, tr, te = moons
+    ref_tr, ref_te = train_test_split(np.arange(d.n_samples), test_size=0.3, random_state=3,
+                                      stratify=d.y)
+    np.testing.assert_array_equal(tr, ref_tr)
+    np.testing.assert_array_equal(te, ref_te)
+    assert data.stratified(d, 0.3)
+    reg = datasets.load("sine", n_samples=40, noise=0.1, random_state=0)
+    assert not data.stratified(reg, 0.3)  # regression: never stratified
+
+
+def test_load_appends_clicked_points_then_standardises():
+    raw = datasets.load("moons", n_samples=30, noise=0.1, random_state=1)
+    added = ((3.0, -2.0, 1), (0.5, 0.5, 0))
+    d = data.load(DataChoice("moons", n_samples=30, noise=0.1, seed=1, added=added))
+    X = np.vstack([raw.X, np.array(added)[:, :2]])
+    np.testing.assert_allclose(d.X, (X - X.mean(0)) / X.std(0), atol=ATOL_EXACT)
+    np.testing.assert_array_equal(d.y, np.concatenate([raw.y, [1, 0]]))
+    assert not d.X.flags.writeable
+
+
+def test_an_upload_is_read_from_its_bytes():
+    csv = b"a,b,label\n0,1,0\n1,0,1\n2,2,0\n3,1,1\n"
+    d = data.load(DataChoice("csv upload", csv_digest="x", csv_target="label",
+                             standardize=False), csv)
+    np.testing.assert_array_equal(d.X, [[0, 1], [1, 0], [2, 2], [3, 1]])
+    np.testing.assert_array_equal(d.y, [0, 1, 0, 1])
+
+
+# ---------------------------------------------------------------- sparse KPCA
+
+
+@pytest.fixture(scope="module")
+def skpca_run(moons):
+    d, tr, _ = moons
+    X, labels = d.X[tr], d.y[tr]
+    K = kernel_matrix(X, **RBF.params())
+    steps = skpca.skpca_steps(X, RBF, 8, K=K)
+    return X, labels, K, steps, skpca.skpca_view(X, labels, RBF, 8, steps, K=K)
+
+
+def test_heatmap_at_step_j_is_k_minus_the_rank_j_nystroem_approximation(skpca_run):
+    X, labels, K, steps, v = skpca_run
+    sub, _ = skpca.heatmap_points(v["X2"], labels, len(X))
+    assert v["heat"].shape == (len(steps), len(sub), len(sub))
+    for j in range(1, len(steps) + 1):
+        chosen = [s.index for s in steps[:j]]
+        C = K[np.ix_(sub, chosen)]
+        nystroem = C @ np.linalg.solve(K[np.ix_(chosen, chosen)], C.T)
+        np.testing.assert_allclose(v["heat"][j - 1], K[np.ix_(sub, sub)] - nystroem,
+                                   rtol=0, atol=HEAT_ATOL, err_msg=f"step {j}")
+
+
+def test_exact_kpca_curve_is_the_eigenvalue_tail(skpca_run):
+    _, _, K, steps, v = skpca_run
+    lam = np.sort(np.linalg.eigvalsh(K))[::-1]
+    tail = [lam[t:].sum() for t in range(len(steps) + 1)]
+    np.testing.assert_allclose(v["curves"][skpca.EXACT_CURVE], tail, rtol=RTOL_EXACT,
+                               atol=ATOL_EXACT * np.trace(K))
+
+
+def test_cholesky_curve_is_incomplete_cholesky_and_never_rises(skpca_run):
+    _, _, K, steps, v = skpca_run
+    curve = v["curves"][skpca.CHOLESKY_CURVE]
+    R, _ = incomplete_cholesky(K, rank=len(steps))
+    # trace of K minus that of the Nystroem approximation R'R on the pivots, step by step
+    expected = np.trace(K) - np.concatenate([[0.0], np.cumsum(np.sum(R**2, axis=1))])
+    np.testing.assert_allclose(curve, expected, rtol=RTOL_EXACT, atol=ATOL_EXACT * np.trace(K))
+    np.testing.assert_allclose(v["trace0"], np.trace(K), rtol=RTOL_EXACT)
+    assert np.all(np.diff(curve) <= ATOL_EXACT * np.trace(K))
+    # the greedy optimum lies below both greedy curves
+    assert np.all(v["curves"][skpca.EXACT_CURVE] <= curve + ATOL_EXACT * np.trace(K))
+
+
+def test_the_59_trick_view_forms_no_kernel_matrix(moons):
+    d, tr, _ = moons
+    steps = skpca.skpca_steps(d.X[tr], RBF, 5, n_candidates=59, seed=3)
+    v = skpca.skpca_view(d.X[tr], d.y[tr], RBF, 5, steps, n_candidates=59, seed=3)
+    assert v["heat"] is None and "59-trick" in v["heat_note"] and v["curves"] == {}
+    assert len(v["steps"]) == 5
+
+
+# ---------------------------------------------------------------- spectrum
+
+
+@pytest.fixture(scope="module")
+def spectrum_run(moons):
+    d, _, _ = moons
+    K = kernel_matrix(d.X, **RBF.params())
+    k, q, n_eig = 12, 20, 5
+    return K, k, q, n_eig, spectrum.compare_methods(K, 3, k, q, n_eig)
+
+
+def test_spectrum_rows_are_self_consistent(spectrum_run):
+    K, k, q, n_eig, run = spectrum_run
+    exact = run["top"]["dense eigh (all m)"]  # the reference every row is compared with
+    np.testing.assert_allclose(exact, exact_eigenvalues(K, n_eig, method="eigh"),
+                               rtol=RTOL_EXACT, atol=ATOL_EXACT)
+    n_cmp = run["n_compared"]
+    err_col = f"max rel. error, top {n_cmp}"
+    rows = {r["method"]: r for r in run["rows"]}
+    assert set(NYSTROM_SERIES.values()) | set(EKM_SERIES.values()) <= set(rows)
+    t_dense = rows["dense eigh (all m)"]["time (s)"]
+    for name, r in rows.items():
+        err = relative_error(run["top"][name][:n_cmp], exact[:n_cmp])
+        np.testing.assert_allclose(r[err_col], err.max(), rtol=RTOL_EXACT, err_msg=name)
+        np.testing.assert_allclose(r["rel. error λ₁"], err[0], rtol=RTOL_EXACT, err_msg=name)
+        np.testing.assert_allclose(r["time / dense eigh"], r["time (s)"] / t_dense,
+                                   rtol=RTOL_EXACT, err_msg=name)
+    assert rows["dense eigh (all m)"][err_col] == 0.0
+    np.testing.assert_allclose(run["scree"][EXACT], np.sort(np.linalg.eigvalsh(K))[::-1][
+        : run["scree_length"]], rtol=RTOL_EXACT, atol=ATOL_EXACT)
+    for name in NYSTROM_SERIES.values():
+        assert len(run["indices"][name]) == k
+
+
+def test_error_curves_at_the_chosen_k_and_q_match_the_timed_run(spectrum_run):
+    K, k, q, n_eig, run = spectrum_run
+    curves = spectrum.error_curves(K, 3, n_eig, k_max=k)
+    assert curves["k_grid"][-1] == k and curves["with_bound"]
+    err_col = f"max rel. error, top {run['n_compared']}"
+    rows = {r["method"]: r for r in run["rows"]}
+    for name in NYSTROM_SERIES.values():  # the largest k on the grid is the page's k
+        np.testing.assert_allclose(curves["nystrom"][name][-1], rows[name][err_col],
+                                   rtol=RTOL_EXACT, err_msg=name)
+    at_q = np.flatnonzero(curves["q_grid"] == q)
+    for name in EKM_SERIES.values():  # same seed: a grid point equal to q is the same sketch
+        if at_q.size:
+            np.testing.assert_allclose(curves["ekm"][name][at_q[0]], rows[name][err_col],
+                                       rtol=RTOL_EXACT, err_msg=name)
+        assert np.all(curves["ekm"][name] >= 0)
+
+
+# ---------------------------------------------------------------- KCCA
+
+
+def test_kcca_correlations_equal_refitted_sparse_kcca_for_each_t():
+    d = kcca.kcca_data(100, 0.1, 2, 0.3)
+    sx, sy, reg = 0.7, 0.5, 1e-2
+    v = kcca.kcca_view(d, sx, sy, reg, 6)
+    gx, gy = sigma_to_gamma(sx, "book"), sigma_to_gamma(sy, "book")
+    for t in range(1, len(v["steps"]) + 1):
+        model = SparseKCCA(t, gamma_x=gx, gamma_y=gy, reg=reg).fit(d["X"], d["Y"])
+        np.testing.assert_array_equal(model.indices_, v["indices"][:t])
+        np.testing.assert_allclose(v["rho"][t - 1], model.correlations_[0], atol=ATOL_EXACT)
+        np.testing.assert_allclose(v["train"][t - 1], model.score(d["X"], d["Y"]),
+                                   atol=ATOL_EXACT, err_msg=f"t = {t}")
+        np.testing.assert_allclose(v["test"][t - 1], model.score(d["X_te"], d["Y_te"]),
+                                   atol=ATOL_EXACT, err_msg=f"t = {t}")
+
+
+def test_kcca_data_is_the_seeded_split_of_two_view():
+    d = kcca.kcca_data(50, 0.2, 4, 0.3)
+    X, Y, z = datasets.two_view(50, 0.2, 4)
+    tr, te = train_test_split(np.arange(50), test_size=0.3, random_state=4)
+    for key, full, idx in (("X", X, tr), ("Y_te", Y, te), ("z", z, tr)):
+        np.testing.assert_array_equal(d[key], full[idx])
+
+
+# ---------------------------------------------------------------- KMP
+
+
+def _direct_kmp(task, settings, gamma, X, y):
+    cls = KMPClassifier if task == "classification" else KMPRegressor
+    kw = dict(loss=settings.loss) if task == "classification" else {}
+    return cls(settings.n_basis, kernel="rbf", gamma=gamma, fitting=settings.fitting,
+               backfit_every=settings.backfit_every, **kw).fit(X, y)
+
+
+@pytest.mark.parametrize("mode", ["fittings", "losses"])
+def test_kmp_comparison_rows_equal_fitting_each_estimator_directly(moons, mode):
+    d, tr, te = moons
+    X, y, Xt, yt, _ = kmp.feature_split(d, tr, te)
+    s = kmp.KMPSettings(n_basis=10)
+    cmp = kmp.compare(X, y, Xt, yt, task="classification", kern=RBF, s=s, C=10.0, mode=mode,
+                      basic_n=15, grid=20)
+    svm = SVC(C=10.0, gamma=RBF.gamma).fit(X, y)
+    N = svm.support_.size
+    assert cmp["n_basis"] == N
+    runs = kmp.comparison_runs("classification", s, mode=mode, n_basis=N, basic_n=15, m=len(X))
+    rows = {r["method"]: r for r in cmp["rows"]}
+    assert list(rows)[:-1] == [title for title, _ in runs]
+    for title, settings in runs:
+        model = _direct_kmp("classification", settings, RBF.gamma, X, y)
+        basis = model.basis_indices_
+        assert rows[title]["steps"] == len(basis), title
+        assert rows[title]["distinct_basis_points"] == np.unique(basis[basis >= 0]).size
+        assert rows[title]["train"] == np.mean(model.predict(X) == y), title
+        assert rows[title]["test"] == np.mean(model.predict(Xt) == yt), title
+    svm_row = cmp["rows"][-1]
+    assert svm_row["distinct_basis_points"] == N
+    assert svm_row["train"] == np.mean(svm.predict(X) == y)
+    assert svm_row["test"] == np.mean(svm.predict(Xt) == yt)
+    # one panel per method on the 20 x 20 grid; Figure 7 puts the SVM first
+    assert len(cmp["panels"]) == len(runs) + 1
+    assert all(p["Z"].shape == (20, 20) for p in cmp["panels"])
+    assert cmp["panels"][0 if mode == "losses" else -1]["title"].startswith("SVM")
+    fig = kmp.comparison_figure(cmp, X, y)
+    assert fig is not None and len(fig.layout.annotations) >= len(cmp["panels"])
+
+
+def test_kmp_comparison_on_1d_regression_scores_root_mean_squared_errors():
+    d = data.load(DataChoice("sine", n_samples=60, noise=0.1, seed=0))
+    tr, te = data.split(d, 0.3, 0)
+    X, y, Xt, yt, names = kmp.feature_split(d, tr, te)
+    s = kmp.KMPSettings(n_basis=6)
+    cmp = kmp.compare(X, y, Xt, yt, task="regression", kern=RBF, s=s, C=10.0, n_basis=6,
+                      basic_n=8)
+    for title, settings in kmp.comparison_runs("regression", s, mode="fittings", n_basis=6,
+                                               basic_n=8, m=len(X)):
+        model = _direct_kmp("regression", settings, RBF.gamma, X, y)
+        row = next(r for r in cmp["rows"] if r["method"] == title)
+        np.testing.assert_allclose(row["test"], np.sqrt(np.mean((model.predict(Xt) - yt) ** 2)),
+                                   rtol=RTOL_EXACT, err_msg=title)
+    assert cmp["one_d"] and cmp["rows"][-1]["method"].startswith("SVR")
+    assert kmp.comparison_figure(cmp, X, y, x_label=names[0]) is not None
+    assert isinstance(cmp["svm"]["svm"].model, SVR)
+
+
+def test_kmp_feature_split_keeps_one_named_feature(moons):
+    d, tr, te = moons
+    X, y, Xt, yt, names = kmp.feature_split(d, tr, te, feature=d.feature_names[1])
+    np.testing.assert_array_equal(X[:, 0], d.X[tr, 1])
+    assert names == (d.feature_names[1],)
+    with pytest.raises(ValueError, match="Unknown feature"):
+        kmp.feature_split(d, tr, te, feature="nope")
+
+
+def test_kmp_staged_values_end_at_the_fitted_predictions(moons):
+    d, tr, te = moons
+    X, y, Xt, yt, _ = kmp.feature_split(d, tr, te)
+    model, warns = kmp.fit_kmp(X, y, "classification", RBF, kmp.KMPSettings(n_basis=6))
+    v = kmp.staged(model, X, Xt)
+    np.testing.assert_array_equal(v["test"][-1], model.predict(Xt))
+    assert len(v["basis"]) == len(v["train"]) == model.n_basis_
+    assert isinstance(warns, tuple)
+
+
+def test_the_figure_6_experiment_shows_the_pages_comparison(monkeypatch):
+    """experiments.vincent_bengio fits Figure 6 through views.kmp.compare, the KMP page's call."""
+    import experiments.vincent_bengio as vb
+
+    calls = []
+    real = vb.compare
+
+    def recording(*args, **kwargs):
+        calls.append(kwargs["mode"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(vb, "compare", recording)
+    res = vb.vb_fig6_fittings(vb.FittingsSettings(n_samples=40, basic_iterations=20, n_test=50,
+                                                  grid=15))
+    assert calls == ["fittings"]
+    assert list(res.table["method"]) == ["KMP basic", "KMP back-fitting", "KMP pre-fitting",
+                                         "SVM (hard margin)"]

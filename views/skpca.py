@@ -1,0 +1,149 @@
+r"""What the sparse-KPCA page draws: the greedy steps, the deflated kernel, the trace curves.
+
+After j steps of Algorithm 1 the deflated kernel is :math:`K - \tilde K_j` with
+:math:`\tilde K_j = K_{:,I} K_{I,I}^{-1} K_{I,:}` the rank-j Nystroem
+approximation on the first j chosen points :math:`I`; its trace falls at best
+as the tail of the eigenvalues (exact KPCA), and incomplete Cholesky with
+largest-pivot choice is the other greedy baseline (Shawe-Taylor & Cristianini
+(2004), Code Fragment 5.4).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mpcore.kernels import kernel_matrix
+from mpcore.plots import project_2d
+from mpcore.skpca import SparseKPCA, greedy_steps, greedy_steps_from_data
+from mpcore.spectrum import incomplete_cholesky
+
+from .data import KernelChoice
+
+__all__ = ["HEATMAP_MAX_POINTS", "HEATMAP_MAX_M", "skpca_steps", "skpca_model", "eigenvalues",
+           "heatmap_points", "deflated_heatmaps", "exact_tail", "cholesky_curve", "skpca_view"]
+
+#: Points shown in the deflated-kernel heatmap.
+HEATMAP_MAX_POINTS = 40
+#: Above this many training points the heatmap is hidden.
+HEATMAP_MAX_M = 1000
+EXACT_CURVE = "exact KPCA (optimum)"
+CHOLESKY_CURVE = "incomplete Cholesky"
+
+
+def skpca_steps(X, kern: KernelChoice, k: int, *, K=None, n_candidates=None, seed=0) -> list:
+    """``list(greedy_steps(K, k))`` on the training kernel ``K``, or the 59-trick on ``X``
+    (``n_candidates`` random candidates per step, never forming K)."""
+    if n_candidates is None:
+        return list(greedy_steps(kernel_matrix(X, **kern.params()) if K is None else K, k))
+    return list(greedy_steps_from_data(X, k, n_candidates=n_candidates, random_state=seed,
+                                       **kern.params()))
+
+
+def skpca_model(X, kern: KernelChoice, k: int, *, n_candidates=None, seed=0) -> SparseKPCA:
+    """``SparseKPCA(k, ...)`` fitted on the training rows ``X``."""
+    return SparseKPCA(k, n_candidates=n_candidates, random_state=seed, **kern.params()).fit(X)
+
+
+def eigenvalues(K) -> np.ndarray:
+    """All eigenvalues of ``K``, descending, rounding-level negatives set to 0."""
+    return np.clip(np.linalg.eigvalsh(K)[::-1], 0.0, None)
+
+
+def heatmap_points(X2, labels, m: int, max_points: int = HEATMAP_MAX_POINTS):
+    """Which training points the heatmap shows, in display order, and a note (or None).
+
+    At most ``max_points`` evenly spaced points, ordered by class (``labels``) and
+    then along the first axis of ``X2`` so that the blocks of the kernel show.
+    """
+    if m > max_points:
+        sub = np.linspace(0, m - 1, max_points).astype(int)
+        note = f"Heatmap shows {max_points} evenly spaced of the m = {m} points."
+    else:
+        sub, note = np.arange(m), None
+    if labels is not None:
+        sub = sub[np.lexsort((X2[sub, 0], labels[sub]))]
+    else:
+        sub = sub[np.argsort(X2[sub, 0])]
+    return sub, note
+
+
+def deflated_heatmaps(K_sub, F) -> np.ndarray:
+    r"""Deflated kernel on the shown points after each step: ``heat[j] = K - \tilde K_{j+1}``.
+
+    ``F`` holds the shown points' coordinates on the chosen directions
+    (``SparseKPCA.transform``), so :math:`\tilde K_{j} = F_{:, :j} F_{:, :j}'`.
+    Stored as float32 (half the payload of each animation frame).
+    """
+    n_steps = F.shape[1]
+    cum = np.zeros_like(K_sub, dtype=float)
+    heat = np.empty((n_steps, len(K_sub), len(K_sub)), dtype=np.float32)
+    for j in range(n_steps):
+        cum += np.outer(F[:, j], F[:, j])
+        heat[j] = K_sub - cum
+    return heat
+
+
+def exact_tail(lam, n_steps: int) -> np.ndarray:
+    """Trace left by exact KPCA with t = 0..n_steps components: the eigenvalue tail."""
+    lam = np.asarray(lam, dtype=float)
+    tail = np.concatenate([[lam.sum()], lam.sum() - np.cumsum(lam)])[: n_steps + 1]
+    return np.maximum(tail, 0.0)
+
+
+def cholesky_curve(K, n_steps: int, trace0: float) -> np.ndarray:
+    """Trace left by incomplete Cholesky after t = 0..n_steps pivots (largest-pivot rule)."""
+    R, _ = incomplete_cholesky(K, rank=n_steps)
+    chol = trace0 - np.concatenate([[0.0], np.cumsum(np.sum(R**2, axis=1))])
+    return np.maximum(chol, 0.0)
+
+
+def skpca_view(X, labels, kern: KernelChoice, k: int, steps, *, K=None, lam=None,
+               n_candidates=None, seed=0) -> dict:
+    """Everything the sparse-KPCA page draws, from the training rows ``X``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (m, d)
+        Training rows.
+    labels : ndarray of shape (m,) or None
+        Class labels (classification) to order the heatmap and colour the points.
+    kern : KernelChoice
+    k : int
+        Steps asked for (``steps`` may hold fewer).
+    steps : list of SKPCAStep
+        :func:`skpca_steps` for the same setting.
+    K : ndarray of shape (m, m), optional
+        Training kernel (computed when needed and not given).
+    lam : ndarray, optional
+        :func:`eigenvalues` of ``K`` (computed when needed and not given).
+    n_candidates : int, optional
+        The 59-trick: no heatmap and no exact curves (K is never formed).
+    seed : int
+
+    Returns
+    -------
+    dict
+        ``steps``, ``X2`` and ``axis_labels`` (2-D picture), ``heat`` (or None) and
+        ``heat_note``, ``curves`` (exact tail and incomplete Cholesky), ``trace0``,
+        ``m``, ``labels``.
+    """
+    X2, axis_labels = project_2d(X)
+    m = len(X)
+    exact = n_candidates is None
+    if exact and K is None:
+        K = kernel_matrix(X, **kern.params())
+    heat, heat_note = None, None
+    if not exact or m > HEATMAP_MAX_M:
+        heat_note = (f"Heatmap hidden: m = {m} training points would mean {m}² numbers per frame"
+                     + (" and the 59-trick never forms K." if not exact else "."))
+    else:
+        sub, heat_note = heatmap_points(X2, labels, m)
+        F = skpca_model(X, kern, k, seed=seed).transform(X[sub])[:, : len(steps)]
+        heat = deflated_heatmaps(K[np.ix_(sub, sub)], F)
+    curves = {}
+    trace0 = float(steps[0].trace_residual + steps[0].quotients[steps[0].index]) if steps else 0.0
+    if exact:
+        curves[EXACT_CURVE] = exact_tail(eigenvalues(K) if lam is None else lam, len(steps))
+        curves[CHOLESKY_CURVE] = cholesky_curve(K, len(steps), trace0)
+    return dict(steps=steps, X2=X2, axis_labels=axis_labels, heat=heat, heat_note=heat_note,
+                curves=curves, trace0=trace0, m=m, labels=labels)

@@ -1,0 +1,201 @@
+r"""What the eigenvalue page draws: every approximate eigen-solver against dense ``eigh``.
+
+Nystroem with three choices of columns (sparse-KPCA, random, incomplete
+Cholesky) and Marukatat's empirical kernel map with two sketches, each timed
+once on the same K; their errors over grids of k and q with Marukatat's
+Eq. 3, :math:`|\lambda_i^2 - \tilde\lambda_i| \le \|E\|_2`.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from scipy.sparse.linalg import ArpackError
+
+from mpcore.plots._spectrum import EKM_SERIES, EXACT, NYSTROM_SERIES
+from mpcore.spectrum import (
+    ekm_eigenpairs,
+    ekm_eigenvalues,
+    ekm_perturbation_bound,
+    exact_eigenpairs,
+    exact_eigenvalues,
+    nystrom_eigenpairs,
+    nystrom_eigenvalues,
+    nystrom_indices,
+    relative_error,
+    subspace_distance,
+)
+
+__all__ = ["SPECTRUM_GRID", "SPECTRUM_BOUND_GRID_MAX_M", "SPECTRUM_ZERO_RATIO", "scree_length",
+           "log_grid", "n_compared", "compare_methods", "error_curves"]
+
+#: Points of the error-against-k and error-against-q grids (log-spaced).
+SPECTRUM_GRID = 8
+#: Above this m, Marukatat's Eq. 3 (an O(m^3) diagnostic per point) is drawn at the chosen q only.
+SPECTRUM_BOUND_GRID_MAX_M = 1000
+#: Exact eigenvalues at or below this fraction of the largest count as zero and are not
+#: compared (a relative error against a rounding-level eigenvalue means nothing).
+SPECTRUM_ZERO_RATIO = 1e-10
+
+
+def scree_length(m: int, n_eig: int, k: int, q: int) -> int:
+    """How many leading eigenvalues the scree plot shows (past k and q, so their edge shows)."""
+    return int(min(m, max(50, 2 * n_eig, k + 10, q + 10)))
+
+
+def log_grid(top: int) -> np.ndarray:
+    """Log-spaced integer grid from 1 to ``top`` (both included)."""
+    return np.unique(np.round(np.geomspace(1, max(int(top), 1), SPECTRUM_GRID)).astype(int))
+
+
+def n_compared(exact_top) -> int:
+    """Leading eigenvalues that are not zero to rounding (at least one)."""
+    lam = np.asarray(exact_top, dtype=float)
+    return max(1, int(np.count_nonzero(lam > SPECTRUM_ZERO_RATIO * max(float(lam[0]), 0.0))))
+
+
+def _relative_bound(bound, exact):
+    """Eq. 3 carried to the eigenvalue scale, relative like mpcore.spectrum.relative_error."""
+    exact = np.asarray(exact, dtype=float)
+    return np.where(exact > 0, bound / np.where(exact > 0, exact, 1.0), bound)
+
+
+def _timed(fn):
+    t0 = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - t0
+
+
+def compare_methods(K, seed: int, k: int, q: int, n_eig: int) -> dict:
+    """One timed run of every method at (k, q): eigenvalues, errors, angles, Eq. 3.
+
+    Every method computes the top ``n_eig`` eigenvalues and is timed once;
+    dense ``eigh`` of all m is the reference. Scree values, eigenvectors and
+    Eq. 3 are computed afterwards, untimed, with the same indices and seeds.
+
+    Returns
+    -------
+    dict
+        ``m``, ``n_eig``, ``n_compared``, ``scree_length``, ``rows`` (one per
+        method: time, time relative to dense eigh, largest relative error over
+        the compared eigenvalues, error of the first, largest principal angle),
+        ``top`` and ``scree`` (series name -> eigenvalues), ``angles``,
+        ``indices`` (Nystroem columns), ``ekm`` (Eq. 3 numbers), ``eigsh_note``
+        and ``relative_gap``.
+    """
+    m = K.shape[0]
+    L = scree_length(m, n_eig, k, q)
+    exact_all, t_dense = _timed(lambda: exact_eigenvalues(K, m, method="eigh"))
+    exact = exact_all[:n_eig]
+    n_cmp = n_compared(exact)
+    _, U = exact_eigenpairs(K, n_eig, method="eigh")
+    rows, top, scree, angles, indices, ekm = [], {}, {EXACT: exact_all[:L]}, {}, {}, {}
+
+    def row(name, what, seconds, values, angle=np.nan, used=None):
+        top[name] = values
+        err = relative_error(values[:n_cmp], exact[:n_cmp])
+        rows.append({"method": name, "computes": what, "time (s)": seconds,
+                     "time / dense eigh": seconds / t_dense if t_dense > 0 else np.nan,
+                     f"max rel. error, top {n_cmp}": float(err.max()),
+                     "rel. error λ₁": float(err[0]),
+                     "largest angle (°)": angle, "vectors compared": used})
+
+    # the reference vectors come from the same LAPACK routine: angle 0 by construction
+    row("dense eigh (all m)", f"all {m} eigenvalues", t_dense, exact, 0.0, n_cmp)
+    vals, sec = _timed(lambda: exact_eigenvalues(K, n_eig, method="eigh"))
+    row("eigh, top n only", f"top {n_eig}, exact", sec, vals, 0.0, n_cmp)
+    eigsh_note = None
+    try:
+        vals, sec = _timed(lambda: exact_eigenvalues(K, n_eig, method="eigsh"))
+        _, V = exact_eigenpairs(K, n_cmp, method="eigsh")  # untimed; n_cmp <= n_eig < m
+        angle = np.degrees(subspace_distance(U[:, :n_cmp], V))
+        row("eigsh (Lanczos), top n", f"top {n_eig}, exact", sec, vals, angle, n_cmp)
+    except ArpackError as exc:  # includes ArpackNoConvergence
+        eigsh_note = f"eigsh did not converge here ({exc}); it is left out of the table."
+
+    for rule, name in NYSTROM_SERIES.items():
+        def nystrom(rule=rule):
+            idx = nystrom_indices(K, k, rule=rule, random_state=seed)
+            return idx, nystrom_eigenvalues(K, idx, n_eig)
+
+        (idx, vals), sec = _timed(nystrom)
+        indices[name] = np.asarray(idx)
+        scree[name] = nystrom_eigenvalues(K, idx, L)
+        r = int(np.count_nonzero(vals[:n_cmp] > 0))
+        angle = np.nan
+        if r:
+            _, V = nystrom_eigenpairs(K, idx, r)
+            angle = np.degrees(subspace_distance(U[:, :r], V))
+        angles[name] = (angle, r)
+        row(name, f"top {n_eig} from {len(idx)} columns", sec, vals, angle, r)
+
+    for sketch, name in EKM_SERIES.items():
+        vals, sec = _timed(lambda sketch=sketch: ekm_eigenvalues(K, q, n_eig, sketch=sketch,
+                                                                  random_state=seed))
+        scree[name] = ekm_eigenvalues(K, q, L, sketch=sketch, random_state=seed)
+        _, V = ekm_eigenpairs(K, q, min(n_cmp, q), sketch=sketch, random_state=seed)
+        keep = np.any(V != 0, axis=0)
+        r = int(keep.sum())
+        angle = np.degrees(subspace_distance(U[:, :r], V[:, keep])) if r else np.nan
+        angles[name] = (angle, r)
+        row(name, f"top {n_eig} from a {q}-dim sketch", sec, vals, angle, r)
+        p = ekm_perturbation_bound(K, q, n_cmp, sketch=sketch, random_state=seed)
+        ekm[name] = dict(observed=float(p.observed.max()), spectral=p.spectral_bound,
+                         entrywise=p.entrywise_bound,
+                         relative_bound=float(_relative_bound(p.eigenvalue_bound, p.exact).max()))
+    top = {key: np.asarray(v, dtype=float) for key, v in top.items()}
+    scree = {key: np.asarray(v, dtype=float) for key, v in scree.items()}
+    gap = np.nan
+    if n_eig < m and exact_all[0] > 0:
+        gap = (exact_all[n_eig - 1] - exact_all[n_eig]) / exact_all[0]
+    return dict(m=m, n_eig=n_eig, n_compared=n_cmp, scree_length=L, rows=rows, top=top,
+                scree=scree, angles=angles, indices=indices, ekm=ekm, eigsh_note=eigsh_note,
+                relative_gap=float(gap))
+
+
+def error_curves(K, seed: int, n_eig: int, k_max: int, *,
+                 bound_grid_max_m: int = SPECTRUM_BOUND_GRID_MAX_M) -> dict:
+    """Max relative error over the top n against k (three rules) and q (two sketches).
+
+    The sparse-KPCA and Cholesky subsets are nested, so one run to ``k_max``
+    gives every k on the grid as a prefix; random subsets and sketches use
+    ``seed``, so a grid point equal to k or q reproduces :func:`compare_methods`
+    exactly. Eq. 3 is computed at every q only when m <= ``bound_grid_max_m``.
+    """
+    m = K.shape[0]
+    exact = exact_eigenvalues(K, n_eig, method="eigh")
+    n_cmp = n_compared(exact)
+    k_grid, q_grid = log_grid(min(k_max, m)), log_grid(m)
+    nested = {rule: nystrom_indices(K, int(k_grid[-1]), rule=rule)
+              for rule in ("skpca", "cholesky")}
+    nystrom = {}
+    for rule, name in NYSTROM_SERIES.items():
+        errs = []
+        for kk in k_grid:
+            idx = nested[rule][:kk] if rule in nested else nystrom_indices(
+                K, int(kk), rule=rule, random_state=seed)
+            vals = nystrom_eigenvalues(K, idx, n_cmp)
+            errs.append(relative_error(vals, exact[:n_cmp]).max())
+        nystrom[name] = np.asarray(errs)
+    with_bound = m <= bound_grid_max_m
+    errors, bounds, eq3 = {}, {}, {}
+    for sketch, name in EKM_SERIES.items():
+        errs, rel_b, obs, spec, entry = [], [], [], [], []
+        for qq in q_grid:
+            if with_bound:
+                p = ekm_perturbation_bound(K, int(qq), n_cmp, sketch=sketch, random_state=seed)
+                vals = p.approx
+                rel_b.append(_relative_bound(p.eigenvalue_bound, p.exact).max())
+                obs.append(p.observed.max())
+                spec.append(p.spectral_bound)
+                entry.append(p.entrywise_bound)
+            else:
+                vals = ekm_eigenvalues(K, int(qq), n_cmp, sketch=sketch, random_state=seed)
+            errs.append(relative_error(vals, exact[:n_cmp]).max())
+        errors[name] = np.asarray(errs)
+        if with_bound:
+            bounds[name] = np.asarray(rel_b)
+            eq3[name] = tuple(np.asarray(a) for a in (obs, spec, entry))
+    return dict(k_grid=k_grid, q_grid=q_grid, nystrom=nystrom, ekm=errors, ekm_bounds=bounds,
+                eq3=eq3, with_bound=with_bound, n_compared=n_cmp)
