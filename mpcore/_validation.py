@@ -7,12 +7,9 @@ diagonal (or eigenvalue) of the matrix at hand, never an absolute number.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import numbers
 import re
-import threading
-from collections import OrderedDict
 
 import numpy as np
 import scipy.sparse
@@ -405,21 +402,6 @@ def check_psd_diag(K, name="K", where="this method"):
 # Positive semi-definiteness of a matrix
 # ----------------------------------------------------------------------------------------
 
-_PSD_CACHE: "OrderedDict[tuple, tuple]" = OrderedDict()
-_PSD_CACHE_SIZE = 16
-_PSD_LOCK = threading.Lock()
-
-
-def _fingerprint(K):
-    """A content key for K: its shape and a hash of K v for a fixed random v (O(m^2))."""
-    m = K.shape[0]
-    v = np.random.default_rng(m).uniform(-1.0, 1.0, m)
-    h = hashlib.blake2b(digest_size=16)
-    h.update(np.ascontiguousarray(K @ v).tobytes())
-    h.update(np.ascontiguousarray(np.diag(K)).tobytes())
-    return (K.shape, h.hexdigest())
-
-
 def _extreme_eigenvalues(K):
     """(smallest, largest) eigenvalue of a symmetric K of at most PSD_CHECK_MAX_M rows."""
     w = eigvalsh(K, check_finite=False)
@@ -454,19 +436,13 @@ def _matrix_psd(K):
 
 
 def matrix_psd(K):
-    """Cached :func:`_matrix_psd` on a validated square K (cache keyed by content)."""
-    key = _fingerprint(K)
-    with _PSD_LOCK:
-        hit = _PSD_CACHE.get(key)
-        if hit is not None:
-            _PSD_CACHE.move_to_end(key)
-            return hit
-    result = _matrix_psd(K)
-    with _PSD_LOCK:
-        _PSD_CACHE[key] = result
-        while len(_PSD_CACHE) > _PSD_CACHE_SIZE:
-            _PSD_CACHE.popitem(last=False)
-    return result
+    """:func:`_matrix_psd` on a validated square K.
+
+    Not cached here: a process-wide cache would be state shared by every user of
+    the library (and every session of the app); callers that test the same matrix
+    again cache their own results (the app caches whole runs per setting).
+    """
+    return _matrix_psd(K)
 
 
 def eigen_report(low, top, m, checked):

@@ -105,12 +105,12 @@ def test_psd_status_by_parameters_and_by_matrix(moons):
     assert check_psd_kernel(**INDEFINITE, X=np.array([[1.0]])).psd is True
 
 
-def test_psd_matrix_check_is_cached_and_tolerant():
+def test_psd_matrix_check_is_tolerant():
     X = np.random.default_rng(0).normal(size=(80, 3))
     K = kernel_matrix(X, kernel="linear")  # rank 3: 77 eigenvalues at rounding level
     first = matrix_psd(K)
     assert first[0] is True
-    assert matrix_psd(K.copy()) is first  # same content, same cached verdict
+    assert matrix_psd(K.copy()) == first  # a verdict on content, not on identity
     lam = np.linalg.eigvalsh(K)
     assert lam.min() > -PSD_NEG_RATIO * lam.max()  # rounding negatives are not refused
 
