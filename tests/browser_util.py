@@ -25,6 +25,8 @@ needed.
 from __future__ import annotations
 
 import ast
+import contextlib
+import fcntl
 import os
 import socket
 import subprocess
@@ -103,17 +105,43 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@contextlib.contextmanager
+def _port_lock():
+    """One process at a time picks a free port and binds it (parallel test workers, or two
+    test runs on one machine): a port found free is taken before another process looks."""
+    with open(Path(tempfile.gettempdir()) / "mp-streamlit-port.lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 class StreamlitServer:
-    """``streamlit run app.py`` on a free loopback port; :meth:`stop` ends that process only."""
+    """``streamlit run app.py`` on a free loopback port; :meth:`stop` ends that process only.
+
+    Without ``port``, the port is picked under a lock shared by every process on the
+    machine and held until the server answers, so parallel workers never collide.
+    """
 
     def __init__(self, port: int | None = None, cwd: Path = REPO_ROOT):
+        self._pick_port = port is None
         self.port = port or free_port()
         self.cwd = cwd
-        self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
         self._log = tempfile.NamedTemporaryFile(prefix="streamlit-", suffix=".log", delete=False)
 
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
     def start(self, timeout: float = SERVER_START_TIMEOUT) -> StreamlitServer:
+        with _port_lock():
+            if self._pick_port:
+                self.port = free_port()
+            return self._start(timeout)
+
+    def _start(self, timeout):
         cmd = [sys.executable, "-m", "streamlit", "run", "app.py",
                "--server.headless", "true", "--server.port", str(self.port),
                "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
@@ -124,7 +152,7 @@ class StreamlitServer:
                 raise RuntimeError(f"streamlit exited with code {self.proc.returncode}:\n{self.log()}")
             try:
                 with urllib.request.urlopen(f"{self.base}/_stcore/health", timeout=2) as r:
-                    if r.read().decode().strip() == "ok":
+                    if r.read().decode().strip() == "ok" and self.proc.poll() is None:
                         return self
             except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
                 pass

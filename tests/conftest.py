@@ -24,3 +24,51 @@ def rng():
 def small_X(rng):
     """60 points in 3-D: small enough for O(m^3) reference computations."""
     return rng.normal(size=(60, 3))
+
+
+# ---------------------------------------------------------------- test tiers
+# Markers (pytest.ini): ``browser`` (a real chromium against a running server) and
+# ``slow`` (more than about a second on a 2-core machine; measured with --durations).
+# ``python -m pytest`` runs every tier; ``-m "not slow and not browser"`` is the quick
+# loop. Tests are marked slow in their own file with ``@pytest.mark.slow`` or here, by
+# file and name (every parametrisation of the test).
+
+SLOW = {
+    "test_page_kcca.py": {"test_every_control_at_its_extremes",
+                          "test_defaults_step_through_the_mpcore_run",
+                          "test_k_is_clamped_when_the_training_set_shrinks",
+                          "test_projection_title_matches_the_correlation_of_the_step",
+                          "test_snippet_reproduces_the_chosen_pairs_and_scores"},
+    "test_page_bounds.py": {"test_preset_links_open_the_paper_setting",
+                            "test_every_dataset_and_psd_kernel_renders_and_matches_mpcore"},
+    "test_spectrum.py": {"test_ekm_subspace_improves_with_q_and_with_step_6",
+                         "test_ekm_error_shrinks_as_q_grows"},
+    "test_datasets.py": {"test_every_name_loads", "test_gaussian_toy_dominant_directions"},
+    "test_fuzz_datasets.py": {"test_gaussian_toy_options", "test_from_csv_arbitrary_bytes"},
+    "test_imports.py": {"test_datasets_imports_no_streamlit",
+                        "test_mpcore_imports_neither_streamlit_nor_plotly"},
+    "test_isolation.py": {"test_two_sessions_interleaved_never_see_each_others_values",
+                          "test_two_sessions_uploading_different_csvs_keep_their_own_data"},
+    "test_estimator_checks.py": {"test_sklearn_compatible"},
+    "test_security.py": {"test_nothing_a_user_supplies_is_executed_or_unpickled"},
+}
+
+
+def _module_scoped(item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    return bool(info) and any(d.scope == "module" for defs in info.name2fixturedefs.values()
+                              for d in defs)
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
+def pytest_collection_modifyitems(config, items):
+    xdist = config.pluginmanager.hasplugin("xdist")
+    for item in items:
+        name = getattr(item, "originalname", item.name)
+        if name in SLOW.get(item.path.name, ()):
+            item.add_marker(pytest.mark.slow)
+        # with pytest-xdist (--dist loadgroup), the tests of a module that share a
+        # module-scoped fixture (a server and a browser, a reproduction run) stay on one
+        # worker, so the fixture is built once; every other test goes to any worker
+        if xdist and _module_scoped(item):
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))

@@ -44,6 +44,9 @@ from mpcore.kernels import kernel_matrix
 from mpcore.kmp import KMPClassifier, KMPRegressor
 from mpcore.kmp_view import kmp_curves, mixed_dictionary
 
+#: Every test here drives the page through AppTest (about a second each): the slow tier.
+pytestmark = pytest.mark.slow
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 APP = REPO_ROOT / "app.py"
 PAGE = "pages/kmp.py"

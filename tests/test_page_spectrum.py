@@ -43,6 +43,9 @@ from mpcore.spectrum import (
     nystrom_indices,
 )
 
+#: Every test here drives the page through AppTest (about a second each): the slow tier.
+pytestmark = pytest.mark.slow
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 APP = REPO_ROOT / "app.py"
 PAGE = "pages/spectrum.py"

@@ -223,7 +223,9 @@ def test_home_renders():
     assert [t.value for t in at.title] == ["Matching pursuit in kernel methods"]
 
 
-@pytest.mark.parametrize("page", [p.file for p in app_pages()], ids=lambda f: Path(f).stem)
+@pytest.mark.parametrize("page", [
+    pytest.param(p.file, marks=pytest.mark.slow) if p.url_path == "reproduce" else p.file
+    for p in app_pages()], ids=lambda f: Path(f).stem)  # reproduce: every quick experiment
 def test_every_registered_page_renders(page):
     at = open_page(page)
     assert_clean(at)
@@ -319,6 +321,7 @@ def test_skpca_every_kernel_matches_mpcore(name):
             assert counter(at)[0] == 1
 
 
+@pytest.mark.slow
 def test_default_view_steps_through_mpcore_run():
     """Defaults: Step walks through every greedy choice, clamps at k, Back and Reset work."""
     at = open_page()
@@ -450,6 +453,7 @@ def reset_link(at) -> str:
     return html.unescape(links[0].group(1))
 
 
+@pytest.mark.slow
 def test_reset_returns_to_defaults():
     """Reset is a link to the page without parameters: opening it gives the defaults."""
     at = open_page()
@@ -578,6 +582,7 @@ def test_every_preset_link_is_tested():
         assert notes == [] and set(params) == set(state)
 
 
+@pytest.mark.slow
 def test_preset_explanation_goes_when_the_view_changes():
     """The "Break it" note is shown only while the view still matches the preset."""
     at = open_page(params=preset_links(open_page())["Width too small"])
@@ -588,6 +593,7 @@ def test_preset_explanation_goes_when_the_view_changes():
     assert not at.exception and len(at.info) == 0, [i.value for i in at.info]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", _presets())
 def test_break_it_preset_renders_and_explains(preset):
     """A preset is a link: open its address in a fresh session, as a click does."""
@@ -615,6 +621,7 @@ def test_break_it_preset_renders_and_explains(preset):
 # ---------------------------------------------------------------- sessions
 
 
+@pytest.mark.slow
 def test_interleaved_sessions_never_see_each_other():
     a = open_page(params=dict(dataset="moons", n=120, k=5, seed=1))
     b = open_page(params=dict(dataset="blobs", n=90, k=9, seed=2, kernel="laplacian"))

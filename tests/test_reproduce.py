@@ -116,6 +116,7 @@ def _as_text(df):
 # ---------------------------------------------------------------- the command
 
 
+@pytest.mark.slow
 def test_quick_command_writes_every_figure_table_and_summary(command, direct):
     out, code, stderr = command
     assert code == 0, stderr[-3000:]
@@ -138,6 +139,7 @@ def test_quick_command_writes_every_figure_table_and_summary(command, direct):
         assert (out / name).is_file(), name
 
 
+@pytest.mark.slow
 def test_summary_has_a_row_for_every_check(command, direct):
     out, _, _ = command
     summary = pd.read_csv(out / "summary.csv", dtype=str, keep_default_na=False)
@@ -152,6 +154,7 @@ def test_summary_has_a_row_for_every_check(command, direct):
         assert claim.replace("|", "\\|") in row
 
 
+@pytest.mark.slow
 def test_command_writes_the_numbers_of_its_results(command, direct):
     out, _, _ = command
     written = pd.read_csv(out / "summary.csv", dtype=str, keep_default_na=False)
@@ -162,6 +165,7 @@ def test_command_writes_the_numbers_of_its_results(command, direct):
 SUBPROCESS_ONLY = ("vb_fig5_losses", "vb_fig7_tanh")
 
 
+@pytest.mark.slow
 def test_command_line_in_a_subprocess_writes_the_same_numbers(tmp_path, direct):
     """``python -m experiments --quick --only ...`` as a user types it: exit code 0,
     a progress bar, and the same numbers as the run in this process."""
@@ -177,6 +181,7 @@ def test_command_line_in_a_subprocess_writes_the_same_numbers(tmp_path, direct):
     pd.testing.assert_frame_equal(_as_text(written), _as_text(ours))
 
 
+@pytest.mark.slow
 def test_results_json_is_finite_and_records_the_settings(command, direct):
     out, _, _ = command
 
@@ -211,6 +216,7 @@ def test_terminal_progress_bar_reaches_100_percent():
     assert "[#####-----]  50%" in text and "[##########] 100%" in text and text.endswith("\n")
 
 
+@pytest.mark.slow
 def test_import_mpcore_does_not_import_the_experiments():
     code = "import sys, mpcore; print('experiments' in sys.modules, 'plotly' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -221,6 +227,7 @@ def test_import_mpcore_does_not_import_the_experiments():
 # ---------------------------------------------------------------- the page
 
 
+@pytest.mark.slow
 def test_page_shows_the_numbers_the_command_writes(direct):
     at = AppTest.from_file(str(APP), default_timeout=RUN_TIMEOUT)
     at.run()
@@ -314,6 +321,7 @@ def test_corrected_ttest_is_the_paired_t_test_without_overlap(rng):
     assert corrected_resampled_ttest(diff, n_train=190, n_test=190) > p
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", ["hst_fig1_boston", "hst_fig1_toy"])
 def test_sparse_kpca_curves_obey_the_paper(direct, key):
     t = direct[key].table
@@ -330,6 +338,7 @@ def test_sparse_kpca_curves_obey_the_paper(direct, key):
     assert np.all(t["compression_bound"] >= t["out_of_compression_set_residual"])
 
 
+@pytest.mark.slow
 def test_fig2_bound_column_is_theorem3(direct):
     res = direct["hst_fig2_kmp"]
     t, m = res.table, res.ours["m"]
@@ -341,6 +350,7 @@ def test_fig2_bound_column_is_theorem3(direct):
     assert res.ours["k_star_bound"] == int(np.argmin(t["theorem3_bound"])) + 1
 
 
+@pytest.mark.slow
 def test_table1_half_column_is_a_fresh_fit_with_half_the_basis(direct):
     res = direct["vb_table1_digits"]
     s = res.settings
@@ -358,6 +368,7 @@ def test_table1_half_column_is_a_fresh_fit_with_half_the_basis(direct):
     assert int(np.sum(half.predict(X[ite]) != yte)) == row["kmp_half_errors"]
 
 
+@pytest.mark.slow
 def test_table3_and_fig7_checks_agree_with_their_tables(direct):
     t3 = direct["vb_table3_cancer"]
     by_method = t3.table.set_index("method")
@@ -370,6 +381,7 @@ def test_table3_and_fig7_checks_agree_with_their_tables(direct):
                         verdict_claim(errors["KMP-tanh"] == 0)]
 
 
+@pytest.mark.slow
 def test_sketch_errors_are_sane_and_eq3_holds(direct):
     res = direct["marukatat_ekm"]
     t = res.table
@@ -378,6 +390,7 @@ def test_sketch_errors_are_sane_and_eq3_holds(direct):
     assert res.checks[-1].verdict == "reproduced"  # Weyl's inequality cannot fail
 
 
+@pytest.mark.slow
 def test_every_result_has_checks_and_a_finite_figure(direct):
     for key, res in direct.items():
         assert res.checks, key
@@ -434,6 +447,7 @@ def test_table1_numbers_are_quoted_from_the_paper():
         assert tuple(int(v) for v in line.group(1).split()) == values, name
 
 
+@pytest.mark.slow
 def test_hussain_shawe_taylor_numbers_are_quoted_from_the_paper(direct):
     text = " ".join(_paper("hussain-shawe-taylor-theory-of-matching-pursuit.txt").split())
     assert "lowest point after 43 basis vectors" in text
