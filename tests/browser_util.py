@@ -207,17 +207,27 @@ def launch_browser(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
 
 
-def _snapshot(page):
-    """Script state, connection, running icon, element / skeleton counts and the main block's size."""
-    return page.evaluate(
-        """() => { const app = document.querySelector('[data-testid="stApp"]');
-             const main = document.querySelector('[data-testid="stMain"]');
-             return app && [app.getAttribute('data-test-script-state'),
-                            app.getAttribute('data-test-connection-state'),
-                            !!document.querySelector('[data-testid="stStatusWidgetRunningIcon"]'),
-                            document.querySelectorAll('[data-testid="stSkeleton"]').length,
-                            document.querySelectorAll('[data-testid="stElementContainer"]').length,
-                            main ? main.innerHTML.length : 0]; }""")
+#: True once the script run is over and the page has drawn: the script is not running, the
+#: app is connected, no running icon, no skeleton, and the element count and the size of
+#: the main block are unchanged over ``need`` further polls (state kept in the page).
+_SETTLED_JS = """(need) => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  const main = document.querySelector('[data-testid="stMain"]');
+  const snap = app && [app.getAttribute('data-test-script-state'),
+                       app.getAttribute('data-test-connection-state'),
+                       !!document.querySelector('[data-testid="stStatusWidgetRunningIcon"]'),
+                       document.querySelectorAll('[data-testid="stSkeleton"]').length,
+                       document.querySelectorAll('[data-testid="stElementContainer"]').length,
+                       main ? main.innerHTML.length : 0];
+  const done = !!snap && snap[0] === 'notRunning' && snap[1] === 'CONNECTED' && !snap[2]
+               && snap[3] === 0;
+  const key = JSON.stringify(snap);
+  const st = window.__mpSettled || (window.__mpSettled = {key: null, same: 0});
+  st.same = done && key === st.key ? st.same + 1 : 0;
+  st.key = key;
+  if (st.same >= need) { window.__mpSettled = null; return true; }
+  return false;
+}"""
 
 
 def wait_for_app(page, *, content: str | None = "h1", timeout_ms: int = PAGE_TIMEOUT_MS,
@@ -230,23 +240,13 @@ def wait_for_app(page, *, content: str | None = "h1", timeout_ms: int = PAGE_TIM
     "running" icon may appear late. So: wait for ``content``, then until the
     script is not running, connected, no running icon, no skeleton, and the
     element count and the size of the main block are unchanged over
-    ``stable_polls`` polls ``settle_ms`` apart.
+    ``stable_polls`` polls ``settle_ms`` apart (a condition the page evaluates).
     """
     page.locator('[data-testid="stApp"]').wait_for(state="attached", timeout=timeout_ms)
     if content:
         page.locator(content).first.wait_for(state="visible", timeout=timeout_ms)
-    deadline = time.monotonic() + timeout_ms / 1000
-    last, same = None, 0
-    while time.monotonic() < deadline:
-        snap = _snapshot(page)
-        done = (bool(snap) and snap[0] == "notRunning" and snap[1] == "CONNECTED" and not snap[2]
-                and snap[3] == 0)
-        same = same + 1 if (done and snap == last) else 0
-        if same >= stable_polls - 1:
-            return
-        last = snap
-        page.wait_for_timeout(settle_ms)
-    raise TimeoutError(f"the app did not settle within {timeout_ms} ms (last state {last})")
+    page.wait_for_function(_SETTLED_JS, arg=stable_polls - 1, polling=settle_ms,
+                           timeout=timeout_ms)
 
 
 def wait_for_charts(page, timeout_ms: int = PAGE_TIMEOUT_MS):
