@@ -18,6 +18,7 @@ train_test_split's order: the ``X_tr`` of the snippet.
 from __future__ import annotations
 
 import base64
+import functools
 import io
 import json
 import re
@@ -119,7 +120,16 @@ def reference_split(s):
 
 
 def reference_model(s, early_stopping="default"):
-    """mpcore's estimator with the page's settings, fitted on the independently rebuilt data."""
+    """mpcore's estimator with the page's settings, fitted on the independently rebuilt data.
+
+    Fitted once per settings in this module (several tests check the same view): read only.
+    """
+    return _reference_model(tuple(sorted(s.items())), early_stopping)
+
+
+@functools.lru_cache(maxsize=128)
+def _reference_model(items, early_stopping):
+    s = dict(items)
     X, y, _, _, task = reference_split(s)
     kern = kernel_params(s)
     if s["mix"] != "single":

@@ -15,6 +15,7 @@ point (no train/test split).
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import re
 from pathlib import Path
@@ -80,8 +81,17 @@ def settings(at) -> dict:
 
 
 def reference_kernel(s):
+    """K of the page's settings, rebuilt independently (once per settings here: read only)."""
+    return _reference_kernel(tuple(sorted(s.items())))
+
+
+@functools.lru_cache(maxsize=64)
+def _reference_kernel(items):
+    s = dict(items)
     _, X = reference_data(s)
-    return kernel_matrix(X, **kernel_params(s))
+    K = kernel_matrix(X, **kernel_params(s))
+    K.setflags(write=False)
+    return K
 
 
 def reference_scree(s, L):
