@@ -9,17 +9,24 @@ from pages.common import cached
 from pages.common.schemas import KCCA
 from pages.common.share import page_footer
 from pages.common.text import literal
-from pages.common.timeline import chart_key, step_buttons, timeline
+from pages.common.timeline import (
+    chart_key,
+    fit_to_window,
+    presentation_toggle,
+    step_buttons,
+    timeline,
+)
 from pages.common.widgets import draw, show_notes, sync
 
-st.title("Sparse kernel CCA: greedy choice of paired basis points")
-st.caption("Hussain & Shawe-Taylor (2008), Section 4; regularised CCA as in Shawe-Taylor & "
-           "Cristianini (2004), Computation 6.34. Two views of one latent variable z: view X puts z "
-           "on an arc, view Y winds it twice round a circle. Each step keeps the training pair whose "
-           "two feature vectors point most alike (the quotient), deflates both kernels, then runs "
-           "CCA in the span of the pairs kept so far. Press ▶ Play, or move one step at a time.")
-
 state = sync(KCCA)
+present = presentation_toggle(KCCA)
+if not present:
+    st.title("Sparse kernel CCA: greedy choice of paired basis points")
+    st.caption("Hussain & Shawe-Taylor (2008), Section 4; regularised CCA as in Shawe-Taylor & "
+               "Cristianini (2004), Computation 6.34. Two views of one latent variable z: view X puts z "
+               "on an arc, view Y winds it twice round a circle. Each step keeps the training pair whose "
+               "two feature vectors point most alike (the quotient), deflates both kernels, then runs "
+               "CCA in the span of the pairs kept so far. Press ▶ Play, or move one step at a time.")
 with st.sidebar:
     draw(state)
     st.latex(r"\kappa(a,b)=e^{-\|a-b\|^2/2\sigma^2}")
@@ -57,7 +64,9 @@ with top_left:
 with top_right:
     timeline(KCCA, n_steps=n_steps, lines=[_numbers(t) for t in range(1, n_steps + 1)])
 with st.container(key=chart_key(KCCA)):
-    st.plotly_chart(prevalidated(kcca_start_frame(fig, j - 1)), key="kcca.fig",
+    st.plotly_chart(prevalidated(fit_to_window(kcca_start_frame(fig, j - 1), present,
+                                               reserve=300, compact_axes=("xaxis", "xaxis2", "xaxis3"))),
+                    key="kcca.fig",
                     config={"displaylogo": False})
 st.caption("Colour: the latent z. Rings: the chosen pairs, numbered in order, at the same index in "
            "both views. ▶ Play animates in the browser; the step and its numbers follow it, and "

@@ -32,7 +32,13 @@ from pages.common.share import (
     split_snippet,
 )
 from pages.common.text import literal
-from pages.common.timeline import chart_key, step_buttons, timeline
+from pages.common.timeline import (
+    chart_key,
+    fit_to_window,
+    presentation_toggle,
+    step_buttons,
+    timeline,
+)
 from pages.common.widgets import (
     current,
     data_choice,
@@ -42,12 +48,6 @@ from pages.common.widgets import (
     show_notes,
     sync,
 )
-
-st.title("Kernel matching pursuit")
-st.caption("Vincent & Bengio (2002). Each step adds the kernel function K(·, xᵢ) centred on the "
-           "training point most collinear with what is still unexplained, so the model "
-           "f(x) = b + Σ αₙ K(x, x_γₙ) (Eq. 14) has exactly as many basis functions as steps. "
-           "Hussain & Shawe-Taylor (2008), Theorem 3, bound its error from that number alone.")
 
 TABS = KMP_TABS
 EQUATIONS = {
@@ -87,6 +87,13 @@ PRESETS = {
 }
 
 state = sync(KMP)
+present = presentation_toggle(KMP)
+if not present:
+    st.title("Kernel matching pursuit")
+    st.caption("Vincent & Bengio (2002). Each step adds the kernel function K(·, xᵢ) centred on the "
+               "training point most collinear with what is still unexplained, so the model "
+               "f(x) = b + Σ αₙ K(x, x_γₙ) (Eq. 14) has exactly as many basis functions as steps. "
+               "Hussain & Shawe-Taylor (2008), Theorem 3, bound its error from that number alone.")
 with st.sidebar:
     st.subheader("Paper settings")
     preset_links(state, PRESETS)
@@ -195,7 +202,9 @@ with tabs[0]:
             fig = cached.kmp_animation(choice, kern, test, s, es, cls,
                                        int(1000 / state["kmp.speed"]))
             with st.container(key=chart_key(KMP)):
-                st.plotly_chart(prevalidated(start_at(fig, j - 1)), key="kmp.fig",
+                st.plotly_chart(prevalidated(fit_to_window(start_at(fig, j - 1), present,
+                                                           reserve=240)),
+                                key="kmp.fig",
                                 config={"displaylogo": False}, theme=None)
             if task == "classification" and X_tr.shape[1] != 2:
                 st.caption(f"The decision surface needs 2-D data; these {d.n_features} features "

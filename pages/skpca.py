@@ -16,7 +16,13 @@ from pages.common.share import (
     split_snippet,
 )
 from pages.common.text import literal
-from pages.common.timeline import chart_key, step_buttons, timeline
+from pages.common.timeline import (
+    chart_key,
+    fit_to_window,
+    presentation_toggle,
+    step_buttons,
+    timeline,
+)
 from pages.common.widgets import (
     current,
     data_choice,
@@ -26,11 +32,6 @@ from pages.common.widgets import (
     show_notes,
     sync,
 )
-
-st.title("Sparse kernel PCA: greedy selection and deflation")
-st.caption("Hussain & Shawe-Taylor (2008), Algorithm 1. Each step keeps the training point whose "
-           "feature vector explains most of what is left of the kernel matrix, then removes it "
-           "(deflation). Press ▶ Play under the figure, or move one step at a time.")
 
 PRESETS = {
     "Duplicate points": (dict(dataset="blobs", n=200, noise=0.0, kernel="rbf", sigma=1.0, k=10),
@@ -50,6 +51,13 @@ PRESETS = {
 
 
 state = sync(SKPCA)
+present = presentation_toggle(SKPCA)
+if not present:
+    st.title("Sparse kernel PCA: greedy selection and deflation")
+    st.caption("Hussain & Shawe-Taylor (2008), Algorithm 1. Each step keeps the training point "
+               "whose feature vector explains most of what is left of the kernel matrix, then "
+               "removes it (deflation). Press ▶ Play, or move one step at a time (keys: space, "
+               "← →).")
 with st.sidebar:
     draw(state)
     st.subheader("Break it")
@@ -111,10 +119,10 @@ def stepper():
         step_buttons(SKPCA, n_steps)
         # prevalidated: the cached figure was validated when built; skip it on every Step
         with st.container(key=chart_key(SKPCA)):
-            st.plotly_chart(prevalidated(cut_animation(fig, n_steps, j,
-                                                       frame_ms=int(1000 / state["skpca.speed"]))),
-                            key="skpca.fig", config={"displaylogo": False}, theme=None)
-        if view["heat_note"]:
+            shown = cut_animation(fig, n_steps, j, frame_ms=int(1000 / state["skpca.speed"]))
+            st.plotly_chart(prevalidated(fit_to_window(shown, present)), key="skpca.fig",
+                            config={"displaylogo": False}, theme=None)
+        if view["heat_note"] and not present:
             st.caption(view["heat_note"])
     with right:
         timeline(SKPCA, n_steps=n_steps, lines=[_numbers(t) for t in range(1, n_steps + 1)])

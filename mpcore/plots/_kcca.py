@@ -119,7 +119,7 @@ def kcca_animation(X, Y, latent, steps, *, train=None, test=None, rho=None, fram
     fig = make_subplots(
         rows=2, cols=3, specs=[[{}, {}, {}], [{"colspan": 2}, None, {}]],
         subplot_titles=_titles(start, steps[start], corr[start]),
-        horizontal_spacing=0.08, vertical_spacing=0.16)
+        horizontal_spacing=0.08, vertical_spacing=0.24)
     colour = dict(coloraxis="coloraxis", size=8, line=dict(width=0.5, color="#333"))
     idx0 = [s.index for s in steps[: start + 1]]
     # panels 1 and 2: the views (static), the rings (per frame)

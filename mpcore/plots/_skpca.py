@@ -96,8 +96,10 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
               "Rayleigh quotients ρ<sub>i</sub> = (K̂²)<sub>ii</sub> / K̂<sub>ii</sub>",
               "Deflated kernel K̂<sub>j</sub>" if has_heat else "Deflated kernel (hidden for large m)",
               "Trace residual tr K̂<sub>j</sub>")
+    # vertical room for the top row's axis titles and the bottom row's panel titles, also
+    # when presentation mode fits the figure into a 720-pixel projector window
     fig = make_subplots(rows=2, cols=2, subplot_titles=titles, horizontal_spacing=0.2,
-                        vertical_spacing=0.17)
+                        vertical_spacing=0.22)
     diag_max = max(float(np.max(steps[0].residual_diag + 0)), 1e-300)
     if trace0 is not None:
         diag_max = max(diag_max, trace0 / max(len(X2), 1))

@@ -51,6 +51,10 @@ def class_labels(ctx) -> tuple:
     return ctx.get("_classes", ()) if ctx["dataset"] == CSV else _bundled(ctx["dataset"])[1]
 
 
+#: Presentation mode of the animated pages (a projector view; in the link, so a lecturer's
+#: bookmark opens it).
+PRESENT = Field("present", "Presentation mode", "bool", False, widget="page")
+
 # ---------------------------------------------------------------- sparse KPCA
 
 SKPCA = Schema("skpca", [
@@ -64,6 +68,7 @@ SKPCA = Schema("skpca", [
                "is in the top 5% with probability 0.95. Never forms K."),
     speed_field("skpca"),
     step_field(lambda c: c["k"]),
+    PRESENT,
 ])
 
 # ---------------------------------------------------------------- kernel matching pursuit
@@ -140,6 +145,7 @@ KMP = Schema("kmp", [
           help="The paper ran basic KMP for 100 steps."),
     Field("kmp.tab", "Tab", "choice", KMP_TABS[0], options=KMP_TABS, widget="page"),
     step_field(lambda c: c["k"]),
+    PRESENT,
 ])
 
 # ---------------------------------------------------------------- eigenvalues
@@ -186,6 +192,7 @@ KCCA = Schema("kcca", [
     speed_field("kcca"),
     k_field(lambda c: min(_kcca_train(c), 60), default=15, key="kcca.k", label="Basis pairs k"),
     step_field(lambda c: c["kcca.k"]),
+    PRESENT,
 ])
 
 # ---------------------------------------------------------------- bounds

@@ -29,6 +29,7 @@ export default function (component) {
   if (!root) return;
   const s = root.__tl || (root.__tl = {});
   s.data = data;
+  root.classList.toggle("present", !!data.present);
   const count = root.querySelector(".tl-count");
   const lines = root.querySelector(".tl-lines");
   const show = (j) => {
@@ -79,6 +80,55 @@ export default function (component) {
       if (j !== null) { show(j); settle(); }
     });
   };
+  // Play / Pause drive the figure's own (client-side) animation buttons
+  s.press = (label) => {
+    const b = s.gd && [...s.gd.querySelectorAll(".updatemenu-button")]
+      .find((el) => el.textContent.includes(label));
+    if (b) b.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+  };
+  root.querySelector(".tl-play").onclick = () => s.press("Play");
+  root.querySelector(".tl-pause").onclick = () => s.press("Pause");
+  window.__mpTimeline = s;
+  // presentation mode sizes the figure to the window: report the window's height
+  if (data.present && Math.abs((data.vh || 0) - window.innerHeight) > 40) {
+    setTriggerValue("vh", window.innerHeight);
+  }
+  if (!window.__mpResize) {
+    window.__mpResize = true;
+    let t = null;
+    window.addEventListener("resize", () => {
+      clearTimeout(t);
+      t = setTimeout(() => {
+        const tl = window.__mpTimeline;
+        if (tl && tl.data.present && Math.abs((tl.data.vh || 0) - window.innerHeight) > 40) {
+          tl.report("vh", window.innerHeight);
+        }
+      }, 400);
+    });
+  }
+  s.report = setTriggerValue;
+  if (!window.__mpKeys) {
+    // keyboard shortcuts, once per page: space play/pause, arrows step, Home/End
+    window.__mpKeys = true;
+    document.addEventListener("keydown", (e) => {
+      const tl = window.__mpTimeline;
+      const t = e.target;
+      if (!tl || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+      if (t && t.closest && t.closest(
+          "input, textarea, select, button, [role=slider], [role=combobox], [contenteditable]")) {
+        return;
+      }
+      const click = (suffix) => {
+        const b = document.querySelector(`.st-key-${tl.data.page}-${suffix} button`);
+        if (b && !b.disabled) { b.click(); e.preventDefault(); }
+      };
+      if (e.key === " ") { tl.press(tl.playing ? "Pause" : "Play"); e.preventDefault(); }
+      else if (e.key === "ArrowRight") click("next");
+      else if (e.key === "ArrowLeft") click("back");
+      else if (e.key === "Home") click("reset_step");
+      else if (e.key === "End") click("last");
+    });
+  }
   clearInterval(s.timer);
   s.timer = setInterval(attach, 250);
   attach();
@@ -88,14 +138,24 @@ export default function (component) {
 
 _CSS = """
 .tl { font-family: inherit; color: var(--st-text-color, #262730); }
-.tl-count { font-size: 1.6rem; font-weight: 700; line-height: 1.3; margin: 0 0 0.25rem 0; }
+.tl-bar { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; margin: 0 0 0.3rem 0; }
+.tl-count { font-size: 1.6rem; font-weight: 700; line-height: 1.3; margin-right: 0.5rem; }
+.tl-bar button { font: inherit; font-size: 1rem; padding: 0.3rem 0.8rem; border-radius: 0.5rem;
+  border: 1px solid rgba(49, 51, 63, 0.35); background: #fff; color: #262730; cursor: pointer; }
+.tl-bar button:hover { border-color: #c0392b; color: #c0392b; }
 .tl-lines { font-size: 1.05rem; line-height: 1.5; font-variant-numeric: tabular-nums; }
 .tl-line { overflow-wrap: anywhere; }
+.tl.present .tl-count { font-size: 2.1rem; }
+.tl.present .tl-lines { font-size: 1.3rem; }
+.tl.present .tl-bar button { font-size: 1.2rem; }
 """
 
 _COMPONENT = st.components.v2.component(
     "mp_timeline",
-    html='<div class="tl" data-step="1"><div class="tl-count"></div><div class="tl-lines"></div></div>',
+    html=('<div class="tl" data-step="1"><div class="tl-bar"><span class="tl-count"></span>'
+          '<button class="tl-play" type="button" title="Play in the browser (space)">▶ Play</button>'
+          '<button class="tl-pause" type="button" title="Pause (space)">❚❚ Pause</button></div>'
+          '<div class="tl-lines"></div></div>'),
     css=_CSS, js=_JS)
 
 
@@ -118,9 +178,16 @@ def timeline(schema: Schema, *, n_steps: int, lines: list[list[str]]):
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             update(schema, j=min(max(int(value), 1), n_steps))
 
+    def _on_vh():
+        value = st.session_state.get(f"{schema.page}.timeline", {}).get("vh")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            st.session_state["_window_height"] = int(min(max(value, 300), 4000))
+
     _COMPONENT(key=f"{schema.page}.timeline",
-               data=dict(j=j, n=int(n_steps), chart=chart_key(schema), lines=lines),
-               on_step_change=_on_step)
+               data=dict(j=j, n=int(n_steps), chart=chart_key(schema), lines=lines,
+                         page=schema.page, present=bool(state.get("present", False)),
+                         vh=st.session_state.get("_window_height", 0)),
+               on_step_change=_on_step, on_vh_change=_on_vh)
 
 
 def step_buttons(schema: Schema, n_steps: int):
@@ -138,5 +205,47 @@ def step_buttons(schema: Schema, n_steps: int):
               help="One step back (←)")
     c2.button("Step ▶", on_click=move, args=(1,), key=f"{schema.page}.next", width="stretch",
               help="One step forward (→)")
-    c3.button("⏭ Last", on_click=go, args=(n_steps,), key=f"{schema.page}.last",
+    c3.button("Last ▶▶", on_click=go, args=(n_steps,), key=f"{schema.page}.last",
               width="stretch", help="The last step (End)")
+
+
+# ---------------------------------------------------------------- presentation mode
+
+_PRESENT_CSS = """
+<style>
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
+[data-testid="stExpandSidebarButton"], header[data-testid="stHeader"] { display: none !important; }
+[data-testid="stMainBlockContainer"] { padding: 0.75rem 1.5rem 1rem 1.5rem !important;
+  max-width: 100% !important; }
+</style>
+"""
+
+
+def presentation_toggle(schema: Schema) -> bool:
+    """The presentation-mode switch (a URL field, ``present``), top of the page."""
+    on = st.toggle("Presentation mode", key="present",
+                   help="Hides the sidebar, title and captions, and fits the animation and its "
+                        "controls on one screen for a projector. Keys: space play/pause, "
+                        "← → step, Home / End.")
+    if on:
+        st.markdown(_PRESENT_CSS, unsafe_allow_html=True)
+    return bool(on)
+
+
+def fit_to_window(fig: dict, present: bool, *, reserve: int = 150,
+                  compact_axes: tuple = ()) -> dict:
+    """In presentation mode the figure is as tall as the window allows (the timeline
+    component reports the window's height; 720 px, a projector, until it has).
+
+    ``compact_axes``: axes whose titles are dropped when the figure gets short (the
+    top row's, which would otherwise run into the panel titles below them).
+    """
+    if not present:
+        return fig
+    height = max(int(st.session_state.get("_window_height", 720)) - reserve, 360)
+    layout = dict(fig.get("layout", {}), height=height)
+    if height < 640:
+        for axis in compact_axes:
+            if axis in layout:
+                layout[axis] = {k: v for k, v in layout[axis].items() if k != "title"}
+    return dict(fig, layout=layout)
