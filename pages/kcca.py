@@ -12,6 +12,7 @@ from pages.common.text import literal
 from pages.common.timeline import (
     chart_key,
     fit_to_window,
+    offline_download,
     presentation_toggle,
     step_buttons,
     timeline,
@@ -71,6 +72,10 @@ with st.container(key=chart_key(KCCA)):
 st.caption("Colour: the latent z. Rings: the chosen pairs, numbered in order, at the same index in "
            "both views. ▶ Play animates in the browser; the step and its numbers follow it, and "
            "Step continues from where it was paused.")
+offline_download(KCCA, kcca_start_frame(fig, j - 1),
+                 [_numbers(t) for t in range(1, n_steps + 1)],
+                 title="Sparse kernel CCA: greedy choice of paired basis points",
+                 caption=f"{n} pairs, noise {noise:g}, σx = {sx:g}, σy = {sy:g}, τ = {reg:g}")
 e1, e2, e3 = st.columns(3)
 with e1:
     st.markdown("**Greedy choice (Section 4)**")

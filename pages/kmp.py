@@ -35,6 +35,7 @@ from pages.common.text import literal
 from pages.common.timeline import (
     chart_key,
     fit_to_window,
+    offline_download,
     presentation_toggle,
     step_buttons,
     timeline,
@@ -226,7 +227,8 @@ with tabs[0]:
                                "already chosen, and a tiny orthogonal part can still match the "
                                "noise. Back-fitting or a smaller σ keeps the weights moderate.")
         with right:
-            timeline(KMP, n_steps=k_model, lines=_live_lines())
+            live = _live_lines()
+            timeline(KMP, n_steps=k_model, lines=live)
             if task == "classification":
                 tr, te = (scores(task, y, P[j - 1], classes) for y, P in
                           ((y_tr, v["train"]), (y_te, v["test"])))
@@ -261,6 +263,9 @@ with tabs[0]:
                              hide_index=True)
             st.caption("Chosen so far (training indices, -1 = constant): "
                        + ", ".join(str(int(i)) for i in chosen))
+            offline_download(KMP, start_at(fig, j - 1), live,
+                             title="Kernel matching pursuit",
+                             caption=f"{choice.name}, {kern.label()}, {FITTING[fitting]}")
         eq, note = EQUATIONS[fitting]
         with st.expander(f"The equations of {FITTING[fitting]}" + (
                 f" with the {loss} loss" if loss != "squared" else ""), expanded=False):

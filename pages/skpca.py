@@ -19,6 +19,7 @@ from pages.common.text import literal
 from pages.common.timeline import (
     chart_key,
     fit_to_window,
+    offline_download,
     presentation_toggle,
     step_buttons,
     timeline,
@@ -125,7 +126,8 @@ def stepper():
         if view["heat_note"] and not present:
             st.caption(view["heat_note"])
     with right:
-        timeline(SKPCA, n_steps=n_steps, lines=[_numbers(t) for t in range(1, n_steps + 1)])
+        lines = [_numbers(t) for t in range(1, n_steps + 1)]
+        timeline(SKPCA, n_steps=n_steps, lines=lines)
         st.markdown("**Greedy choice (Eq. 2)**")
         st.latex(r"i_j=\arg\max_i \frac{e_i'\hat K^2 e_i}{e_i'\hat K e_i}")
         st.markdown("**Deflation (Eq. 3)**")
@@ -136,6 +138,8 @@ def stepper():
         st.latex(r"\tilde K=K[:,\mathbf i]\,K[\mathbf i,\mathbf i]^{-1}K[\mathbf i,:]")
         st.caption("▶ Play animates in the browser; the step and the numbers above follow it, "
                    "and Step continues from where it was paused.")
+        offline_download(SKPCA, shown, lines, title="Sparse kernel PCA: greedy selection",
+                         caption=f"{choice.name}, {kern.label()}, k = {k}")
 
 
 stepper()

@@ -331,3 +331,30 @@ def test_presentation_mode_fits_the_animation_on_one_screen(streamlit_server, br
                              timeout=60_000)
     finally:
         context.close()
+
+
+# ---------------------------------------------------------------- offline copy and QR code
+
+
+@pytest.mark.parametrize("name", ["skpca", "kmp", "kcca"])
+def test_download_animation_is_a_standalone_file_of_this_view(streamlit_server, page, name,
+                                                              tmp_path):
+    page.goto(PAGES[name].url(streamlit_server.base, urlencode({**START[name], "j": "3"})))
+    settle(page)
+    lines = fingerprint(page)["tl"][1].splitlines()
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download animation (offline HTML)").click()
+    html = info.value.path().read_text(encoding="utf-8")
+    assert "<script src=" not in html.replace("<script src=\"data:", "")  # nothing fetched
+    assert html.count('"name":"1"') + html.count('"name": "1"') >= 1  # the frames
+    # the numbers of the page's current step are in the file, as plain text
+    assert lines[-1] in html, lines[-1]
+
+
+def test_classroom_link_has_a_qr_code(streamlit_server, page):
+    page.goto(PAGES["skpca"].url(streamlit_server.base, urlencode(START["skpca"])))
+    settle(page)
+    page.get_by_text("Classroom link: choose what students can change").click()
+    img = page.locator('[data-testid="stImage"] img').first
+    img.wait_for(state="visible")
+    assert img.bounding_box()["width"] >= 300  # large enough to project

@@ -82,8 +82,14 @@ def classroom_builder(state: State):
                 shown.append(key)
         hide = frozenset(k for k in controls if k not in shown)
         link = State(state.schema, dict(state), hide, state.facts)
-        st.code(page_url(link), language=None, wrap_lines=True)
-        st.caption("Copy this link (the copy button is at the right of the box).")
+        url = page_url(link)
+        st.code(url, language=None, wrap_lines=True)
+        st.caption("Copy this link (the copy button is at the right of the box), or let "
+                   "students scan the code below from the projector.")
+        if url.startswith("http"):
+            from .qr import qr_svg
+
+            st.image(qr_svg(url), width=360, caption="QR code of this link")
 
 
 def page_url(state: State) -> str:

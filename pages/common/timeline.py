@@ -249,3 +249,22 @@ def fit_to_window(fig: dict, present: bool, *, reserve: int = 150,
             if axis in layout:
                 layout[axis] = {k: v for k, v in layout[axis].items() if k != "title"}
     return dict(fig, layout=layout)
+
+
+def offline_download(schema: Schema, fig: dict, lines: list[list[str]], *, title: str,
+                     caption: str = ""):
+    """"Download animation": one standalone HTML file (plotly.js inside, no network needed)
+    with the animation, its controls and the per-step numbers, for a hall without network.
+
+    The file (several MB, plotly.js embedded) is built only when the button is pressed.
+    """
+    from .offline import animation_html
+
+    def build() -> bytes:
+        return animation_html(fig, title=title, lines=lines, caption=caption).encode("utf-8")
+
+    st.download_button("⬇ Download animation (offline HTML)", data=build,
+                       file_name=f"{schema.page}_animation.html", mime="text/html",
+                       key=f"{schema.page}.offline", on_click="ignore",
+                       help="One file that plays in any browser without a network: the "
+                            "animation, Play/Pause, the step slider, keys and the numbers.")
