@@ -3,7 +3,7 @@
 import streamlit as st
 
 st.set_page_config(page_title="Matching pursuit in kernel methods", page_icon=":material/target:",
-                   layout="wide", initial_sidebar_state="expanded")
+                   layout="wide", initial_sidebar_state="auto")
 
 pg = st.navigation({
     "Foundations": [
