@@ -47,8 +47,7 @@ try:
     run = cached.spectrum_run(choice, kern, k, q, n_eig)
     curves = cached.spectrum_curves(choice, kern, n_eig, k_max)
 except ValueError as exc:
-    st.error(literal(exc) + (" A polynomial kernel with coef0 < 0 is not PSD either: choose "
-                         "coef0 ≥ 0." if kern.kernel == "polynomial" and kern.coef0 < 0 else ""))
+    st.error(literal(exc))
     st.stop()
 n_cmp = run["n_compared"]
 if n_cmp < n_eig:
