@@ -18,21 +18,157 @@ SEQUENTIAL = "Cividis"
 DIVERGING = "RdBu"
 
 FONT_SIZE = 17
+#: Colour of every text of a figure (ticks, titles, legend, slider, buttons): 16:1 on white.
+#: Set explicitly, so a host's theme (Streamlit's greys #808495, 3.7:1) never applies.
+INK = "#222222"
+#: Smallest contrast of text with its background (WCAG 2.1 AA, 1.4.3), kept with a margin.
+MIN_CONTRAST = 4.5
+_CONTRAST_MARGIN = 0.1
+_NAMED = {"black": (0, 0, 0), "white": (255, 255, 255)}
+
+
+def parse_colour(colour) -> tuple[float, float, float, float] | None:
+    """(r, g, b, alpha) of ``#rgb``, ``#rrggbb``, ``rgb(...)``, ``rgba(...)``, black or white;
+    None for anything else (a colour scale, a named colour, None)."""
+    if not isinstance(colour, str):
+        return None
+    c = colour.strip().lower()
+    if c in _NAMED:
+        return (*_NAMED[c], 1.0)
+    if c.startswith("#") and len(c) in (4, 7):
+        h = c[1:] if len(c) == 7 else "".join(ch * 2 for ch in c[1:])
+        try:
+            return (int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16), 1.0)
+        except ValueError:
+            return None
+    if c.startswith(("rgb(", "rgba(")) and c.endswith(")"):
+        try:
+            parts = [float(v) for v in c[c.index("(") + 1:-1].split(",")]
+        except ValueError:
+            return None
+        if len(parts) in (3, 4):
+            return (parts[0], parts[1], parts[2], parts[3] if len(parts) == 4 else 1.0)
+    return None
+
+
+def _luminance(rgb) -> float:
+    def channel(v):
+        v = v / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(v) for v in rgb[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a, b="#ffffff") -> float:
+    """WCAG 2.1 contrast ratio of two opaque colours (strings as :func:`parse_colour`)."""
+    la, lb = (_luminance(parse_colour(c) if isinstance(c, str) else c) for c in (a, b))
+    hi, lo = max(la, lb), min(la, lb)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def readable(colour, background="#ffffff", ratio=MIN_CONTRAST) -> str:
+    """``colour`` as text on ``background``: unchanged when it already has ``ratio`` contrast,
+    else darkened towards black in the same hue just enough (the Okabe-Ito vermillion
+    #D55E00, 3.9:1 on white, becomes #C05500). A colour it cannot parse is returned as is."""
+    rgb, bg = parse_colour(colour), parse_colour(background)
+    if rgb is None or bg is None:
+        return colour
+    if rgb[3] < 1:  # translucent text: what shows is its blend with the background
+        rgb = tuple(rgb[i] * rgb[3] + bg[i] * (1 - rgb[3]) for i in range(3)) + (1.0,)
+    target = ratio + _CONTRAST_MARGIN
+    if contrast_ratio(rgb, bg) >= target or _luminance(bg) < 0.5:
+        return colour
+    lo, hi = 0.0, 1.0  # scale factor of the channels: lo always reads, hi does not
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        if contrast_ratio(tuple(v * mid for v in rgb[:3]), bg) >= target:
+            lo = mid
+        else:
+            hi = mid
+    return "#{:02X}{:02X}{:02X}".format(*(int(v * lo) for v in rgb[:3]))
+
+
+def _background_of(bgcolor) -> str:
+    """An annotation's box over the white paper (white when it has none)."""
+    rgba = parse_colour(bgcolor)
+    if rgba is None:
+        return "#ffffff"
+    a = rgba[3]
+    return "rgb({:.0f},{:.0f},{:.0f})".format(*(rgba[i] * a + 255 * (1 - a) for i in range(3)))
+
+
+def _colorbar_ink(cb):
+    if cb is not None:
+        cb.update(tickfont_color=INK, title_font_color=INK)
+
+
+def ink(fig):
+    """Every text of ``fig`` readable on its white paper, whatever theme hosts the figure.
+
+    - The layout's font, titles, axis ticks and titles, legend, colour bars, slider and
+      buttons get :data:`INK` explicitly (Streamlit's chart theme would otherwise make
+      ticks and axis titles grey #808495, 3.7:1 on white).
+    - Annotations without a colour get :data:`INK`; those with a colour, and the text of
+      scatter traces (labels drawn on the plot), keep their hue darkened by
+      :func:`readable` to at least 4.5:1 with what lies behind them, in the figure and
+      in the frames already attached to it.
+
+    Call it last (:func:`base_layout` does): text added afterwards is not seen.
+    """
+    fig.update_layout(font_color=INK, legend_font_color=INK)
+    if fig.layout.title.text:
+        fig.update_layout(title_font_color=INK)
+    fig.update_xaxes(tickfont_color=INK, title_font_color=INK)
+    fig.update_yaxes(tickfont_color=INK, title_font_color=INK)
+    for a in fig.layout.annotations:
+        a.font.color = (INK if a.font.color is None
+                        else readable(a.font.color, _background_of(a.bgcolor)))
+    for menu in fig.layout.updatemenus:
+        menu.font.color = INK
+    for slider in fig.layout.sliders:
+        slider.font.color = INK
+        slider.currentvalue.font.color = INK
+    for name in fig.layout.to_plotly_json():
+        if name.startswith("coloraxis"):
+            _colorbar_ink(fig.layout[name].colorbar)
+    for trace in fig.data:
+        if "colorbar" in trace:
+            _colorbar_ink(trace.colorbar)
+        marker = trace["marker"] if "marker" in trace else None
+        if marker is not None and "colorbar" in marker and (
+                marker.showscale or marker.colorbar.to_plotly_json()):
+            _colorbar_ink(marker.colorbar)
+        _readable_text(trace)
+    for frame in fig.frames:  # frames already attached (go.Frame): what Play draws
+        for trace in frame.data or ():
+            _readable_text(trace)
+        for a in (frame.layout.annotations if frame.layout else ()):
+            if a.font.color is not None:
+                a.font.color = readable(a.font.color, _background_of(a.bgcolor))
+    return fig
+
+
+def _readable_text(trace):
+    """Text drawn by a scatter trace on the white plot, in its own hue at 4.5:1 or more."""
+    if trace.type in ("scatter", "scattergl") and isinstance(trace.textfont.color, str):
+        trace.textfont.color = readable(trace.textfont.color)
 
 
 def base_layout(fig, *, height=520, title=None, legend_top=True):
-    """Projector-friendly defaults: large fonts, white background, light grid."""
+    """Projector-friendly defaults: large fonts, white background, light grid, and text of
+    at least 4.5:1 contrast in any host theme (:func:`ink`)."""
     fig.update_layout(
-        template="plotly_white", height=height, font=dict(size=FONT_SIZE),
+        template="plotly_white", height=height, font=dict(size=FONT_SIZE, color=INK),
         margin=dict(l=70, r=30, t=80 if title else 50, b=60),
-        title=dict(text=title, font=dict(size=FONT_SIZE + 3)) if title else None,
+        title=dict(text=title, font=dict(size=FONT_SIZE + 3, color=INK)) if title else None,
         hoverlabel=dict(font_size=FONT_SIZE - 1),
     )
     if legend_top:
         fig.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0))
     fig.update_xaxes(showline=True, linecolor="#444", mirror=True, title_standoff=8)
     fig.update_yaxes(showline=True, linecolor="#444", mirror=True, title_standoff=8)
-    return fig
+    return ink(fig)
 
 
 def project_2d(X):
@@ -70,12 +206,12 @@ def play_controls(fig, k, start, frame_ms, *, y=-0.07, slider_x=0.26, prefix="st
     fig.update_layout(
         updatemenus=[dict(type="buttons", direction="left", x=0.0, y=y, xanchor="left",
                           yanchor="top", pad=dict(r=10, t=10), showactive=False,
-                          font=dict(size=button_font),
+                          font=dict(size=button_font, color=INK),
                           buttons=[dict(label="▶ Play", method="animate", args=[None, play]),
                                    dict(label="❚❚ Pause", method="animate", args=[[None], pause])])],
         sliders=[dict(active=start, steps=slider_steps, x=slider_x, y=y, len=1 - slider_x,
-                      xanchor="left", yanchor="top", pad=dict(t=10),
-                      currentvalue=dict(prefix=prefix, font=dict(size=FONT_SIZE)))],
+                      xanchor="left", yanchor="top", pad=dict(t=10), font=dict(color=INK),
+                      currentvalue=dict(prefix=prefix, font=dict(size=FONT_SIZE, color=INK)))],
     )
     return fig
 

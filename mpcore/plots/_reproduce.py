@@ -19,7 +19,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ._common import FONT_SIZE, OKABE_ITO, PALETTE, base_layout
+from ._common import FONT_SIZE, OKABE_ITO, PALETTE, base_layout, readable
 
 #: Bar colours: ours solid blue, the paper's hatched orange (Okabe-Ito).
 OURS_COLOUR = OKABE_ITO["blue"]
@@ -57,7 +57,7 @@ def mark_published(fig, x, label, *, colour=OKABE_ITO["black"], position="top ri
     kw = {} if row is None else dict(row=row, col=col)
     fig.add_vline(x=float(x), line=dict(color=colour, width=2.5, dash="dot"),
                   annotation_text=label, annotation_position=position,
-                  annotation=dict(font=dict(size=FONT_SIZE - 1, color=colour),
+                  annotation=dict(font=dict(size=FONT_SIZE - 1, color=readable(colour)),
                                   bgcolor="rgba(255,255,255,0.85)", bordercolor=colour,
                                   borderwidth=1), **kw)
     return fig

@@ -19,7 +19,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ._common import OKABE_ITO, base_layout
+from ._common import INK, OKABE_ITO, base_layout
 
 EXACT = "exact (dense eigh)"
 NYSTROM_SKPCA = "Nyström, sparse-KPCA indices"
@@ -56,8 +56,8 @@ CURRENT = "current k / q"
 TRIVIAL = "100 % (estimate 0)"
 
 
-#: Dark text for titles, ticks and annotations (the default grey fades on a projector).
-INK = "#222"
+# INK (mpcore.plots._common): dark text for titles, ticks and annotations (the default
+# grey fades on a projector).
 TICK_SIZE = 15
 
 
