@@ -10,9 +10,9 @@ lecture and opens it from a disk when the hall's network fails.
   the fonts are the system's (plotly's own font stack).
 - The counter and the lines follow the figure on every ``plotly_animatingframe``
   (Play), slider move and keyboard step.
-- The figure is sized to the window's height (never below 3/4 of its own
-  height nor 480 px), the title, counter and lines in a column beside it, so on a projector
-  its Play button and slider show without scrolling.
+- The figure is sized to the window's height (never below 3/4 of its own height
+  nor 480 px), with the title, counter and lines in a column beside it: on a
+  projector its Play button and slider show without scrolling.
 - Keys: space plays or pauses, ← / → step back / forward one frame (with
   ``Plotly.animate``), Home / End go to the first / last frame.
 - Title, caption and lines are plain text: they are escaped where written into
