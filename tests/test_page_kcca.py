@@ -256,4 +256,4 @@ def test_train_and_test_curves_equal_refitted_estimators():
 def test_download_buttons_are_offered():
     at = open_page()
     labels = [b.proto.label for b in at.get("download_button")]
-    assert labels == ["Table as CSV", "Run as JSON"]
+    assert labels == ["⬇ Download animation (offline HTML)", "Table as CSV", "Run as JSON"]

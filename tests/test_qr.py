@@ -60,7 +60,9 @@ def _matrix_from_svg(svg: str) -> tuple[np.ndarray, int]:
 
 
 def _decode(image: np.ndarray) -> str:
-    cv2 = pytest.importorskip("cv2", reason="opencv-python-headless decodes the QR code")
+    import cv2  # opencv-python-headless, in requirements-dev.txt: a missing decoder fails
+
+
     text, points, _ = cv2.QRCodeDetector().detectAndDecode(image)
     assert points is not None, "no QR code found in the image"
     return text
@@ -135,7 +137,9 @@ def test_refuses_what_it_cannot_draw():
 @pytest.mark.browser
 def test_rendered_svg_decodes_in_a_browser(browser):
     """What a screen shows: chromium renders the SVG, OpenCV reads the screenshot."""
-    cv2 = pytest.importorskip("cv2", reason="opencv-python-headless decodes the QR code")
+    import cv2  # opencv-python-headless, in requirements-dev.txt: a missing decoder fails
+
+
     url = LINKS[1]
     context = browser.new_context(viewport=dict(width=800, height=800))
     context.route("**/*", lambda r: r.abort())  # the SVG needs nothing from anywhere

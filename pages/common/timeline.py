@@ -223,10 +223,14 @@ _PRESENT_CSS = """
 
 def presentation_toggle(schema: Schema) -> bool:
     """The presentation-mode switch (a URL field, ``present``), top of the page."""
-    on = st.toggle("Presentation mode", key="present",
-                   help="Hides the sidebar, title and captions, and fits the animation and its "
-                        "controls on one screen for a projector. Keys: space play/pause, "
-                        "← → step, Home / End.")
+    state = current(schema)
+    if "present" in state.hidden:  # a classroom link fixed it: not drawn, used as given
+        on = bool(state["present"])
+    else:
+        on = st.toggle("Presentation mode", key="present",
+                       help="Hides the sidebar, title and captions, and fits the animation and "
+                            "its controls on one screen for a projector. Keys: space play/pause, "
+                            "← → step, Home / End.")
     if on:
         st.markdown(_PRESENT_CSS, unsafe_allow_html=True)
     return bool(on)
