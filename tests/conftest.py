@@ -54,21 +54,9 @@ SLOW = {
 }
 
 
-def _module_scoped(item) -> bool:
-    info = getattr(item, "_fixtureinfo", None)
-    return bool(info) and any(d.scope == "module" for defs in info.name2fixturedefs.values()
-                              for d in defs)
-
-
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
 def pytest_collection_modifyitems(config, items):
-    xdist = config.pluginmanager.hasplugin("xdist")
     for item in items:
         name = getattr(item, "originalname", item.name)
         if name in SLOW.get(item.path.name, ()):
             item.add_marker(pytest.mark.slow)
-        # with pytest-xdist (--dist loadgroup), the tests of a module that share a
-        # module-scoped fixture (a server and a browser, a reproduction run) stay on one
-        # worker, so the fixture is built once; every other test goes to any worker
-        if xdist and _module_scoped(item):
-            item.add_marker(pytest.mark.xdist_group(item.path.stem))
