@@ -10,10 +10,9 @@ from pages.common.schemas import BOUNDS
 from pages.common.share import data_snippet, kernel_kwargs, page_footer, preset_links
 from pages.common.text import literal
 from pages.common.widgets import (
-    data_choice,
+    data_or_stop,
     draw,
     kernel_choice,
-    require_training_rows,
     show_notes,
     sync,
 )
@@ -52,16 +51,9 @@ with st.sidebar:
     preset_links(state, PRESETS)
     draw(state)
 show_notes(BOUNDS)
-choice = data_choice(state)
-if choice is None:
-    st.stop()
+choice, d = data_or_stop(state, cached.load_data, need=2,
+                         what="The bounds")
 kern = kernel_choice(state)
-try:
-    d = cached.load_data(choice)
-except ValueError as exc:  # an upload whose chosen target leaves no usable feature, say
-    st.error(literal(exc))
-    st.stop()
-require_training_rows(d.n_samples, state["test"], need=2, what="The bounds")
 test, k_max, delta, terms = (state["test"], state["bounds.kmax"], state["bounds.delta"],
                              state["bounds.terms"])
 if len(cached.split(choice, test)[0]) < 2:

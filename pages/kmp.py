@@ -42,10 +42,9 @@ from pages.common.timeline import (
 )
 from pages.common.widgets import (
     current,
-    data_choice,
+    data_or_stop,
     draw,
     kernel_choice,
-    require_training_rows,
     show_notes,
     sync,
 )
@@ -100,15 +99,8 @@ with st.sidebar:
     preset_links(state, PRESETS)
     draw(state)
 show_notes(KMP)
-choice = data_choice(state)
-if choice is None:
-    st.stop()
-try:
-    d = cached.load_data(choice)
-except ValueError as exc:  # an upload whose chosen target leaves no usable feature, say
-    st.error(literal(exc))
-    st.stop()
-require_training_rows(d.n_samples, state["test"], need=5, what="Kernel matching pursuit (with its 20% validation hold-out)")
+choice, d = data_or_stop(state, cached.load_data, need=5,
+                         what="Kernel matching pursuit (with its 20% validation hold-out)")
 task = d.task
 if task not in ("classification", "regression"):
     st.info("Kernel matching pursuit fits a target: choose the target column of your CSV file "

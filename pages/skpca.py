@@ -26,10 +26,9 @@ from pages.common.timeline import (
 )
 from pages.common.widgets import (
     current,
-    data_choice,
+    data_or_stop,
     draw,
     kernel_choice,
-    require_training_rows,
     show_notes,
     sync,
 )
@@ -64,16 +63,9 @@ with st.sidebar:
     st.subheader("Break it")
 preset_links(state, {name: values for name, (values, _) in PRESETS.items()})
 show_notes(SKPCA)
-choice = data_choice(state)
-if choice is None:
-    st.stop()
+choice, d = data_or_stop(state, cached.load_data, need=2,
+                         what="Sparse kernel PCA")
 kern = kernel_choice(state)
-try:
-    d = cached.load_data(choice)
-except ValueError as exc:  # an upload whose chosen target leaves no usable feature, say
-    st.error(literal(exc))
-    st.stop()
-require_training_rows(d.n_samples, state["test"], need=2, what="Sparse kernel PCA")
 test, k = state["test"], state["k"]
 K_MAX = SKPCA["k"].at("hi", state)  # one run of K_MAX steps serves every k on the slider
 cand = 59 if state["skpca.trick"] else None

@@ -301,6 +301,21 @@ def require_training_rows(n_rows: int, test: float, *, need: int, what: str):
     return n_train
 
 
+def data_or_stop(state: State, load, *, need: int, what: str):
+    """(choice, data) the state describes, or stop the page with a message that says why:
+    no upload yet, an upload whose target leaves no usable feature, too few training rows."""
+    choice = data_choice(state)
+    if choice is None:
+        st.stop()
+    try:
+        d = load(choice)
+    except ValueError as exc:
+        st.error(literal(exc))
+        st.stop()
+    require_training_rows(d.n_samples, state["test"], need=need, what=what)
+    return choice, d
+
+
 def finite_or_none(a):
     """None if ``a`` holds NaN/inf (a plot then says why instead of drawing)."""
     a = np.asarray(a, dtype=float)
