@@ -409,6 +409,9 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         self.rayleigh_quotients_ = np.asarray(quotients)
         self.trace_residuals_ = np.asarray(traces)
         self.n_components_ = len(indices)
+        # get_feature_names_out() and set_output(transform="pandas") name the
+        # n_components_ output columns sparsekpca0, sparsekpca1, ...
+        self._n_features_out = self.n_components_
         self._n_fit = X.shape[0]
         self.basis_ = X[self.indices_].copy()
         # Cholesky factor of K[i,i] in choice order (pivoted by construction)

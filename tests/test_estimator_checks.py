@@ -11,8 +11,14 @@ scikit-learn itself skips ``check_array_api_input`` (8 reported skips) unless
 ``SCIPY_ARRAY_API=1`` is set and an array-API library is installed: mpcore is
 NumPy-only by design (the pages and notebooks pass NumPy arrays), so that
 check does not apply; every other check runs and passes.
+
+``parametrize_with_checks`` does not yield scikit-learn's output-API checks
+(feature names out, ``set_output``); they run explicitly below.
 """
 
+import numpy as np
+import pytest
+from sklearn.utils import estimator_checks as _checks
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from mpcore.kmp import KMPClassifier, KMPRegressor
@@ -41,3 +47,36 @@ def _expected_failed_checks(estimator):
 @parametrize_with_checks(ESTIMATORS, expected_failed_checks=_expected_failed_checks)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+# scikit-learn's parametrize_with_checks does not yield its output-API checks
+# (scikit-learn runs them from its own test_common.py over every transformer),
+# so a transformer that never sets ``_n_features_out`` passes every yielded
+# check while get_feature_names_out() and set_output(transform="pandas") raise.
+# Run them explicitly on every transformer here.
+
+OUTPUT_API_CHECKS = [
+    _checks.check_transformer_get_feature_names_out,
+    _checks.check_transformer_get_feature_names_out_pandas,
+    _checks.check_get_feature_names_out_error,
+    _checks.check_set_output_transform,
+    _checks.check_set_output_transform_pandas,
+    _checks.check_global_output_transform_pandas,
+]
+TRANSFORMERS = [SparseKPCA(), SparseKPCA(n_components=3, n_candidates=5, random_state=0)]
+
+
+@pytest.mark.parametrize("check", OUTPUT_API_CHECKS, ids=lambda c: c.__name__)
+@pytest.mark.parametrize("transformer", TRANSFORMERS, ids=repr)
+def test_transformer_output_api(transformer, check):
+    check(type(transformer).__name__, transformer)
+
+
+def test_feature_names_out_match_transform_width():
+    X = np.random.default_rng(0).normal(size=(12, 3))
+    est = SparseKPCA(n_components=4).fit(X)
+    names = est.get_feature_names_out()
+    assert list(names) == [f"sparsekpca{i}" for i in range(est.n_components_)]
+    frame = SparseKPCA(n_components=4).set_output(transform="pandas").fit(X).transform(X)
+    assert list(frame.columns) == list(names)
+    np.testing.assert_array_equal(frame.to_numpy(), est.transform(X))
