@@ -75,6 +75,7 @@ from .kernels import _check_params, kernel_matrix
 __all__ = [
     "KernelSpec", "normalize_kernel_specs", "KMPDictionary", "kmp_dictionary",
     "KMPStep", "kmp_steps", "kmp_steps_from_data", "KMPRegressor", "KMPClassifier",
+    "KMPPursuit", "PURSUIT_ATTRIBUTES", "pursuit",
     "FITTINGS", "EARLY_STOPPING", "ALPHA_STD_FACTOR",
 ]
 
@@ -716,6 +717,83 @@ def _argmin_first(curve):
     return int(np.argmin(curve)) + 1
 
 
+@dataclass(frozen=True, eq=False)
+class KMPPursuit:
+    """One fitted pursuit: what :class:`KMPRegressor` holds as its own attributes,
+    and each entry of :attr:`KMPClassifier.estimators_` holds for one class.
+
+    The attribute names and shapes are those of the estimators (see
+    :class:`KMPRegressor`); the trailing underscores keep them the same.
+
+    Attributes
+    ----------
+    basis_indices_ : ndarray of shape (n_basis_,)
+        Row of the X given to ``fit`` chosen at each kept step, -1 for the constant.
+    basis_kernels_ : ndarray of shape (n_basis_,)
+        Index into ``kernel_specs_`` of each step's kernel, -1 for the constant.
+    support_vectors_ : ndarray of shape (n_sv, n_features)
+        The rows of X of the steps with ``basis_indices_ >= 0``, in order.
+    coef_ : ndarray of shape (n_sv,)
+        Final weights, aligned with ``support_vectors_``.
+    intercept_ : float
+        Weight of the constant function (0.0 if never chosen).
+    coef_path_ : ndarray of shape (n_basis_, n_basis_)
+        Row i: the weight of each step's function after step i+1.
+    n_basis_ : int
+        Number of kept steps.
+    train_loss_, n_errors_, bound_ : ndarrays of shape (n_steps,)
+        Training loss, Theorem 3's t and the Theorem 3 bound after every step run.
+    validation_error_ : ndarray of shape (n_steps,) or None
+        Held-out error after every step with ``early_stopping="validation"``.
+    """
+
+    basis_indices_: np.ndarray
+    basis_kernels_: np.ndarray
+    support_vectors_: np.ndarray
+    coef_: np.ndarray
+    intercept_: float
+    coef_path_: np.ndarray
+    n_basis_: int
+    train_loss_: np.ndarray
+    n_errors_: np.ndarray
+    bound_: np.ndarray
+    validation_error_: np.ndarray | None
+
+
+#: The per-pursuit fitted attributes (the fields of :class:`KMPPursuit`).
+PURSUIT_ATTRIBUTES = tuple(KMPPursuit.__dataclass_fields__)
+
+
+def pursuit(model, path=None) -> KMPPursuit:
+    """The fitted pursuit ``path`` of a KMP estimator.
+
+    The one place that picks a class's pursuit. A :class:`KMPRegressor` and a
+    two-class :class:`KMPClassifier` have one pursuit (``path`` None or 0); a
+    classifier with more classes has one per class (one-vs-rest), and ``path``
+    is the class index into ``classes_``.
+
+    Parameters
+    ----------
+    model : fitted KMPRegressor or KMPClassifier
+    path : int or None
+        Index of the pursuit; required with more than one.
+
+    Returns
+    -------
+    KMPPursuit
+    """
+    if not isinstance(model, _BaseKMP):
+        raise TypeError(f"model must be a fitted KMPClassifier or KMPRegressor, got {_short(model)}.")
+    check_is_fitted(model)
+    pursuits = model._pursuits()
+    if len(pursuits) > 1 and path is None:
+        raise ValueError("This one-vs-rest model has one pursuit per class: pass path=class index.")
+    if path is None:
+        return pursuits[0]
+    path = check_positive_int(path, "path", minimum=0, maximum=len(pursuits) - 1)
+    return pursuits[path]
+
+
 class _BaseKMP(BaseEstimator):
     """Parameters, validation and prediction shared by the two estimators."""
 
@@ -907,7 +985,7 @@ class _BaseKMP(BaseEstimator):
         k = cols.size
         last = path.coef_path[-1] if k else np.zeros(0)
         keep = basis_indices >= 0
-        return dict(
+        return KMPPursuit(
             basis_indices_=basis_indices,
             basis_kernels_=dictionary.kernel_index[cols],
             support_vectors_=X[basis_indices[keep]],
@@ -922,10 +1000,10 @@ class _BaseKMP(BaseEstimator):
         )
 
     # ---- prediction ----------------------------------------------------------------
-    def _design(self, X, attrs):
-        """Values at X of each kept step's basis function: shape (n, n_basis)."""
-        basis_indices, basis_kernels = attrs["basis_indices"], attrs["basis_kernels"]
-        support_vectors = attrs["support_vectors"]
+    def _design(self, X, p):
+        """Values at X of each kept step's basis function of pursuit ``p``: shape (n, n_basis)."""
+        basis_indices, basis_kernels = p.basis_indices_, p.basis_kernels_
+        support_vectors = p.support_vectors_
         out = np.ones((X.shape[0], basis_indices.size))
         keep = np.flatnonzero(basis_indices >= 0)
         for s, spec in enumerate(self.kernel_specs_):
@@ -934,16 +1012,16 @@ class _BaseKMP(BaseEstimator):
                 out[:, keep[sel]] = kernel_matrix(X, support_vectors[sel], **spec.params)
         return out
 
-    def _staged(self, X, attrs):
-        """Yield the decision values after each kept step of one path."""
-        design = self._design(X, attrs)
-        path = attrs["coef_path"]
+    def _staged(self, X, p):
+        """Yield the decision values after each kept step of pursuit ``p``."""
+        design = self._design(X, p)
+        path = p.coef_path_
         for i in range(path.shape[0]):
             yield design[:, : i + 1] @ path[i, : i + 1]
 
-    def _final(self, X, attrs):
-        design = self._design(X, attrs)
-        path = attrs["coef_path"]
+    def _final(self, X, p):
+        design = self._design(X, p)
+        path = p.coef_path_
         k = path.shape[0]
         if k == 0:
             return np.zeros(X.shape[0])
@@ -1096,15 +1174,13 @@ class KMPRegressor(RegressorMixin, _BaseKMP):
         X, y = self._validate_fit(X, y, y_numeric=True)
         y = check_array_data(y, "y", ndim=1)
         fit_idx, dictionary, (path,) = self._fit_paths(X, [np.asarray(y, dtype=float)], margin=False)
-        for name, value in self._path_attributes(X, fit_idx, dictionary, path).items():
-            setattr(self, name, value)
+        fitted = self._path_attributes(X, fit_idx, dictionary, path)
+        for name in PURSUIT_ATTRIBUTES:
+            setattr(self, name, getattr(fitted, name))
         return self
 
-    def _attrs(self):
-        return dict(
-            basis_indices=self.basis_indices_, basis_kernels=self.basis_kernels_,
-            support_vectors=self.support_vectors_, coef_path=self.coef_path_,
-        )
+    def _pursuits(self):
+        return [KMPPursuit(**{name: getattr(self, name) for name in PURSUIT_ATTRIBUTES})]
 
     def predict(self, X):
         """Predict :math:`f(x) = b + \\sum_j c_j K(x, s_j)`.
@@ -1114,7 +1190,7 @@ class KMPRegressor(RegressorMixin, _BaseKMP):
         y : ndarray of shape (n_samples,)
         """
         X = self._validate_new(X)
-        return self._final(X, self._attrs())
+        return self._final(X, self._pursuits()[0])
 
     def staged_predict(self, X):
         """Predictions after each step, as in ``GradientBoostingRegressor.staged_predict``.
@@ -1131,7 +1207,7 @@ class KMPRegressor(RegressorMixin, _BaseKMP):
             :meth:`predict`.
         """
         X = self._validate_new(X)
-        yield from self._staged(X, self._attrs())
+        yield from self._staged(X, self._pursuits()[0])
 
 
 class KMPClassifier(ClassifierMixin, _BaseKMP):
@@ -1158,9 +1234,17 @@ class KMPClassifier(ClassifierMixin, _BaseKMP):
     classes_ : ndarray of shape (n_classes,)"""
         + _ATTRS_DOC
         + r"""
-    With more than two classes every per-path attribute above is a list with
-    one entry per class (one-vs-rest), ``intercept_`` and ``n_basis_`` are arrays
-    of shape (n_classes,); with two classes they are as described.
+    estimators_ : list of KMPPursuit
+        The fitted pursuits, always a list: one entry for two classes (the
+        pursuit of ``classes_[1]`` against ``classes_[0]``), one per class
+        otherwise (class c against the rest). Each entry has every per-pursuit
+        attribute above, with the shapes described.
+
+    The per-pursuit attributes above (``basis_indices_`` ... ``validation_error_``)
+    are also read on the classifier itself when there is one pursuit (two
+    classes); with more classes they raise AttributeError naming
+    ``estimators_[c]``: their shapes never depend on the number of classes.
+    :func:`pursuit` picks a pursuit of either estimator.
 
     See Also
     --------
@@ -1209,35 +1293,39 @@ class KMPClassifier(ClassifierMixin, _BaseKMP):
         else:
             targets = [np.where(y_enc == c, 1.0, -1.0) for c in range(n_classes)]
         fit_idx, dictionary, paths = self._fit_paths(X, targets, margin=True, labels=y_enc)
-        per_path = [self._path_attributes(X, fit_idx, dictionary, p) for p in paths]
-        for name in per_path[0]:
-            values = [a[name] for a in per_path]
-            if n_classes == 2:
-                setattr(self, name, values[0])
-            elif name in ("intercept_", "n_basis_"):
-                setattr(self, name, np.asarray(values))
-            else:
-                setattr(self, name, values)
+        self.estimators_ = [self._path_attributes(X, fit_idx, dictionary, p) for p in paths]
         return self
 
-    def _attrs_list(self):
-        get = (lambda v, c: v) if self.classes_.size == 2 else (lambda v, c: v[c])
-        n = 1 if self.classes_.size == 2 else self.classes_.size
-        return [
-            dict(
-                basis_indices=get(self.basis_indices_, c),
-                basis_kernels=get(self.basis_kernels_, c),
-                support_vectors=get(self.support_vectors_, c),
-                coef_path=get(self.coef_path_, c),
+    def _pursuits(self):
+        return self.estimators_
+
+    def _single(self, name):
+        check_is_fitted(self)
+        if len(self.estimators_) > 1:
+            raise AttributeError(
+                f"{name} belongs to one pursuit, and this one-vs-rest fit has one per class: "
+                f"read estimators_[c].{name} (or mpcore.kmp.pursuit(model, c).{name})."
             )
-            for c in range(n)
-        ]
+        return getattr(self.estimators_[0], name)
+
+    # The pursuit's attributes, for a two-class fit (one pursuit).
+    basis_indices_ = property(lambda self: self._single("basis_indices_"))
+    basis_kernels_ = property(lambda self: self._single("basis_kernels_"))
+    support_vectors_ = property(lambda self: self._single("support_vectors_"))
+    coef_ = property(lambda self: self._single("coef_"))
+    intercept_ = property(lambda self: self._single("intercept_"))
+    coef_path_ = property(lambda self: self._single("coef_path_"))
+    n_basis_ = property(lambda self: self._single("n_basis_"))
+    train_loss_ = property(lambda self: self._single("train_loss_"))
+    n_errors_ = property(lambda self: self._single("n_errors_"))
+    bound_ = property(lambda self: self._single("bound_"))
+    validation_error_ = property(lambda self: self._single("validation_error_"))
 
     def decision_function(self, X):
         """Decision values f(x): shape (n_samples,) for two classes (positive means
         ``classes_[1]``), (n_samples, n_classes) one-vs-rest otherwise."""
         X = self._validate_new(X)
-        values = [self._final(X, a) for a in self._attrs_list()]
+        values = [self._final(X, p) for p in self.estimators_]
         return values[0] if len(values) == 1 else np.column_stack(values)
 
     def _labels(self, dec):
@@ -1260,8 +1348,8 @@ class KMPClassifier(ClassifierMixin, _BaseKMP):
             :meth:`decision_function`.
         """
         X = self._validate_new(X)
-        gens = [self._staged(X, a) for a in self._attrs_list()]
-        lengths = [a["coef_path"].shape[0] for a in self._attrs_list()]
+        gens = [self._staged(X, p) for p in self.estimators_]
+        lengths = [p.n_basis_ for p in self.estimators_]
         current = [np.zeros(X.shape[0]) for _ in gens]
         for i in range(max(lengths)):
             for c, gen in enumerate(gens):

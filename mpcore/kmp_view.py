@@ -31,7 +31,6 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.metrics import confusion_matrix, mean_squared_error, r2_score
 from sklearn.svm import SVC, SVR
-from sklearn.utils.validation import check_is_fitted
 
 from ._validation import (
     MAX_ABS_VALUE,
@@ -52,6 +51,7 @@ from .kmp import (
     kmp_dictionary,
     kmp_steps,
     normalize_kernel_specs,
+    pursuit,
 )
 
 __all__ = [
@@ -485,21 +485,6 @@ def kmp_curves(estimator, X, y, X_test=None, y_test=None):
 # --------------------------------------------------------------------------------------
 
 
-def _path_attrs(model, path):
-    """Per-path fitted attributes (``path`` selects the class of a one-vs-rest fit)."""
-    if not isinstance(model, (KMPClassifier, KMPRegressor)):
-        raise TypeError(f"model must be a fitted KMPClassifier or KMPRegressor, got {_short(model)}.")
-    check_is_fitted(model)
-    multi = isinstance(model, KMPClassifier) and model.classes_.size > 2
-    if multi and path is None:
-        raise ValueError("This one-vs-rest model has one pursuit per class: pass path=class index.")
-    if multi:
-        path = check_positive_int(path, "path", minimum=0, maximum=model.classes_.size - 1)
-    pick = (lambda v: v[path]) if multi else (lambda v: v)
-    return (pick(model.basis_indices_), pick(model.basis_kernels_), pick(model.support_vectors_),
-            pick(model.coef_path_))
-
-
 def basis_functions(model, X, path=None):
     r"""Value at X of the function each kept step added: shape (n, n_basis_).
 
@@ -515,14 +500,13 @@ def basis_functions(model, X, path=None):
     path : int, optional
         Class index for a one-vs-rest classifier (more than two classes).
     """
-    idx, kernels, sv, _ = _path_attrs(model, path)
+    p = pursuit(model, path)
     X = check_array_data(X, "X")
     if X.shape[1] != model.n_features_in_:
         raise ValueError(f"X has {X.shape[1]} features, but the model was fitted with "
                          f"{model.n_features_in_}.")
     # the estimator's own design matrix, so the page draws exactly what predict uses
-    return model._design(X,
-                         dict(basis_indices=idx, basis_kernels=kernels, support_vectors=sv))
+    return model._design(X, p)
 
 
 def staged_values(model, X, path=None):
@@ -533,7 +517,7 @@ def staged_values(model, X, path=None):
     values of class ``path`` along its own pursuit.
     """
     B = basis_functions(model, X, path)
-    cp = _path_attrs(model, path)[3]
+    cp = pursuit(model, path).coef_path_
     k = cp.shape[0]
     return np.stack([B[:, : j + 1] @ cp[j, : j + 1] for j in range(k)]) if k else np.zeros((0, len(B)))
 

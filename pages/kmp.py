@@ -48,6 +48,7 @@ from pages.common.widgets import (
     show_notes,
     sync,
 )
+from views.kmp import path_of
 
 TABS = KMP_TABS
 EQUATIONS = {
@@ -331,12 +332,11 @@ with tabs[2]:
         except ValueError as exc:
             st.error(literal(exc))
             st.stop()
-        pick = (lambda a: a[p]) if cls is not None else (lambda a: a)
         path = curves.paths[p]
         val_name = VAL_ERR + (f" (class {classes[p]} vs rest)" if cls is not None else "")
         errors = {TRAIN_ERR: curves.train_error, TEST_ERR: curves.test_error,
-                  val_name: pick(val.validation_error_)}
-        k_val, k_bound = int(pick(val.n_basis_)), int(pick(by_bound.n_basis_))
+                  val_name: path_of(val, cls).validation_error_}
+        k_val, k_bound = path_of(val, cls).n_basis_, path_of(by_bound, cls).n_basis_
         k_test = int(np.argmin(curves.test_error)) + 1
         markers = {VAL_STOP: k_val, BOUND_STOP: k_bound, TEST_MIN: k_test}
         if task == "classification":

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy.optimize import approx_fprime
+from sklearn.datasets import make_blobs
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import OrthogonalMatchingPursuit, orthogonal_mp
 from sklearn.model_selection import train_test_split
@@ -23,10 +24,13 @@ from mpcore._losses import LOSSES, backfit, line_minimize, loss_functions
 from mpcore.bounds import kmp_bound
 from mpcore.kernels import kernel_matrix
 from mpcore.kmp import (
+    PURSUIT_ATTRIBUTES,
     KernelSpec,
     KMPClassifier,
+    KMPPursuit,
     KMPRegressor,
     kmp_dictionary,
+    pursuit,
     kmp_steps,
     kmp_steps_from_data,
     normalize_kernel_specs,
@@ -347,17 +351,43 @@ def test_multiclass_one_vs_rest():
     dec = clf.decision_function(ds.X)
     assert dec.shape == (150, n_classes)
     assert_array_equal(clf.predict(ds.X), clf.classes_[np.argmax(dec, axis=1)])
-    assert len(clf.basis_indices_) == len(clf.coef_) == n_classes
-    assert clf.intercept_.shape == clf.n_basis_.shape == (n_classes,)
+    assert len(clf.estimators_) == n_classes
     for c in range(n_classes):
         # each class is a binary pursuit on +-1 targets
         y_c = np.where(ds.y == clf.classes_[c], 1.0, -1.0)
         binary = KMPRegressor(n_basis=6, gamma=1.0).fit(ds.X, y_c)
-        assert_array_equal(clf.basis_indices_[c], binary.basis_indices_)
+        for name in PURSUIT_ATTRIBUTES:  # the same attributes, with the same types
+            mine, theirs = getattr(clf.estimators_[c], name), getattr(binary, name)
+            assert type(mine) is type(theirs)
+            # the same squared-loss pursuit; t and the bound count errors differently
+            # (margin for a classifier, |f - y| > alpha for a regressor)
+            if name not in ("n_errors_", "bound_", "validation_error_"):
+                assert_allclose(np.asarray(mine, dtype=float), np.asarray(theirs, dtype=float),
+                                atol=ATOL_EXACT)
+        assert pursuit(clf, c) is clf.estimators_[c]
         assert_allclose(dec[:, c], binary.predict(ds.X), atol=ATOL_EXACT)
     staged = list(clf.staged_decision_function(ds.X))
     assert_allclose(staged[-1], dec, atol=ATOL_EXACT)
     assert clf.score(ds.X, ds.y) > 0.9
+    with pytest.raises(AttributeError, match=r"estimators_\[c\]\.coef_"):
+        clf.coef_
+
+
+def test_fitted_attribute_types_do_not_depend_on_the_number_of_classes():
+    """estimators_ is always a list of KMPPursuit; a two-class fit also reads them directly."""
+    X, y = make_blobs(90, centers=3, random_state=0)
+    two = KMPClassifier(n_basis=4, gamma=0.5).fit(X, y == 0)
+    three = KMPClassifier(n_basis=4, gamma=0.5).fit(X, y)
+    assert [len(two.estimators_), len(three.estimators_)] == [1, 3]
+    for p in two.estimators_ + three.estimators_:
+        assert isinstance(p, KMPPursuit)
+        assert isinstance(p.n_basis_, int) and isinstance(p.intercept_, float)
+        assert p.coef_path_.shape == (p.n_basis_, p.n_basis_)
+    for name in PURSUIT_ATTRIBUTES:
+        assert getattr(two, name) is getattr(two.estimators_[0], name)
+    assert pursuit(two) is pursuit(two, 0) is two.estimators_[0]
+    with pytest.raises(ValueError, match="path"):
+        pursuit(three)
 
 
 def test_intercept_is_a_dictionary_element(rng):

@@ -114,8 +114,8 @@ def test_curves_one_vs_rest_paths(blobs):
     model = _fit(est, X, y)
     assert len(c.paths) == 3
     for k in range(3):
-        assert_array_equal(c.paths[k].basis, model.basis_indices_[k])
-        assert_allclose(c.paths[k].bound, model.bound_[k], rtol=RTOL_EXACT)
+        assert_array_equal(c.paths[k].basis, model.estimators_[k].basis_indices_)
+        assert_allclose(c.paths[k].bound, model.estimators_[k].bound_, rtol=RTOL_EXACT)
         # class k against the rest, by the sign of its own decision function
         dec = model.decision_function(Xt)[:, k]
         rest = np.mean((dec > 0) != (yt == model.classes_[k]))

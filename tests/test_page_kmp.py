@@ -44,6 +44,7 @@ import datasets
 from mpcore.kernels import kernel_matrix
 from mpcore.kmp import KMPClassifier, KMPRegressor
 from mpcore.kmp_view import kmp_curves, mixed_dictionary
+from views.kmp import path_of
 
 #: Every test here drives the page through AppTest (about a second each): the slow tier.
 pytestmark = pytest.mark.slow
@@ -148,8 +149,7 @@ def _reference_model(items, early_stopping):
 
 
 def expected_basis(model, cls=0):
-    b = model.basis_indices_
-    return list(b[cls] if isinstance(b, list) else b)
+    return list(path_of(model, cls).basis_indices_)
 
 
 def assert_matches_mpcore(at):
@@ -158,7 +158,7 @@ def assert_matches_mpcore(at):
     s = settings(at)
     model = reference_model(s)
     assert chosen(at) == expected_basis(model, s["cls"])
-    n = model.n_basis_[s["cls"]] if np.ndim(model.n_basis_) else model.n_basis_
+    n = path_of(model, s["cls"]).n_basis_
     assert counter(at)[1] == n
     return model
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from mpcore import kmp_view
-from mpcore.kmp import KMPClassifier, KMPRegressor
+from mpcore.kmp import KMPClassifier, KMPRegressor, pursuit
 
 from .data import KernelChoice
 
@@ -122,19 +122,18 @@ def svm_scores(X, y, X_test, y_test, task: str, kern: KernelChoice, C: float,
 
 
 def path_of(model, cls: int | None):
-    """Per-step basis / kernels / coef path of the displayed pursuit."""
-    multi = getattr(model, "classes_", np.zeros(2)).size > 2
-    pick = (lambda v: v[cls]) if multi else (lambda v: v)
-    return pick(model.basis_indices_), pick(model.basis_kernels_), pick(model.coef_path_)
+    """The displayed pursuit (:func:`mpcore.kmp.pursuit`): class ``cls`` of a
+    one-vs-rest classifier, the only one otherwise."""
+    multi = isinstance(model, KMPClassifier) and len(model.estimators_) > 1
+    return pursuit(model, cls if multi else None)
 
 
 def staged(model, X, X_test, cls: int | None = None) -> dict:
     """Per kept step: predictions on the training and test rows, and the displayed path."""
-    basis, kernels, coef_path = path_of(model, cls)
+    p = path_of(model, cls)
     return dict(train=np.array(list(model.staged_predict(X))),
                 test=np.array(list(model.staged_predict(X_test))),
-                basis=np.asarray(basis), kernels=np.asarray(kernels),
-                coef_path=np.asarray(coef_path),
+                basis=p.basis_indices_, kernels=p.basis_kernels_, coef_path=p.coef_path_,
                 spec_labels=tuple(kmp_view.spec_label(sp) for sp in model.kernel_specs_),
                 classes=None if not hasattr(model, "classes_") else model.classes_)
 
@@ -275,7 +274,7 @@ def compare(X, y, X_test, y_test, *, task: str, kern: KernelChoice, s: KMPSettin
         model, warns = fit(settings)
         models[title] = model
         notes += [f"{title}: {w}" for w in warns]
-        basis = path_of(model, path)[0]
+        basis = path_of(model, path).basis_indices_
         if path is None:
             tr = _score(task, y, model.predict(X))
             te = _score(task, y_test, model.predict(X_test))
