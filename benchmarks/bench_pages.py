@@ -1,0 +1,200 @@
+"""Time from navigation to every chart drawn, per page, in headless chromium; bytes per load.
+
+Starts ``streamlit run app.py`` on a free loopback port, visits every page once
+to warm the server's caches, then opens each page ``--repeats`` times in a fresh
+browser context (a new student: new session, empty browser cache) and records
+
+- **drawn**: from the start of navigation (``performance.timeOrigin``) until
+  the script run is over and every visible plotly chart has mounted its SVG,
+  checked on every animation frame, and still so after the page is stable
+  (the browser tests' ``wait_for_app`` condition);
+- **app bytes**: bytes of the websocket messages the server sent (the page's
+  elements and figures: what the Python side costs per student);
+- **total bytes**: every HTTP response body plus the websocket bytes
+  (JavaScript and fonts included: a first visit on an empty cache);
+- **figures**: number of plotly charts and the size of the largest one's
+  JSON (data, layout and animation frames) as the browser holds it.
+
+Target (issue: "every page drawn in under 2.5 s"): median drawn < 2.5 s.
+Medians over the repeats; run on a quiet machine::
+
+    python benchmarks/bench_pages.py [--repeats 5] [--pages skpca,kmp] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / "tests")]
+
+from browser_util import (  # noqa: E402
+    StreamlitServer,
+    app_pages,
+    launch_browser,
+    wait_for_app,
+    wait_for_charts,
+)
+
+TARGET_S = 2.5
+
+#: Size of each plotly figure the page holds (data + layout + frames, typed arrays counted
+#: by their bytes), largest first.
+_FIGURES_JS = """() => {
+  const size = (v) => {
+    if (v === null || v === undefined) return 4;
+    if (ArrayBuffer.isView(v)) return v.byteLength;
+    if (Array.isArray(v)) return v.reduce((s, x) => s + size(x) + 1, 2);
+    if (typeof v === 'object') return Object.entries(v).reduce(
+        (s, [k, x]) => (k.startsWith('_') ? s : s + k.length + 3 + size(x)), 2);
+    return String(v).length;
+  };
+  return [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
+    .map(gd => size(gd.data) + size(gd.layout) +
+               size((gd._transitionData && gd._transitionData._frames) || []))
+    .sort((a, b) => b - a);
+}"""
+
+
+#: True when the run is over and every visible chart has mounted; remembers since when it
+#: has been true (reset when it stops being true: a second run, a late element).
+_DRAWN_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+    .filter(c => c.offsetParent !== null);
+  const ok = !!app && app.getAttribute('data-test-script-state') === 'notRunning'
+    && app.getAttribute('data-test-connection-state') === 'CONNECTED'
+    && !document.querySelector('[data-testid="stStatusWidgetRunningIcon"]')
+    && !document.querySelector('[data-testid="stSkeleton"]')
+    && !!document.querySelector('h1')
+    && charts.every(c => c.querySelector('.main-svg'));
+  if (!ok) { window.__mpDrawn = null; return false; }
+  window.__mpDrawn = window.__mpDrawn || performance.now();
+  return true;
+}"""
+
+
+def progress(done: int, total: int, label: str) -> None:
+    width = 30
+    filled = int(width * done / max(total, 1))
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label:<24}")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def load_once(browser, url: str) -> dict:
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        pg = context.new_page()
+        ws_bytes = [0]
+        http_bytes = [0]
+        pg.on("websocket", lambda ws: ws.on(
+            "framereceived", lambda payload: ws_bytes.__setitem__(
+                0, ws_bytes[0] + len(payload))))
+
+        def on_response(response):
+            try:
+                http_bytes[0] += len(response.body())
+            except Exception:  # redirects, aborted requests
+                pass
+
+        pg.on("requestfinished", lambda request: on_response(request.response()))
+        pg.goto(url)
+        pg.wait_for_function(_DRAWN_JS, polling="raf", timeout=120_000)
+        # then stable (nothing else arrives), checked by the tests' own condition
+        wait_for_app(pg, content="h1")
+        wait_for_charts(pg)
+        pg.wait_for_function(_DRAWN_JS, polling="raf", timeout=120_000)
+        drawn_ms = pg.evaluate("() => window.__mpDrawn")
+        figures = pg.evaluate(_FIGURES_JS)
+        errors = pg.locator('[data-testid="stException"]').count()
+        return {"drawn": drawn_ms / 1000, "app_bytes": ws_bytes[0],
+                "total_bytes": ws_bytes[0] + http_bytes[0], "figures": figures,
+                "errors": errors}
+    finally:
+        context.close()
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--pages", default="", help="comma-separated page names (default: all)")
+    parser.add_argument("--out", type=Path, default=None, help="also write the table here")
+    args = parser.parse_args(argv)
+    if args.repeats < 1:
+        parser.error("--repeats must be at least 1")
+    pages = app_pages()
+    if args.pages:
+        wanted = set(args.pages.split(","))
+        unknown = wanted - {p.name for p in pages}
+        if unknown:
+            parser.error(f"unknown page(s) {sorted(unknown)}; choose from "
+                         f"{[p.name for p in pages]}")
+        pages = [p for p in pages if p.name in wanted]
+
+    from playwright.sync_api import sync_playwright
+
+    load_before = os.getloadavg()[0]
+    rows = []
+    server = StreamlitServer().start()
+    try:
+        with sync_playwright() as pw:
+            browser = launch_browser(pw)
+            total = len(pages) * (args.repeats + 1)
+            done = 0
+            for p in pages:
+                url = p.url(server.base)
+                load_once(browser, url)  # warm: the server's caches, not the browser's
+                done += 1
+                progress(done, total, p.name)
+                runs = []
+                for _ in range(args.repeats):
+                    runs.append(load_once(browser, url))
+                    done += 1
+                    progress(done, total, p.name)
+                rows.append((p, runs))
+            browser.close()
+    finally:
+        server.stop()
+    load_after = os.getloadavg()[0]
+
+    import plotly
+    import streamlit
+
+    lines = [
+        "| page | drawn, median [s] | min to max [s] | under 2.5 s | app bytes (websocket) "
+        "| total bytes, empty cache | charts | largest figure [kB] | errors |",
+        "|---|---:|---:|:---:|---:|---:|---:|---:|---:|",
+    ]
+    for p, runs in rows:
+        drawn = [r["drawn"] for r in runs]
+        med = statistics.median(drawn)
+        figs = runs[-1]["figures"]
+        lines.append(
+            f"| {p.title} | {med:.2f} | {min(drawn):.2f} to {max(drawn):.2f} | "
+            f"{'yes' if med < TARGET_S else 'no'} | "
+            f"{statistics.median(r['app_bytes'] for r in runs) / 1e3:,.0f} kB | "
+            f"{statistics.median(r['total_bytes'] for r in runs) / 1e6:,.1f} MB | "
+            f"{len(figs)} | {(figs[0] / 1e3 if figs else 0):,.0f} | "
+            f"{sum(r['errors'] for r in runs)} |")
+    header = (f"{args.repeats} fresh-context loads per page after one warm-up, 1280x720; "
+              f"Python {platform.python_version()}, streamlit {streamlit.__version__}, "
+              f"plotly {plotly.__version__}, {os.cpu_count()} cores, 1-min load average "
+              f"{load_before:.1f} before / {load_after:.1f} after; "
+              f"{time.strftime('%Y-%m-%d %H:%M')}.")
+    table = header + "\n\n" + "\n".join(lines)
+    print(table)
+    if args.out:
+        args.out.write_text("# Page draw times\n\n" + table + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,48 @@
+"""What the browser tests of view state share: small starting views, settling, fingerprints."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import parse_qsl, urlsplit
+
+from browser_util import app_pages, wait_for_app, wait_for_charts
+
+PAGES = {p.name: p for p in app_pages()}
+#: Data sets the random walk may switch to (the large tables are covered by the AppTest suite).
+QUICK_DATA = ("moons", "circles", "blobs", "xor", "spirals", "sine", "far_cluster", "boston",
+              "diabetes")
+#: Small starting sizes so that every step of the walk draws in a second or two.
+START = {"skpca": {"n": "120"}, "kmp": {"n": "120", "k": "10"}, "spectrum": {"dataset": "moons",
+         "n": "120"}, "kcca": {"kcca.n": "120"}, "bounds": {"dataset": "moons", "n": "120"}}
+
+
+def query_of(url: str) -> dict:
+    return dict(parse_qsl(urlsplit(url).query, keep_blank_values=True))
+
+
+def settle(pg, content="h1"):
+    wait_for_app(pg, content=content)
+    wait_for_charts(pg)
+
+
+_FINGERPRINT_JS = """() => {
+  const round = (v) => typeof v === 'number' ? Math.round(v * 1e6) / 1e6 : v;
+  const plain = (v) => (ArrayBuffer.isView(v) ? Array.from(v, round)
+                        : Array.isArray(v) ? v.map(plain) : round(v));
+  const gd = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
+  const traces = gd && gd.data ? gd.data.map(t => [t.name || '', plain(t.x || null),
+                                                   plain(t.y || null)]) : null;
+  let tl = null;
+  for (const host of [document, ...[...document.querySelectorAll('*')].map(e => e.shadowRoot)
+                      .filter(Boolean)]) {
+    const el = host.querySelector('.tl');
+    if (el) { tl = [el.dataset.step, el.innerText]; break; }
+  }
+  const active = gd && gd.layout && gd.layout.sliders && gd.layout.sliders[0]
+                 ? gd.layout.sliders[0].active : null;
+  return JSON.stringify({traces, tl, active});
+}"""
+
+
+def fingerprint(pg) -> dict:
+    return json.loads(pg.evaluate(_FINGERPRINT_JS))

@@ -1,0 +1,71 @@
+"""In a real browser: presentation mode fits the animation on one screen at projector sizes."""
+
+from __future__ import annotations
+
+import pytest
+from browser_util import SCREENSHOTS as SHOTS
+from browser_util import (  # noqa: F401  (fixtures)
+    browser,
+    exceptions_on,
+    page,
+    streamlit_server,
+)
+from browser_views import PAGES, settle
+
+pytestmark = pytest.mark.browser
+
+# ---------------------------------------------------------------- presentation mode
+
+_GEOMETRY_JS = """() => {
+  const box = (el) => { const r = el.getBoundingClientRect();
+                        return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+  const gd = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
+  let tl = null;
+  for (const host of [document, ...[...document.querySelectorAll('*')].map(e => e.shadowRoot)
+                      .filter(Boolean)]) {
+    tl = tl || host.querySelector('.tl-play');
+  }
+  const step = [...document.querySelectorAll('button')].find(b => b.innerText.trim() === 'Step ▶');
+  const sidebar = document.querySelector('[data-testid="stSidebar"]');
+  return {figure: gd && box(gd), play: tl && box(tl), step: step && box(step),
+          plotlyPlay: gd && box(gd.querySelector('.updatemenu-button')),
+          sidebar: sidebar ? sidebar.getBoundingClientRect().width : 0,
+          width: innerWidth, height: innerHeight,
+          overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth};
+}"""
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["projector", "full-hd"])
+@pytest.mark.parametrize("name", ["skpca", "kmp", "kcca"])
+def test_presentation_mode_fits_the_animation_on_one_screen(streamlit_server, browser, name,
+                                                            size):
+    w, h = size
+    context = browser.new_context(viewport=dict(width=w, height=h))
+    try:
+        pg = context.new_page()
+        pg.goto(PAGES[name].url(streamlit_server.base, "present=true"))
+        chart = '[data-testid="stPlotlyChart"] .main-svg'
+        settle(pg, chart)
+        pg.wait_for_timeout(500)  # the window's height is reported once, then the figure fits
+        settle(pg, chart)
+        geo = pg.evaluate(_GEOMETRY_JS)
+        assert geo["sidebar"] == 0, geo  # hidden
+        assert geo["overflow"] <= 0, geo
+        for part in ("figure", "play", "step", "plotlyPlay"):
+            r = geo[part]
+            assert r is not None, (part, geo)
+            assert 0 <= r["top"] and r["bottom"] <= h and 0 <= r["left"] and r["right"] <= w, (
+                part, r, geo)
+        assert not exceptions_on(pg)
+        SHOTS.mkdir(exist_ok=True)
+        pg.screenshot(path=str(SHOTS / f"present_{name}_{w}x{h}.png"))
+        # the keyboard drives the same timeline: → steps, Home goes back to the start
+        pg.evaluate("() => document.activeElement && document.activeElement.blur()")
+        pg.keyboard.press("ArrowRight")
+        pg.wait_for_function("() => new URL(location.href).searchParams.get('j') === '2'",
+                             timeout=60_000)
+        pg.keyboard.press("Home")
+        pg.wait_for_function("() => new URL(location.href).searchParams.get('j') === '1'",
+                             timeout=60_000)
+    finally:
+        context.close()
