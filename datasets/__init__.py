@@ -76,9 +76,14 @@ class Dataset:
         return self.X.shape[1]
 
 
-def names():
-    """Names accepted by :func:`load`, in display order."""
-    return list(REGISTRY)
+def names(*, experiments=False):
+    """Names of the data sets the pages offer, in display order.
+
+    ``experiments=True`` adds the tables kept for the paper reproductions only
+    (Vincent & Bengio's Table 3: wisconsin_original, sonar, pima, ionosphere).
+    :func:`load` accepts every one of them.
+    """
+    return [n for n, e in REGISTRY.items() if experiments or e.on_pages]
 
 
 def info(name):
@@ -94,6 +99,18 @@ def _boston():
         header = fh.readline().strip().split(",")
         table = np.loadtxt(fh, delimiter=",")
     return table[:, :-1], table[:, -1], tuple(header[:-1]), header[-1]
+
+
+def _table(name):
+    """A shipped UCI table: features, integer class (last column); rows with an empty
+    cell (Wisconsin's 16 missing 'bare nuclei') are dropped; an id column is left out."""
+    path = resources.files(__package__).joinpath("data", REGISTRY[name].file)
+    with path.open("r", encoding="utf-8") as fh:
+        header = fh.readline().strip().split(",")
+        table = np.genfromtxt(fh, delimiter=",", dtype=float)
+    table = table[~np.isnan(table).any(axis=1)]
+    first = 1 if header[0] == "sample_id" else 0
+    return table[:, first:-1], table[:, -1].astype(int), tuple(header[first:-1]), header[-1]
 
 
 def _sklearn_bundled(name):
@@ -169,7 +186,8 @@ def load(name, *, n_samples=None, noise=None, random_state=0, **options):
         feats = tuple(f"x{i + 1}" for i in range(X.shape[1]))
         target_name = "y"
     else:
-        X, y, feats, target_name = _boston() if name == "boston" else _sklearn_bundled(name)
+        X, y, feats, target_name = (_boston() if name == "boston" else
+                                    _table(name) if entry.file else _sklearn_bundled(name))
         if n_samples is not None and n_samples < X.shape[0]:
             keep = np.sort(check_random_state(random_state).choice(X.shape[0], n, replace=False))
             X, y = X[keep], y[keep]
