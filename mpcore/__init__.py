@@ -21,6 +21,7 @@ from .kernels import (
     sigma_to_gamma,
 )
 from ._losses import LOSSES, loss_functions
+from ._validation import ValidatedKernel, validated_kernel
 from .kmp import (
     KernelSpec,
     KMPClassifier,
@@ -62,5 +63,6 @@ __all__ = [
     "nystrom_indices", "random_indices", "ekm_eigenvalues", "ekm_eigenpairs", "ekm_sketch",
     "ekm_perturbation_bound", "EKMPerturbation", "incomplete_cholesky", "subspace_distance",
     "relative_error", "SparseKCCA", "kcca_steps", "KCCAStep", "canonical_correlations",
+    "validated_kernel", "ValidatedKernel",
 ]
 __version__ = "0.1.0"

@@ -363,8 +363,73 @@ def check_kernel_size(n_rows, n_cols, what="kernel matrix"):
         )
 
 
+class ValidatedKernel(np.ndarray):
+    """A read-only kernel matrix that :func:`validated_kernel` has checked once.
+
+    Every mpcore function that checks a kernel matrix accepts it without checking
+    again (the square/finite/symmetric test is O(m^2), the PSD test a Cholesky
+    factorisation). Anything derived from it (a slice, a product, a copy) is a
+    plain array again and is checked as usual.
+    """
+
+    _mp_checked = False  # square, finite, real, symmetric
+    _mp_psd = False  # and positive semi-definite (check_psd_matrix passed)
+
+    def __array_finalize__(self, obj):
+        self._mp_checked = False
+        self._mp_psd = False
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        plain = tuple(x.view(np.ndarray) if isinstance(x, ValidatedKernel) else x
+                      for x in inputs)
+        if "out" in kwargs:
+            kwargs["out"] = tuple(x.view(np.ndarray) if isinstance(x, ValidatedKernel) else x
+                                  for x in kwargs["out"])
+        return getattr(ufunc, method)(*plain, **kwargs)
+
+    def __getitem__(self, item):
+        return self.view(np.ndarray)[item]
+
+
+def validated_kernel(K, name="K"):
+    """Check a kernel matrix once, so that repeated mpcore calls on it skip the checks.
+
+    Runs the checks of every function that takes a kernel matrix (a finite, real,
+    symmetric, square float array) and records whether it is positive
+    semi-definite (functions that need a PSD matrix still refuse one that is not,
+    with their own message). Returns a read-only copy (no copy when ``K`` is
+    already a read-only float array), so the checked values cannot change.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mpcore import validated_kernel, nystrom_eigenvalues
+    >>> X = np.random.default_rng(0).normal(size=(50, 2))
+    >>> K = validated_kernel(np.exp(-((X[:, None] - X[None]) ** 2).sum(-1)))
+    >>> [float(v) > 0 for v in nystrom_eigenvalues(K, [0, 1, 2], 2)]
+    [True, True]
+    """
+    if isinstance(K, ValidatedKernel) and K._mp_checked:
+        return K
+    K = check_square_kernel(K, name)
+    if K.flags.writeable:
+        K = K.copy()
+    try:
+        check_psd_matrix(K, name)
+        psd = True
+    except ValueError:
+        psd = False
+    out = K.view(ValidatedKernel)
+    out._mp_checked = True
+    out._mp_psd = psd
+    out.flags.writeable = False
+    return out
+
+
 def check_square_kernel(K, name="K"):
     """Return K as a finite, real, symmetric, square float array (copy only if needed)."""
+    if isinstance(K, ValidatedKernel) and K._mp_checked:
+        return K
     K = _as_float_array(K, name)
     if K.ndim != 2 or K.shape[0] != K.shape[1]:
         raise ValueError(f"{name} must be a square matrix, got shape {K.shape}.")
@@ -460,8 +525,10 @@ def check_psd_matrix(K, name="K", where="this method"):
 
     Cholesky of ``K + s I`` (``s = PSD_SHIFT_RATIO * ||K||_F / sqrt(m)``); when that
     fails, the extreme eigenvalues decide with the tolerance ``PSD_NEG_RATIO``. Results
-    are cached by content, so repeated calls on the same matrix cost O(m^2).
+    are not cached; a matrix from :func:`validated_kernel` that passed is not tested again.
     """
+    if isinstance(K, ValidatedKernel) and K._mp_psd:
+        return K
     check_psd_diag(K, name, where)
     ok, low, top, checked, _ = matrix_psd(K)
     if not ok:

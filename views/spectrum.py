@@ -14,7 +14,7 @@ import numpy as np
 from scipy.sparse.linalg import ArpackError
 
 from mpcore.plots._spectrum import EKM_SERIES, EXACT, NYSTROM_SERIES
-from mpcore.spectrum import (
+from mpcore import (
     ekm_eigenpairs,
     ekm_eigenvalues,
     ekm_perturbation_bound,
@@ -25,6 +25,7 @@ from mpcore.spectrum import (
     nystrom_indices,
     relative_error,
     subspace_distance,
+    validated_kernel,
 )
 
 __all__ = ["SPECTRUM_GRID", "SPECTRUM_BOUND_GRID_MAX_M", "SPECTRUM_ZERO_RATIO", "scree_length",
@@ -84,6 +85,7 @@ def compare_methods(K, seed: int, k: int, q: int, n_eig: int) -> dict:
         ``indices`` (Nystroem columns), ``ekm`` (Eq. 3 numbers), ``eigsh_note``
         and ``relative_gap``.
     """
+    K = validated_kernel(K)  # checked once here, not again by every call below
     m = K.shape[0]
     L = scree_length(m, n_eig, k, q)
     exact_all, t_dense = _timed(lambda: exact_eigenvalues(K, m, method="eigh"))
@@ -163,6 +165,7 @@ def error_curves(K, seed: int, n_eig: int, k_max: int, *,
     ``seed``, so a grid point equal to k or q reproduces :func:`compare_methods`
     exactly. Eq. 3 is computed at every q only when m <= ``bound_grid_max_m``.
     """
+    K = validated_kernel(K)
     m = K.shape[0]
     exact = exact_eigenvalues(K, n_eig, method="eigh")
     n_cmp = n_compared(exact)
