@@ -76,13 +76,15 @@ __all__ = [
     "KernelSpec", "normalize_kernel_specs", "KMPDictionary", "kmp_dictionary",
     "KMPStep", "kmp_steps", "kmp_steps_from_data", "KMPRegressor", "KMPClassifier",
     "KMPPursuit", "PURSUIT_ATTRIBUTES", "pursuit",
-    "FITTINGS", "EARLY_STOPPING", "ALPHA_STD_FACTOR",
+    "FITTINGS", "EARLY_STOPPING", "ALPHA_STD_FACTOR", "PRECOMPUTED",
 ]
 
 #: The three fittings of Vincent & Bengio, Section 2.
 FITTINGS = ("basic", "backfit", "prefit")
 #: Early-stopping rules.
 EARLY_STOPPING = (None, "validation", "bound")
+#: ``kernel=PRECOMPUTED``: fit takes the training kernel matrix, predict K(X, X_train).
+PRECOMPUTED = "precomputed"
 
 #: A dictionary column whose squared norm is at most ``SPAN_TOL`` times the largest
 #: one is dropped (a zero column); a column whose component orthogonal to the
@@ -250,12 +252,17 @@ class KMPDictionary:
         Their training indices.
     specs : tuple of KernelSpec
     fit_intercept : bool
+    columns : ndarray of shape (c,) or None
+        With ``KernelSpec("precomputed")``: the columns of a precomputed kernel
+        matrix K(., X_train) that the candidates read (their rows in the X given
+        to ``fit``), and ``evaluate`` takes kernel rows instead of points.
     """
 
     centres: np.ndarray
     candidates: np.ndarray
     specs: tuple
     fit_intercept: bool
+    columns: np.ndarray | None = None
 
     @property
     def n_columns(self) -> int:
@@ -275,7 +282,8 @@ class KMPDictionary:
 
     def evaluate(self, X) -> np.ndarray:
         """Dictionary values at the rows of X: shape (n, n_columns)."""
-        blocks = [kernel_matrix(X, self.centres, **s.params) for s in self.specs]
+        blocks = [np.asarray(X, dtype=float)[:, self.columns] if s.kernel == PRECOMPUTED
+                  else kernel_matrix(X, self.centres, **s.params) for s in self.specs]
         if self.fit_intercept:
             blocks.append(np.ones((np.shape(X)[0], 1)))
         return np.ascontiguousarray(np.hstack(blocks))
@@ -318,13 +326,16 @@ def kmp_dictionary(
                                    n_features=X.shape[1])
     fit_intercept = check_bool(fit_intercept, "fit_intercept")
     check_seed(random_state)
-    l = X.shape[0]
-    if n_candidates is None or check_positive_int(n_candidates, "n_candidates") >= l:
-        candidates = np.arange(l)
-    else:
-        rng = check_random_state_arg(random_state)
-        candidates = np.sort(rng.choice(l, size=int(n_candidates), replace=False))
+    candidates = _draw_candidates(X.shape[0], n_candidates, random_state)
     return KMPDictionary(X[candidates].copy(), candidates, specs, bool(fit_intercept))
+
+
+def _draw_candidates(l, n_candidates, random_state):
+    """Sorted training indices the dictionary centres on: all l, or n_candidates random."""
+    if n_candidates is None or check_positive_int(n_candidates, "n_candidates") >= l:
+        return np.arange(l)
+    rng = check_random_state_arg(random_state)
+    return np.sort(rng.choice(l, size=int(n_candidates), replace=False))
 
 
 # --------------------------------------------------------------------------------------
@@ -856,6 +867,8 @@ class _BaseKMP(BaseEstimator):
         check_probability(self.validation_fraction, "validation_fraction")
         check_positive_float(self.alpha, "alpha", allow_none=True)
         check_probability(self.delta, "delta")
+        if isinstance(self.kernel, str) and self.kernel == PRECOMPUTED:
+            return (KernelSpec(PRECOMPUTED),)
         return normalize_kernel_specs(
             self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0,
             n_features=n_features,
@@ -908,10 +921,20 @@ class _BaseKMP(BaseEstimator):
         n_dict = len(specs) * (fit_idx.size if self.n_candidates is None
                                else min(self.n_candidates, fit_idx.size))
         check_kernel_size(fit_idx.size, n_dict, "KMP dictionary")
-        dictionary = kmp_dictionary(
-            X_fit, kernel=specs, fit_intercept=self.fit_intercept,
-            n_candidates=self.n_candidates, random_state=rng,
-        )
+        if self._precomputed():
+            if X.shape[0] != X.shape[1]:
+                raise ValueError(
+                    f"With kernel='precomputed', X must be the square training kernel matrix "
+                    f"K(X_train, X_train), got shape {X.shape}."
+                )
+            candidates = _draw_candidates(fit_idx.size, self.n_candidates, rng)
+            dictionary = KMPDictionary(X_fit[candidates].copy(), candidates, specs,
+                                       bool(self.fit_intercept), columns=fit_idx[candidates])
+        else:
+            dictionary = kmp_dictionary(
+                X_fit, kernel=specs, fit_intercept=self.fit_intercept,
+                n_candidates=self.n_candidates, random_state=rng,
+            )
         D = dictionary.evaluate(X_fit)
         V = dictionary.evaluate(X[val_idx]) if val_idx is not None else None
         error = "margin" if margin and self.alpha is None else "absolute"
@@ -1008,7 +1031,9 @@ class _BaseKMP(BaseEstimator):
         keep = np.flatnonzero(basis_indices >= 0)
         for s, spec in enumerate(self.kernel_specs_):
             sel = np.flatnonzero(basis_kernels[keep] == s)
-            if sel.size:
+            if sel.size and spec.kernel == PRECOMPUTED:
+                out[:, keep[sel]] = X[:, basis_indices[keep[sel]]]
+            elif sel.size:
                 out[:, keep[sel]] = kernel_matrix(X, support_vectors[sel], **spec.params)
         return out
 
@@ -1027,9 +1052,12 @@ class _BaseKMP(BaseEstimator):
             return np.zeros(X.shape[0])
         return design[:, :k] @ path[k - 1, :k]  # the same product as the last staged value
 
+    def _precomputed(self):
+        return isinstance(self.kernel, str) and self.kernel == PRECOMPUTED
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = False
+        tags.input_tags.pairwise = self._precomputed()
         return tags
 
 
@@ -1043,7 +1071,11 @@ _PARAMS_DOC = r"""
         does not need a PSD kernel), or a list of specifications for a mixed
         dictionary, e.g. ``[{"kernel": "rbf", "gamma": 0.5}, {"kernel": "rbf",
         "gamma": 5}]`` (Section 4.1): every training point offers one column per
-        specification. See :func:`normalize_kernel_specs`.
+        specification. See :func:`normalize_kernel_specs`. "precomputed" (as
+        in scikit-learn's SVC): ``fit`` takes the training kernel matrix
+        K(X_train, X_train) of shape (n, n), ``predict`` takes K(X, X_train)
+        of shape (n_new, n); the fit is that of the kernel K came from
+        (``support_vectors_`` then holds rows of K).
     gamma, degree, coef0 :
         Kernel parameters (defaults for keys a specification leaves out); gamma
         None means ``1 / n_features``.

@@ -60,6 +60,8 @@ from .kernels import _check_params, check_psd_kernel, kernel_diag, kernel_matrix
 
 #: How the PSD refusals of this module name the method.
 WHERE = "sparse kernel PCA"
+#: ``kernel=PRECOMPUTED``: fit takes the training kernel matrix, transform K(X, X_train).
+PRECOMPUTED = "precomputed"
 
 __all__ = ["SKPCAStep", "greedy_steps", "greedy_steps_from_data", "SparseKPCA"]
 
@@ -296,8 +298,12 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
     ----------
     n_components : int, default=10
         Number of basis vectors k (training points kept).
-    kernel : {"rbf", "laplacian", "polynomial", "linear", "cosine"}
+    kernel : {"rbf", "laplacian", "polynomial", "linear", "cosine", "precomputed"}
         Positive semi-definite kernels only; "sigmoid" is refused.
+        "precomputed" (as in scikit-learn's KernelPCA): ``fit`` takes the
+        training kernel matrix K (m, m), which must be PSD, and ``transform``
+        takes K(X, X_train) of shape (n, m); gamma, degree and coef0 are then
+        ignored. The result is that of the kernel K was computed with.
     gamma, degree, coef0 : kernel parameters, see :func:`mpcore.kernels.kernel_matrix`.
     n_candidates : int or None
         None: exact greedy; an int c: best of c random candidates per step
@@ -316,8 +322,10 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         tr K followed by the trace of the deflated K after each step.
     n_components_ : int
         Number of steps taken (fewer than n_components after an early stop).
-    basis_ : ndarray of shape (n_components_, n_features)
-        The chosen training points.
+    basis_ : ndarray of shape (n_components_, n_features) or None
+        The chosen training points (None with kernel="precomputed": no points).
+    gamma_ : float or None
+        The gamma used (None with kernel="precomputed").
 
     Notes
     -----
@@ -373,11 +381,14 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         """:meth:`fit` without the early-stop warning (for callers that report it)."""
         precheck_estimator_input(X, "X")
         X = named_validation("X", validate_data, self, X, dtype=float, ensure_min_samples=1)
-        check_kernel_name(self.kernel, allow_non_psd=False, where=WHERE)
+        if self.kernel != PRECOMPUTED:
+            check_kernel_name(self.kernel, allow_non_psd=False, where=WHERE)
         check_positive_int(self.n_components, "n_components")
         gamma, degree, coef0 = _check_params(self.gamma, self.degree, self.coef0)
         _, n_candidates, tol = _check_steps_args(1, self.n_candidates, self.tol,
                                                  self.random_state)
+        if self.kernel == PRECOMPUTED:
+            return self._fit_precomputed(X, n_candidates, tol)
         self.gamma_ = gamma
         if self.gamma_ is None:
             self.gamma_ = 1.0 / X.shape[1]
@@ -394,6 +405,30 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
                 X, self.n_components, n_candidates=n_candidates,
                 random_state=self.random_state, tol=tol, diag=diag, **params,
             )
+        self._keep_steps(steps, diag, X.shape[0])
+        self.basis_ = X[self.indices_].copy()
+        # Cholesky factor of K[i,i] in choice order (pivoted by construction)
+        self._set_chol(kernel_matrix(self.basis_, **params))
+        return self
+
+    def _fit_precomputed(self, K, n_candidates, tol):
+        """:meth:`fit` on a kernel matrix K = k(X_train, X_train)."""
+        K = check_square_kernel(K, "X")
+        check_psd_matrix(K, "K", WHERE)
+        diag = np.diag(K).copy()
+        if n_candidates is None:
+            steps = _greedy_checked(K, self.n_components, tol=tol)
+        else:  # the candidate draws of greedy_steps_from_data, columns read from K
+            steps = _greedy_core(diag, lambda idx: K[:, idx], self.n_components, K=None,
+                                 n_candidates=n_candidates, random_state=self.random_state,
+                                 tol=tol)
+        self.gamma_ = None
+        self._keep_steps(steps, diag, K.shape[0])
+        self.basis_ = None
+        self._set_chol(K[np.ix_(self.indices_, self.indices_)])
+        return self
+
+    def _keep_steps(self, steps, diag, m):
         indices, quotients, traces = [], [], [float(diag.sum())]
         for s in steps:
             indices.append(s.index)
@@ -412,15 +447,16 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         # get_feature_names_out() and set_output(transform="pandas") name the
         # n_components_ output columns sparsekpca0, sparsekpca1, ...
         self._n_features_out = self.n_components_
-        self._n_fit = X.shape[0]
-        self.basis_ = X[self.indices_].copy()
-        # Cholesky factor of K[i,i] in choice order (pivoted by construction)
-        Kii = kernel_matrix(self.basis_, **params)
+        self._n_fit = m
+
+    def _set_chol(self, Kii):
         self._chol = cholesky_with_jitter(Kii, what="K[i,i]", fix="lower n_components")
-        return self
 
     def _coordinates(self, X):
-        Kxi = kernel_matrix(X, self.basis_, **self._kernel_params())
+        if self.kernel == PRECOMPUTED:
+            Kxi = X[:, self.indices_]
+        else:
+            Kxi = kernel_matrix(X, self.basis_, **self._kernel_params())
         return solve_triangular(self._chol, Kxi.T, lower=True, check_finite=False).T
 
     def _check_new(self, X):
@@ -433,27 +469,50 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         """Nystroem coordinates F, shape (n, n_components_), Eqs. (4)-(5)."""
         return self._coordinates(self._check_new(X))
 
-    def residual_curve(self, X):
+    def residual_curve(self, X, *, diag=None):
         r"""Squared residuals with the first t basis vectors, t = 1..k, in one pass.
 
         Column t-1 holds :math:`\kappa(x,x) - K[x,i_{1:t}]K[i_{1:t},i_{1:t}]^{-1}K[i_{1:t},x]`.
         Because the Cholesky factor is triangular in choice order, these are
         :math:`\kappa(x,x)` minus the running sums of squared coordinates.
+
+        Parameters
+        ----------
+        X : array of shape (n, n_features), or (n, m_train) with kernel="precomputed"
+            The points, or their kernel values against the training points.
+        diag : array of shape (n,), optional
+            :math:`\kappa(x,x)` of each row. Required with ``kernel="precomputed"``
+            (a row of K against the training points does not hold it; for the
+            training kernel itself pass ``np.diag(K)``); ignored otherwise.
         """
         X = self._check_new(X)
         F = self._coordinates(X)
-        diag = kernel_diag(X, **self._kernel_params())
+        if self.kernel == PRECOMPUTED:
+            if diag is None:
+                raise ValueError(
+                    "With kernel='precomputed' the residuals need k(x, x) of each row, which "
+                    "K(X, X_train) does not hold: pass diag= (np.diag(K) for the training K)."
+                )
+            diag = check_array_data(diag, "diag", ndim=1)
+            if diag.shape != (X.shape[0],):
+                raise ValueError(f"diag must have shape ({X.shape[0]},) to match X, "
+                                 f"got {diag.shape}.")
+        else:
+            diag = kernel_diag(X, **self._kernel_params())
         return np.maximum(diag[:, None] - np.cumsum(F**2, axis=1), 0.0)
 
-    def residuals(self, X, n_basis=None):
-        """Squared feature-space residuals using the first ``n_basis`` chosen indices."""
+    def residuals(self, X, n_basis=None, *, diag=None):
+        """Squared feature-space residuals using the first ``n_basis`` chosen indices.
+
+        ``diag`` as in :meth:`residual_curve` (required with kernel="precomputed").
+        """
         check_is_fitted(self)
         if n_basis is None:
             n_basis = self.n_components_
         n_basis = check_positive_int(n_basis, "n_basis", maximum=self.n_components_)
-        return self.residual_curve(X)[:, n_basis - 1]
+        return self.residual_curve(X, diag=diag)[:, n_basis - 1]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = False
+        tags.input_tags.pairwise = self.kernel == PRECOMPUTED
         return tags
