@@ -39,6 +39,8 @@ class Result:
         Further tables (e.g. a sensitivity sweep).
     seconds : float
         Wall time of the run.
+    extra_figures : dict title -> plotly.graph_objects.Figure
+        Further figures, shown after the main one (e.g. a sweep of unstated settings).
     """
 
     key: str
@@ -53,6 +55,7 @@ class Result:
     notes: str = ""
     extra_tables: dict = field(default_factory=dict)
     seconds: float = 0.0
+    extra_figures: dict = field(default_factory=dict)
 
     @property
     def verdict(self) -> str:

@@ -12,7 +12,7 @@ References
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -24,14 +24,15 @@ from mpcore.kernels import sigma_to_gamma
 from mpcore.kmp import KMPRegressor
 from mpcore.plots import (
     OKABE_ITO,
+    argmin_distribution_figure,
     bound_curves_figure,
-    kmp_curves_figure,
     mark_published,
+    sweep_heatmap_figure,
 )
-from mpcore.plots._kmp import TEST_ERR, TRAIN_ERR
 from views.data import split
 
 from ._common import (
+    MAX_REPETITIONS,
     Result,
     check_positive,
     first_argmin,
@@ -39,7 +40,15 @@ from ._common import (
     progress_reporter,
     standardised_split,
 )
-from .verdicts import Check, check_claim, check_k, check_value, verdict_value
+from .verdicts import (
+    K_REPRODUCED,
+    REL_REPRODUCED,
+    Check,
+    check_claim,
+    check_k,
+    check_value,
+    verdict_value,
+)
 
 __all__ = ["HST", "BostonBoundsSettings", "ToyBoundsSettings", "KMPBoundSettings",
            "hst_fig1_boston", "hst_fig1_toy", "hst_fig2_kmp"]
@@ -152,7 +161,9 @@ class ToyBoundsSettings:
     delta : float
     seed : int
     sweep_ratios : tuple of float
-        Variance ratios of the sensitivity table (empty: no sweep).
+        Variance ratios of the sweep (empty: no sweep).
+    sweep_widths : tuple of float
+        Kernel widths of the sweep, as multiples of the median pairwise distance.
     """
 
     variance_ratio: float = 300.0
@@ -164,22 +175,25 @@ class ToyBoundsSettings:
     k_max: int = 100
     delta: float = 0.05
     seed: int = 0
-    sweep_ratios: tuple = (30.0, 100.0, 200.0, 300.0, 1000.0)
+    sweep_ratios: tuple = (10.0, 30.0, 100.0, 300.0, 1000.0, 3000.0)
+    sweep_widths: tuple = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 
     @classmethod
     def quick(cls):
-        return cls(k_max=60, sweep_ratios=())
+        return cls(k_max=60, sweep_ratios=(), sweep_widths=())
 
 
-def _toy_curves(s, ratio):
+def _toy_curves(s, ratio, width=None):
+    """Curves on the toy with variance ratio ``ratio``; ``width`` (a multiple of the median
+    pairwise distance) overrides ``s.sigma``."""
     d = datasets.load("gaussian_toy", n_samples=s.n_train + s.n_test, random_state=s.seed,
                       variance_ratio=float(ratio), n_features=s.n_features,
                       n_dominant=s.n_dominant)
     Xtr, Xte = d.X[: s.n_train], d.X[s.n_train:]
     sigma = s.sigma
-    if sigma is None:
+    if sigma is None or width is not None:
         dist = pairwise_distances(Xtr)
-        sigma = float(np.median(dist[np.triu_indices(s.n_train, 1)]))
+        sigma = float(np.median(dist[np.triu_indices(s.n_train, 1)])) * (width or 1.0)
     c = bound_curves(Xtr, Xte, kernel="rbf", gamma=sigma_to_gamma(sigma), k_max=s.k_max,
                      delta=s.delta)
     return c, sigma
@@ -199,14 +213,16 @@ def hst_fig1_toy(settings=None, quick=False, progress=None) -> Result:
     check_positive(s.n_test, "n_test", integer=True)
     check_positive(s.k_max, "k_max", integer=True, minimum=s.n_dominant + 10)
     report = progress_reporter(progress)
-    n_runs = 1 + len(s.sweep_ratios)
+    grid = [(r, w) for r in s.sweep_ratios for w in (s.sweep_widths or (None,))]
+    n_runs = 1 + len(grid)
     report(0.05, f"Gaussian toy: {s.n_train + s.n_test} x {s.n_features}, sparse KPCA and bounds")
     c, sigma = _toy_curves(s, s.variance_ratio)
     sweep_rows = []
-    for i, ratio in enumerate(s.sweep_ratios):
-        report((i + 1) / n_runs, f"Gaussian toy: sensitivity, variance ratio {ratio:g}")
-        ci, sig_i = _toy_curves(s, ratio)
-        sweep_rows.append(dict(variance_ratio=ratio, sigma=sig_i,
+    for i, (ratio, width) in enumerate(grid):
+        report((i + 1) / n_runs, f"Gaussian toy: sweep {i + 1}/{len(grid)}, variance ratio "
+                                 f"{ratio:g}" + ("" if width is None else f", width {width:g}"))
+        ci, sig_i = _toy_curves(s, ratio, width)
+        sweep_rows.append(dict(variance_ratio=ratio, width_factor=width or 1.0, sigma=sig_i,
                                k_star_compression=ci.k_star_compression,
                                min_compression=ci.min_compression, k_star_kpca=ci.k_star_kpca,
                                min_kpca=ci.min_kpca))
@@ -241,6 +257,14 @@ def hst_fig1_toy(settings=None, quick=False, progress=None) -> Result:
               f"least-squares slope over k = {k_after[0]}..{k_after[half - 1]}: {slope1:.3g}, over "
               f"k = {k_after[half]}..{k_after[-1]}: {slope2:.3g}; a constant rate gives ratio 1"),
     )
+    sweep = pd.DataFrame(sweep_rows)
+    extra_figures = {}
+    if sweep_rows:
+        checks += tuple(_sweep_check(sweep, kind, k_pub, v_pub)
+                        for kind, k_pub, v_pub in (("compression", 46, 0.7984),
+                                                   ("kpca", 30, 1.84)))
+        extra_figures = {"Sweep of the unstated settings: where each bound is lowest, and its "
+                         "lowest value": _sweep_figure(sweep)}
     ours = dict(k_star_compression=c.k_star_compression, min_compression=c.min_compression,
                 k_star_kpca=c.k_star_kpca, min_kpca=c.min_kpca, sigma=sigma,
                 kpca_ceiling_at_t1=ceiling, slope_first_half=slope1, slope_second_half=slope2,
@@ -250,16 +274,53 @@ def hst_fig1_toy(settings=None, quick=False, progress=None) -> Result:
              f"kernel of width σ = {sigma:.4g} = "
              + ("the median pairwise distance of the training points" if s.sigma is None
                 else "the value set") + ", uncentred as the sparse method uses it. "
-             "The compression bound's minimum is sensitive to both: the sweep table shows it "
-             "jumping to a handful of basis vectors for smaller ratios.")
-    extra = {"sensitivity": pd.DataFrame(sweep_rows)} if sweep_rows else {}
+             + (f" The sweep runs every variance ratio in {list(s.sweep_ratios)} with every width "
+                f"in {list(s.sweep_widths)} × the median distance and asks whether any "
+                "setting gives the published minima (k within ±3 and value within 5%)."
+                if sweep_rows else " The full run also sweeps ratio and width."))
+    extra = {"sweep": sweep} if sweep_rows else {}
     report(1.0, "Gaussian toy: done")
     return Result("hst_fig1_toy", "Sparse KPCA bounds on the 1000 x 450 Gaussian toy",
                   f"{HST}, Figure 1 (right)", fig, pd.DataFrame(c.columns()),
                   {"compression bound lowest at": "k = 46", "compression bound minimum": "0.7984",
                    "KPCA bound lowest at": "k = 30", "KPCA bound minimum": "1.84",
                    "test residual after 50": "falls at a constant rate"},
-                  plain(ours), checks, s, notes, extra)
+                  plain(ours), checks, s, notes, extra, extra_figures=extra_figures)
+
+
+def _sweep_check(sweep, kind, k_pub, v_pub):
+    """Is the published (k*, minimum) of bound ``kind`` reached anywhere on the sweep grid?"""
+    k = sweep[f"k_star_{kind}"].to_numpy(float)
+    v = sweep[f"min_{kind}"].to_numpy(float)
+    hit = (np.abs(k - k_pub) <= K_REPRODUCED) & (np.abs(v - v_pub) <= REL_REPRODUCED * v_pub)
+    i = int(np.argmin(np.abs(k - k_pub) / k_pub + np.abs(v - v_pub) / v_pub))
+    row = sweep.iloc[i]
+    name = "compression bound" if kind == "compression" else "KPCA bound"
+    return check_claim(
+        f"{name} minimum (k, value) reached by some variance ratio and width",
+        f"k = {k_pub}, {v_pub:g}", bool(hit.any()),
+        f"{int(hit.sum())} of {len(sweep)} settings; nearest: k = {int(row[f'k_star_{kind}'])}, "
+        f"{row[f'min_{kind}']:.4g} (ratio {row['variance_ratio']:g}, width "
+        f"{row['width_factor']:g} × median)",
+        f"lowest value over the grid {v.min():.4g}, highest {v.max():.4g}; k* from "
+        f"{int(k.min())} to {int(k.max())}")
+
+
+def _sweep_figure(sweep):
+    ratios = sorted(sweep["variance_ratio"].unique())
+    widths = sorted(sweep["width_factor"].unique())
+    t = sweep.set_index(["width_factor", "variance_ratio"])
+
+    def z(col):
+        return [[t.loc[(w, r), col] for r in ratios] for w in widths]
+
+    return sweep_heatmap_figure(
+        ratios, widths,
+        [dict(title="compression bound: k* (published 46)", z=z("k_star_compression"), fmt=".0f"),
+         dict(title="its minimum (published 0.7984)", z=z("min_compression"), fmt=".3g"),
+         dict(title="KPCA bound: k* (published 30)", z=z("k_star_kpca"), fmt=".0f"),
+         dict(title="its minimum (published 1.84)", z=z("min_kpca"), fmt=".3g")],
+        x_title="variance ratio", y_title="width / median distance", height=520)
 
 
 # ---------------------------------------------------------------------------------------
@@ -287,74 +348,135 @@ class KMPBoundSettings:
     scale : float
         The bound is drawn divided by this (5 in the paper).
     seed : int
+        Split j uses seed + j; the table holds the curves of split 0.
+    n_splits : int
+        Random 450/56 splits: one split's argmin moves between about 9 and 49, so the
+        verdict compares 17 with the distribution of the argmins over the splits.
     """
 
     sigma: float = 2.0
     n_test: int = 56
-    n_basis: int = 60
+    n_basis: int = 100
     fitting: str = "prefit"
     alpha_std: float = 0.25
     delta: float = 0.05
     scale: float = 5.0
     seed: int = 0
+    n_splits: int = 100
 
     @classmethod
     def quick(cls):
-        return cls(n_basis=40)
+        return cls(n_basis=40, n_splits=8)
 
 
-def hst_fig2_kmp(settings=None, quick=False, progress=None) -> Result:
-    """KMP test error against the Theorem 3 bound on Boston (H&S-T Figure 2)."""
-    s = settings or (KMPBoundSettings.quick() if quick else KMPBoundSettings())
-    check_positive(s.sigma, "sigma")
-    check_positive(s.alpha_std, "alpha_std")
-    check_positive(s.scale, "scale")
-    report = progress_reporter(progress)
-    report(0.05, "KMP on Boston: splitting")
-    d = datasets.load("boston")
-    tr, te = split(d, s.n_test, s.seed)
+def _fig2_split(d, s, seed):
+    """One 450/56 split of Figure 2: the fitted model and its curves."""
+    tr, te = split(d, s.n_test, seed)
     Xtr, Xte = standardised_split(d.X, tr, te)
     ytr, yte = d.y[tr], d.y[te]
     alpha = s.alpha_std * float(np.std(ytr))
-    report(0.2, f"KMP on Boston: {s.n_basis} steps of {s.fitting}")
     model = KMPRegressor(s.n_basis, gamma=sigma_to_gamma(s.sigma), fitting=s.fitting,
                          alpha=alpha, delta=s.delta).fit(Xtr, ytr)
     P = np.array(list(model.staged_predict(Xte)))
     test_mse = np.mean((P - yte) ** 2, axis=1)
     test_alpha = np.mean(np.abs(P - yte) > alpha, axis=1)
     bound = np.asarray(model.bound_, dtype=float)
-    k_bound, k_test = first_argmin(bound), first_argmin(test_mse)
-    k_alpha = first_argmin(test_alpha)
-    report(0.9, "KMP on Boston: figure")
-    fig = kmp_curves_figure(
-        {TEST_ERR + " (mean squared)": test_mse, TRAIN_ERR + " (mean squared)": model.train_loss_},
-        bound=bound, bound_scale=s.scale, exceed=test_alpha,
-        t_fraction=np.asarray(model.n_errors_) / len(tr),
-        markers={"published": 17, "bound min": k_bound, "test-error min": k_test},
-        error_title="Boston: mean squared error (MEDV in $1000s, squared)",
-        exceed_title="share of test points with |f(x) − y| > α")
-    checks = (
-        check_k("Theorem 3 bound lowest at", 17, k_bound),
-        check_k("test error (mean squared) lowest at", 17, k_test),
-        check_k("test error (share with |f − y| > α) lowest at", 17, k_alpha),
+    return model, test_mse, test_alpha, bound, alpha, len(tr), len(te)
+
+
+def _percentile_of(value, sample):
+    """Share of ``sample`` below ``value`` plus half the share equal to it (0..100)."""
+    a = np.asarray(sample, dtype=float)
+    return float(100 * (np.mean(a < value) + 0.5 * np.mean(a == value)))
+
+
+def hst_fig2_kmp(settings=None, quick=False, progress=None) -> Result:
+    """KMP test error against the Theorem 3 bound on Boston (H&S-T Figure 2), over many
+    random 450/56 splits: where each curve is lowest, and where the published 17 falls."""
+    s = settings or (KMPBoundSettings.quick() if quick else KMPBoundSettings())
+    check_positive(s.sigma, "sigma")
+    check_positive(s.alpha_std, "alpha_std")
+    check_positive(s.scale, "scale")
+    check_positive(s.n_splits, "n_splits", integer=True, maximum=10 * MAX_REPETITIONS)
+    report = progress_reporter(progress)
+    d = datasets.load("boston")
+    ks = {"bound": [], "mse": [], "alpha": []}
+    for j in range(s.n_splits):
+        report(0.02 + 0.9 * j / s.n_splits,
+               f"KMP on Boston: split {j + 1}/{s.n_splits}, {s.n_basis} steps of {s.fitting}")
+        model, test_mse, test_alpha, bound, alpha_j, m, n_te = _fig2_split(d, s, s.seed + j)
+        ks["bound"].append(first_argmin(bound))
+        ks["mse"].append(first_argmin(test_mse))
+        ks["alpha"].append(first_argmin(test_alpha))
+        if j == 0:
+            first = (model, test_mse, test_alpha, bound, alpha_j, m, n_te)
+    model, test_mse, test_alpha, bound, alpha, m, n_te = first
+    k_bound, k_test, k_alpha = ks["bound"][0], ks["mse"][0], ks["alpha"][0]
+    report(0.95, "KMP on Boston: figure")
+    names = {"bound": "Theorem 3 bound", "mse": "test error (mean squared)",
+             "alpha": "test error (share |f − y| > α)"}
+    fig = argmin_distribution_figure(
+        {f"{names[k]}: lowest at": v for k, v in ks.items()}, 17, x_max=s.n_basis,
+        title=f"Where the curves are lowest over {s.n_splits} random 450/56 splits")
+    stats = {}
+    for k, v in ks.items():
+        a = np.asarray(v)
+        lo, hi = (float(x) for x in np.percentile(a, [5, 95]))
+        stats[k] = dict(median=float(np.median(a)), p5=lo, p95=hi,
+                        percentile_of_17=_percentile_of(17, a),
+                        share_within_3=float(np.mean(np.abs(a - 17) <= K_REPRODUCED)),
+                        share_at_cap=float(np.mean(a == s.n_basis)))
+
+    def _detail(k):
+        st_ = stats[k]
+        return (f"over {s.n_splits} splits: median {st_['median']:g}, 90% between "
+                f"{st_['p5']:g} and {st_['p95']:g}; 17 sits at percentile "
+                f"{st_['percentile_of_17']:.0f}, {100 * st_['share_within_3']:.0f}% of splits "
+                f"within ±{K_REPRODUCED} of it"
+                + (f"; {100 * st_['share_at_cap']:.0f}% still falling at the last step "
+                   f"k = {s.n_basis}" if st_["share_at_cap"] else ""))
+
+    checks = tuple(
+        replace(c, claim=c.claim + " (median over splits)", detail=_detail(k))
+        for c, k in ((check_k("Theorem 3 bound lowest at", 17, stats["bound"]["median"]), "bound"),
+                     (check_k("test error (mean squared) lowest at", 17, stats["mse"]["median"]),
+                      "mse"),
+                     (check_k("test error (share with |f − y| > α) lowest at", 17,
+                              stats["alpha"]["median"]), "alpha"))
+    ) + (
+        check_claim("17 is a typical lowest point of the test error",
+                    "both curves lowest at 17 on the paper's split",
+                    stats["mse"]["p5"] <= 17 <= stats["mse"]["p95"]
+                    and stats["bound"]["p5"] <= 17 <= stats["bound"]["p95"],
+                    f"17 at percentile {stats['mse']['percentile_of_17']:.0f} of the test-error "
+                    f"argmins, {stats['bound']['percentile_of_17']:.0f} of the bound's",
+                    "holds when 17 lies within the central 90% of both distributions"),
     )
     ours = dict(k_star_bound=k_bound, min_bound=float(bound[k_bound - 1]),
                 k_star_test_mse=k_test, min_test_mse=float(test_mse[k_test - 1]),
-                k_star_test_alpha_error=k_alpha, alpha=alpha, m=len(tr), n_test=len(te))
+                k_star_test_alpha_error=k_alpha, alpha=alpha, m=m, n_test=n_te,
+                n_splits=s.n_splits,
+                **{f"{k}_{name}": v for k, st_ in stats.items() for name, v in st_.items()})
     table = pd.DataFrame({"k": np.arange(1, bound.size + 1), "test_mse": test_mse,
                           "train_mse": model.train_loss_, "test_alpha_error": test_alpha,
                           "theorem3_bound": bound, f"bound_div_{s.scale:g}": bound / s.scale,
                           "t_errors_outside_basis": model.n_errors_})
+    argmins = pd.DataFrame({"split_seed": s.seed + np.arange(s.n_splits),
+                            "k_bound": ks["bound"], "k_test_mse": ks["mse"],
+                            "k_test_alpha_error": ks["alpha"]})
     notes = (f"Kernel width and threshold α are not stated. Gaussian kernel σ = {s.sigma:g} on "
              f"standardised features, {s.fitting} KMP (Vincent & Bengio's default), α = "
-             f"{s.alpha_std:g} standard deviations of the training MEDV = {alpha:.3g}. The "
-             f"bound is divided by {s.scale:g} as in the paper. The paper's \"test error\" can "
-             "be read as the mean squared error or as the share of test points with |f − y| > α "
-             "(the loss Theorem 3 bounds): both are checked. With 56 test points either minimum "
-             "is noisy.")
+             f"{s.alpha_std:g} standard deviations of the training MEDV. The paper shows one "
+             "split; with 56 test points one split's lowest point moves a lot, so we repeat the "
+             f"experiment over {s.n_splits} random 450/56 splits and compare 17 with the "
+             "distribution of the lowest points (the figure; the verdicts use the medians). "
+             "The paper's \"test error\" can be read as the mean squared error or as the share "
+             "of test points with |f − y| > α (the loss Theorem 3 bounds): both are checked. "
+             f"The table holds the curves of split {s.seed} (the bound there divided by "
+             f"{s.scale:g} as in the paper); 'argmins over splits' every split's lowest points.")
     report(1.0, "KMP on Boston: done")
     return Result("hst_fig2_kmp", "KMP test error and the Theorem 3 bound on Boston",
                   f"{HST}, Figure 2", fig, table,
                   {"Theorem 3 bound lowest at": "k = 17", "test error lowest at": "k = 17 (both "
                    "minimal at 17 basis vectors)"},
-                  plain(ours), checks, s, notes)
+                  plain(ours), checks, s, notes, {"argmins_over_splits": argmins})

@@ -74,6 +74,9 @@ def result_html(result, *, plotlyjs=True) -> str:
                    for c in result.checks)
     figure = result.figure.to_html(full_html=False, include_plotlyjs=plotlyjs,
                                    config={"displaylogo": False})
+    figure += "".join(f"<h2>{esc(title)}</h2>" + fig.to_html(
+        full_html=False, include_plotlyjs=False, config={"displaylogo": False})
+        for title, fig in result.extra_figures.items())
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f"<title>{esc(result.title)}</title><style>"

@@ -42,17 +42,20 @@ from experiments import (
     K_REPRODUCED,
     PUBLISHED_TABLE1,
     PUBLISHED_TABLE3,
+    PUBLISHED_TABLE3_ROWS,
     REL_CLOSE,
     REL_REPRODUCED,
     VERDICTS,
     CancerSettings,
     FittingsSettings,
+    KMPBoundSettings,
     LossSettings,
     SketchSettings,
     TerminalProgress,
     ToyBoundsSettings,
     corrected_resampled_ttest,
     run_experiment,
+    thirds,
     summary_frame,
     verdict_claim,
     verdict_k,
@@ -235,7 +238,8 @@ def test_page_shows_the_numbers_the_command_writes(direct):
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
-    assert len(at.get("plotly_chart")) == len(EXPERIMENTS)
+    assert len(at.get("plotly_chart")) == len(EXPERIMENTS) + sum(
+        len(r.extra_figures) for r in direct.values())
     shown = at.dataframe[0].value.reset_index(drop=True)
     ours = summary_frame(direct.values())
     assert list(shown["claim"]) == list(ours["claim"])
@@ -430,13 +434,105 @@ def _paper(name):
 
 def test_table3_numbers_are_quoted_from_the_paper():
     text = _paper("vincent-bengio-kernel-matching-pursuit.txt")
-    row = re.search(r"Wisc\. cancer\s+([\d.]+)%\s+([\d.]+)% \(([\d.]+)\)\s+([\d.]+)% \(([\d.]+)\)"
-                    r"\s+(\d+)\s+(\d+)\s+(\d+)", text)
-    assert row, "Table 3 row not found"
-    svm, mse, p_mse, tanh, p_tanh, n_svm, n_mse, n_tanh = row.groups()
-    assert PUBLISHED_TABLE3["SVM"] == (float(svm), None, int(n_svm))
-    assert PUBLISHED_TABLE3["KMP-mse"] == (float(mse), float(p_mse), int(n_mse))
-    assert PUBLISHED_TABLE3["KMP-tanh"] == (float(tanh), float(p_tanh), int(n_tanh))
+    assert PUBLISHED_TABLE3 is PUBLISHED_TABLE3_ROWS["Wisc. cancer"]
+    for name, published in PUBLISHED_TABLE3_ROWS.items():
+        row = re.search(re.escape(name) + r"\s+([\d.]+)%\s+([\d.]+)% \(([\d.]+)\)\s+([\d.]+)% "
+                        r"\(([\d.]+)\)\s+(\d+)\s+(\d+)\s+(\d+)", text)
+        assert row, f"Table 3 row {name} not found"
+        svm, mse, p_mse, tanh, p_tanh, n_svm, n_mse, n_tanh = row.groups()
+        assert published["SVM"] == (float(svm), None, int(n_svm))
+        assert published["KMP-mse"] == (float(mse), float(p_mse), int(n_mse))
+        assert published["KMP-tanh"] == (float(tanh), float(p_tanh), int(n_tanh))
+
+
+def test_table3_runs_the_protocol_of_section_5_3():
+    text = " ".join(_paper("vincent-bengio-kernel-matching-pursuit.txt").split())
+    # footnote 11: sigma per data set; footnote 12: the C grid
+    assert ("4.0 for Wisconsin Breast Cancer, 6.0 for Pima Indians Diabetes, 2.0 for Ionosphere "
+            "and Sonar") in text
+    assert "Values of 0.02, 0.05, 0.07, 0.1, 0.5, 1, 2, 3, 5, 10, 20, 100 were tried for C" in text
+    from experiments.vincent_bengio import C_GRID, PAPER_SIGMA, TABLE3_DATA
+    assert C_GRID == (0.02, 0.05, 0.07, 0.1, 0.5, 1, 2, 3, 5, 10, 20, 100)
+    assert PAPER_SIGMA == {"Wisc. cancer": 4.0, "Pima Indians": 6.0, "Ionosphere": 2.0,
+                           "Sonar": 2.0}
+    for key, row in (("vb_table3_cancer", "Wisc. cancer"), ("vb_table3_sonar", "Sonar"),
+                     ("vb_table3_pima", "Pima Indians"), ("vb_table3_ionosphere", "Ionosphere")):
+        for quick in (False, True):
+            s = EXPERIMENTS[key].default_settings(quick)
+            assert s.row == row and s.sigma == PAPER_SIGMA[row], key
+        assert EXPERIMENTS[key].default_settings().n_splits == 50
+    assert TABLE3_DATA["Wisc. cancer"] == "wisconsin_original"  # the 699 x 9 original
+
+
+@given(n=st.integers(3, 2000), seed=st.integers(0, 2**32 - 1))
+def test_thirds_are_equal_disjoint_and_cover(n, seed):
+    parts = thirds(n, seed)
+    sizes = [len(p) for p in parts]
+    assert max(sizes) - min(sizes) <= 1
+    assert np.array_equal(np.sort(np.concatenate(parts)), np.arange(n))
+    assert all(np.array_equal(a, b) for a, b in zip(parts, thirds(n, seed)))
+
+
+def test_table3_svm_uses_exp_minus_d2_over_sigma2():
+    """The SVM of a split is scikit-learn's SVC with gamma = 1/sigma^2 (not 1/(2 sigma^2)),
+    C chosen on the validation third from the footnote's grid."""
+    from experiments.vincent_bengio import C_GRID, SonarSettings, table3_split
+
+    d = datasets.load("sonar")
+    itr, iva, ite = thirds(len(d.y), 7)
+    s = replace(SonarSettings.quick(), n_max=3)
+    out, C = table3_split(d.X, d.y, itr, iva, ite, s)
+    gamma = 1.0 / s.sigma ** 2
+    val = {c: np.mean(SVC(C=c, gamma=gamma).fit(d.X[itr], d.y[itr]).predict(d.X[iva])
+                      != d.y[iva]) for c in C_GRID}
+    assert C == min(C_GRID, key=lambda c: (val[c], c))
+    svm = SVC(C=C, gamma=gamma).fit(d.X[itr], d.y[itr])
+    assert out["SVM"] == (float(np.mean(svm.predict(d.X[ite]) != d.y[ite])), svm.support_.size)
+    assert all(1 <= out[k][1] <= 3 for k in ("KMP-mse", "KMP-tanh"))
+
+
+@pytest.mark.slow
+def test_table3_rows_report_every_published_number(direct):
+    for key in ("vb_table3_cancer", "vb_table3_sonar", "vb_table3_pima", "vb_table3_ionosphere"):
+        res = direct[key]
+        published = PUBLISHED_TABLE3_ROWS[res.settings.row]
+        t = res.table.set_index("method")
+        assert list(t.index) == ["SVM", "KMP-mse", "KMP-tanh"]
+        for method, (err, p, n_sv) in published.items():
+            assert t.loc[method, "published_error_pct"] == err
+            assert t.loc[method, "published_n_support"] == n_sv
+            assert 0 <= t.loc[method, "error_pct"] <= 100
+            if p is not None:
+                assert t.loc[method, "published_p"] == p and 0 <= t.loc[method, "p_vs_svm"] <= 1
+
+
+def test_toy_sweep_check_finds_the_published_minimum_only_where_it_is():
+    from experiments.hussain_shawe_taylor import _sweep_check
+
+    sweep = pd.DataFrame(dict(variance_ratio=[10.0, 300.0], width_factor=[1.0, 2.0],
+                              k_star_compression=[5, 45], min_compression=[1.0, 0.80],
+                              k_star_kpca=[1, 1], min_kpca=[0.97, 1.4]))
+    hit = _sweep_check(sweep, "compression", 46, 0.7984)
+    assert hit.verdict == "reproduced" and "ratio 300" in hit.ours
+    miss = _sweep_check(sweep, "kpca", 30, 1.84)
+    assert miss.verdict == "differs" and "highest 1.4" in miss.detail
+
+
+@pytest.mark.slow
+def test_fig2_distribution_is_over_the_splits(direct):
+    res = direct["hst_fig2_kmp"]
+    s, ours = res.settings, res.ours
+    argmins = res.extra_tables["argmins_over_splits"]
+    assert len(argmins) == s.n_splits == ours["n_splits"] >= 2
+    assert argmins["split_seed"].tolist() == list(range(s.seed, s.seed + s.n_splits))
+    # split 0 is the split of the table
+    assert argmins["k_bound"].iloc[0] == ours["k_star_bound"]
+    assert argmins["k_test_mse"].iloc[0] == ours["k_star_test_mse"]
+    assert ours["bound_median"] == float(np.median(argmins["k_bound"]))
+    assert ours["mse_median"] == float(np.median(argmins["k_test_mse"]))
+    assert argmins[["k_bound", "k_test_mse", "k_test_alpha_error"]].to_numpy().max() <= s.n_basis
+    assert 0 <= ours["mse_percentile_of_17"] <= 100
+    assert KMPBoundSettings().n_splits >= 50
 
 
 def test_table1_numbers_are_quoted_from_the_paper():

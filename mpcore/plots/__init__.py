@@ -20,10 +20,12 @@ from ._kmp import (
     step_time_figure,
 )
 from ._reproduce import (
+    argmin_distribution_figure,
     digit_errors_figure,
     mark_published,
     published_vs_ours_figure,
     sketch_errors_figure,
+    sweep_heatmap_figure,
 )
 from ._kcca import kcca_animation, kcca_start_frame
 from ._spectrum import angles_figure, error_curves_figure, plotted_rows, scree_figure
@@ -36,7 +38,8 @@ from ._skpca import (
     with_start_frame,
 )
 
-__all__ = ["digit_errors_figure", "mark_published", "published_vs_ours_figure",
+__all__ = ["argmin_distribution_figure", "sweep_heatmap_figure", "digit_errors_figure",
+           "mark_published", "published_vs_ours_figure",
            "sketch_errors_figure", "kmp_comparison_figure", "kmp_curves_figure", "kmp_fit_animation",
            "kmp_fit_comparison_figure", "kmp_prediction_animation", "kmp_surface_animation",
            "kmp_values_animation", "margin_loss_figure", "prevalidated", "start_at",

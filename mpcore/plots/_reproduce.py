@@ -10,7 +10,11 @@ a side-by-side comparison with the published numbers needs:
 - :func:`digit_errors_figure`: errors per digit, the paper's USPS rows next to
   ours (Vincent & Bengio, Table 1);
 - :func:`sketch_errors_figure`: eigenvalue error and principal-subspace
-  distance against the sketch size q (Marukatat, Algorithm 1).
+  distance against the sketch size q (Marukatat, Algorithm 1);
+- :func:`argmin_distribution_figure`: where curves are lowest over many random
+  splits, with the published k (Hussain & Shawe-Taylor, Figure 2);
+- :func:`sweep_heatmap_figure`: values over a grid of two unstated settings
+  (Hussain & Shawe-Taylor, Figure 1 right).
 """
 
 from __future__ import annotations
@@ -205,3 +209,76 @@ def _finish(fig):
     fig.update_xaxes(tickfont=dict(size=FONT_SIZE - 1), title_font=dict(size=FONT_SIZE))
     fig.update_yaxes(tickfont=dict(size=FONT_SIZE - 1), title_font=dict(size=FONT_SIZE))
     return fig
+
+
+def argmin_distribution_figure(argmins, published, *, x_max=None, height=480, title=None):
+    """Where each curve is lowest, over many random splits: one histogram per curve.
+
+    Parameters
+    ----------
+    argmins : dict name -> array of int
+        The k at which each curve is lowest, one value per split.
+    published : int
+        The paper's k, drawn as a dotted line in every panel.
+    x_max : int, optional
+        Right end of the x axes (default: the largest k).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One bar trace per curve, named after it.
+    """
+    if not argmins:
+        raise ValueError("No argmins to draw.")
+    names = list(argmins)
+    ks = {n: np.asarray(argmins[n], dtype=int) for n in names}
+    top = int(x_max or max(int(v.max()) for v in ks.values() if v.size) or 1)
+    fig = make_subplots(rows=1, cols=len(names), subplot_titles=names, horizontal_spacing=0.08,
+                        shared_yaxes=True)
+    for c, n in enumerate(names, start=1):
+        counts = np.bincount(ks[n], minlength=top + 1)[1: top + 1]
+        fig.add_trace(go.Bar(x=np.arange(1, top + 1), y=counts, name=n, showlegend=False,
+                             marker_color=PALETTE[(c - 1) % len(PALETTE)],
+                             hovertemplate="k = %{x}: %{y} splits<extra></extra>"),
+                      row=1, col=c)
+        fig.update_xaxes(title_text="k at the lowest point", range=[0.5, top + 0.5],
+                         row=1, col=c)
+        mark_published(fig, published, f"published {published}", row=1, col=c)
+    fig.update_yaxes(title_text="splits", row=1, col=1)
+    base_layout(fig, height=height, title=title, legend_top=False)
+    fig.update_layout(bargap=0.1)
+    return _finish(fig)
+
+
+def sweep_heatmap_figure(x, y, panels, *, x_title, y_title, height=480, title=None):
+    """Heat maps over a two-setting grid, one panel per quantity, values written in.
+
+    Parameters
+    ----------
+    x, y : sequences
+        Grid values (columns and rows).
+    panels : list of dict
+        Each with ``title``, ``z`` (len(y) x len(x) array) and optional ``fmt``.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    if not panels:
+        raise ValueError("No panels to draw.")
+    xs, ys = [format(v, "g") for v in x], [format(v, "g") for v in y]
+    fig = make_subplots(rows=1, cols=len(panels), subplot_titles=[p["title"] for p in panels],
+                        horizontal_spacing=0.12)
+    for c, p in enumerate(panels, start=1):
+        z = np.asarray(p["z"], dtype=float)
+        fmt = p.get("fmt", ".3g")
+        text = [[format(v, fmt) if np.isfinite(v) else "" for v in row] for row in z]
+        fig.add_trace(go.Heatmap(x=xs, y=ys, z=z, text=text, texttemplate="%{text}",
+                                 colorscale="Cividis", showscale=False,
+                                 textfont=dict(size=FONT_SIZE - 2),
+                                 hovertemplate=f"{x_title} %{{x}}<br>{y_title} %{{y}}<br>"
+                                               "%{text}<extra></extra>"), row=1, col=c)
+        fig.update_xaxes(title_text=x_title, type="category", row=1, col=c)
+        fig.update_yaxes(title_text=y_title if c == 1 else None, type="category", row=1, col=c)
+    base_layout(fig, height=height, title=title, legend_top=False)
+    return _finish(fig)
