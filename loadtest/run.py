@@ -395,6 +395,27 @@ def table(results: list[dict]) -> str:
     return "\n".join(rows)
 
 
+def balancer_main(args) -> int:
+    from hall import hall_table, run_hall
+
+    if not 1 <= args.processes <= 8 or not 0 <= args.upload_share <= 1:
+        raise SystemExit("bounded run: 1 <= --processes <= 8, 0 <= --upload-share <= 1")
+    results = []
+    for n in args.clients:
+        results.append(asyncio.run(run_hall(n, args, progress)))
+        progress_done()
+        for e in results[-1]["error_samples"][:3]:
+            print(f"  N = {n} error: {e}", file=sys.stderr)
+    print(f"Page /{PAGE} through HAProxy (cookie affinity) in front of {args.processes} "
+          f"Streamlit processes, think time {args.think:g} s, {args.duration:g} s per N after a "
+          f"{args.ramp:g} s ramp, {round(100 * args.upload_share)}% of students upload a CSV, "
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end")
+    print(hall_table(results))
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+    return 1 if any(r["errors"] for r in results) else 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--clients", type=int, nargs="+", default=[10, 30, 60])
@@ -422,6 +443,15 @@ def main(argv=None) -> int:
     ap.add_argument("--py-spy", default=None, metavar="PATH",
                     help="py-spy executable: also record a sampling profile of the server "
                          "(collapsed stacks in the log dir; summarise with loadtest/profile.py)")
+    ap.add_argument("--balancer", action="store_true",
+                    help="a lecture hall through HAProxy (deploy/serve.py): page loads, k moves, "
+                         "Steps and CSV uploads through one address (loadtest/hall.py)")
+    ap.add_argument("--processes", type=int, default=2,
+                    help="with --balancer: Streamlit processes behind it (default 2)")
+    ap.add_argument("--balancer-port", type=int, default=8680,
+                    help="with --balancer: the balancer's loopback port")
+    ap.add_argument("--upload-share", type=float, default=0.1,
+                    help="with --balancer: share of students who open the CSV link and upload")
     ap.add_argument("--validate", action="store_true",
                     help="one client against AppTest with the same clicks, then exit")
     args = ap.parse_args(argv)
@@ -433,6 +463,8 @@ def main(argv=None) -> int:
         args.log_dir = tempfile.mkdtemp(prefix="loadtest_")
     if args.validate:
         return validate(args)
+    if args.balancer:
+        return balancer_main(args)
     results = []
     for n in args.clients:
         results.append(asyncio.run(run_level(n, args)))

@@ -24,6 +24,7 @@ Only loopback addresses are accepted.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import time
 from dataclasses import dataclass, field
@@ -57,17 +58,23 @@ class RunResult:
     exceptions: list = field(default_factory=list)
     errors: list = field(default_factory=list)  # st.error texts
     step_text: str | None = None
+    texts: list = field(default_factory=list)  # every markdown / caption text
 
 
 class StreamlitClient:
     """One simulated browser tab on one page of a running Streamlit server."""
 
-    def __init__(self, host: str, port: int, page: str, *, timeout: float = 30.0):
+    def __init__(self, host: str, port: int, page: str, *, timeout: float = 30.0,
+                 headers: dict | None = None):
         if host not in LOOPBACK:
             raise ValueError(f"Load tests run on loopback only; got host {host!r}.")
         self.url = f"ws://{host}:{int(port)}/_stcore/stream"
         self.page = page
         self.timeout = timeout
+        self.headers = dict(headers or {})  # e.g. the balancer's affinity cookie
+        self.session_id = ""
+        self._upload_urls: dict[str, asyncio.Future] = {}
+        self._pending_file = None  # (key, FileURLs, name, size) for the next rerun
         self.ws = None
         self.page_hash = ""
         self.query_string = ""
@@ -87,7 +94,7 @@ class StreamlitClient:
     async def connect(self) -> None:
         self.ws = await connect(self.url, subprotocols=["streamlit"], max_size=None,
                                 open_timeout=self.timeout, ping_interval=None,
-                                compression=None)
+                                compression=None, additional_headers=self.headers or None)
         self._reader = asyncio.create_task(self._read_loop())
 
     async def close(self) -> None:
@@ -125,6 +132,12 @@ class StreamlitClient:
             self._cache[msg.hash] = self._run_no
         if kind == "ref_hash":
             self._cache[msg.ref_hash] = self._run_no
+        elif kind == "new_session":
+            self.session_id = msg.new_session.initialize.session_id
+        elif kind == "file_urls_response":
+            fut = self._upload_urls.pop(msg.file_urls_response.response_id, None)
+            if fut is not None and not fut.done():
+                fut.set_result(list(msg.file_urls_response.file_urls))
         elif kind == "navigation":
             self.page_hash = msg.navigation.page_script_hash
         elif kind == "page_info_changed":
@@ -158,8 +171,17 @@ class StreamlitClient:
             run.exceptions.append(f"{body.type}: {body.message}")
         elif kind == "alert" and body.format == Alert.ERROR:
             run.errors.append(body.body)
-        elif kind == "markdown" and STEP_RE.search(body.body):
-            run.step_text = STEP_RE.search(body.body).group(0)
+        elif kind == "bidi_component" and body.component_name == "mp_timeline":
+            # the page's timeline bar (pages/common/timeline.py): its data holds j and n
+            try:
+                data = json.loads(body.json)
+                run.step_text = f"Step {int(data['j'])} of {int(data['n'])}"
+            except (ValueError, KeyError, TypeError):
+                run.errors.append(f"unreadable timeline data: {body.json[:200]}")
+        elif kind == "markdown":
+            run.texts.append(body.body)
+            if STEP_RE.search(body.body):
+                run.step_text = STEP_RE.search(body.body).group(0)
 
     # ------------------------------------------------------------ reruns
 
@@ -185,6 +207,14 @@ class StreamlitClient:
                 w.double_array_value.data.append(float(value))  # st.slider
             else:
                 w.string_value = str(value)
+        pending = self._pending_file
+        if pending is not None:
+            key, urls, name, size = pending
+            w = cs.widget_states.widgets.add()
+            w.id = self.widget_ids[key]
+            info = w.file_uploader_state_value.uploaded_file_info.add()
+            info.file_id, info.name, info.size = urls.file_id, name, size
+            info.file_urls.CopyFrom(urls)
         if trigger is not None:
             w = cs.widget_states.widgets.add()
             w.id = self.widget_ids[trigger]
@@ -204,6 +234,28 @@ class StreamlitClient:
             return await asyncio.wait_for(self._finished, self.timeout)
         finally:
             self._current = None
+
+    async def upload_urls(self, file_name: str):
+        """Ask the server where to PUT a file (what the browser does before an upload)."""
+        msg = BackMsg()
+        request_id = f"upload-{len(self._upload_urls)}-{time.perf_counter_ns()}"
+        msg.file_urls_request.request_id = request_id
+        msg.file_urls_request.file_names.append(file_name)
+        msg.file_urls_request.session_id = self.session_id
+        fut = asyncio.get_running_loop().create_future()
+        self._upload_urls[request_id] = fut
+        await self.ws.send(msg.SerializeToString())
+        urls = await asyncio.wait_for(fut, self.timeout)
+        return urls[0]
+
+    async def rerun_with_file(self, key: str, file_urls, name: str, size: int,
+                              values: dict | None = None) -> RunResult:
+        """Rerun with ``key``'s st.file_uploader holding the file uploaded to ``file_urls``."""
+        self._pending_file = (key, file_urls, name, size)
+        try:
+            return await self.rerun(values)
+        finally:
+            self._pending_file = None
 
     def slider_max(self, key: str) -> float:
         return float(self.widgets[key].max)
