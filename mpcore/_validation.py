@@ -15,6 +15,12 @@ import numpy as np
 import scipy.sparse
 from scipy.linalg import eigvalsh
 from scipy.linalg.lapack import dpotrf
+from sklearn.utils._param_validation import (
+    Interval,
+    InvalidParameterError,
+    StrOptions,
+    validate_parameter_constraints,
+)
 
 #: A residual diagonal at or below ``DIAG_TOL * max(diag K)`` counts as spanned:
 #: sparse KPCA masks it (no division by ~0) and stops once every diagonal is there.
@@ -541,3 +547,80 @@ def check_psd_matrix(K, name="K", where="this method"):
             "(a sigmoid kernel or a polynomial with coef0 < 0 is indefinite in general)."
         )
     return K
+
+
+# --------------------------------------------------------------------------------------
+# Estimator parameters, declared as data
+# --------------------------------------------------------------------------------------
+
+
+def check_parameters(estimator):
+    """Validate an estimator's parameters against its ``_parameter_constraints``.
+
+    The constraints are scikit-learn's (``Interval``, ``StrOptions``, ``"boolean"``,
+    ``"random_state"``, ``None``, types), declared once per estimator as a class
+    attribute. Each value is checked here with the message a person can act on
+    ("n_basis must be >= 1, got 0.", "Unknown fitting 'greedy'. Choose one of: ...");
+    then scikit-learn's ``validate_parameter_constraints`` checks the same
+    declaration, so a constraint this function does not interpret still holds.
+    Errors are ``InvalidParameterError`` (both a ValueError and a TypeError, as
+    scikit-learn raises) whose message names the parameter.
+    """
+    constraints = type(estimator)._parameter_constraints
+    params = estimator.get_params(deep=False)
+    for name, options in constraints.items():
+        try:
+            _check_constrained(params[name], name, options)
+        except (TypeError, ValueError) as exc:
+            raise InvalidParameterError(str(exc)) from None
+    validate_parameter_constraints(constraints, params, caller_name=type(estimator).__name__)
+
+
+def _check_constrained(value, name, options):
+    """Check one value against a list of scikit-learn constraints, with mpcore's messages."""
+    if value is None and None in options:
+        return
+    if isinstance(value, str):
+        strs = [o for o in options if isinstance(o, StrOptions)]
+        if strs:
+            choices = sorted(set().union(*(o.options for o in strs)))
+            if value not in choices:
+                none = "None, " if None in options else ""
+                raise ValueError(f"Unknown {name} {_short(value)}. Choose one of: "
+                                 f"{none}{', '.join(choices)}.")
+            return
+    for o in options:
+        if isinstance(o, type) and isinstance(value, o):
+            return
+    for o in options:
+        if o == "boolean":
+            check_bool(value, name)
+            return
+        if o == "random_state":
+            check_seed(value, name)
+            return
+        if isinstance(o, Interval):
+            _check_interval(value, name, o)
+            return
+    if any(isinstance(o, StrOptions) for o in options):
+        raise TypeError(f"{name} must be one of the names listed in the documentation, "
+                        f"got {_short(value)}.")
+
+
+def _check_interval(value, name, interval):
+    lo, hi, closed = interval.left, interval.right, interval.closed
+    if interval.type is numbers.Integral:
+        minimum = lo + (closed in ("right", "neither")) if lo is not None else -MAX_SEED
+        maximum = hi - (closed in ("left", "neither")) if hi is not None else None
+        check_positive_int(value, name, minimum=minimum, maximum=maximum)
+        return
+    if lo == 0:
+        strict = closed in ("right", "neither")
+        if hi == 1 and closed == "neither":
+            check_probability(value, name)
+        else:
+            check_positive_float(value, name, strict=strict, maximum=hi)
+        return
+    value = check_finite_float(value, name)
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise ValueError(f"{name} must lie within [{lo:g}, {hi:g}], got {value!r}.")

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from numbers import Integral, Real
 from typing import Iterator
 
 import numpy as np
@@ -48,12 +49,15 @@ from scipy.linalg.blas import dger
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
+from sklearn.utils._param_validation import Interval, InvalidParameterError, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._linalg import cholesky_append, cholesky_solve
-from ._losses import LOSSES, backfit, get_loss, line_minimize
+from ._losses import LOSSES, Loss, backfit, get_loss, line_minimize
 from ._validation import (
+    KERNELS,
+    MAX_ABS_VALUE,
     MAX_KERNEL_VALUE,
     MAX_STEPS,
     _short,
@@ -61,6 +65,7 @@ from ._validation import (
     check_bool,
     check_kernel_name,
     check_kernel_size,
+    check_parameters,
     check_positive_float,
     check_positive_int,
     check_probability,
@@ -70,7 +75,7 @@ from ._validation import (
     precheck_estimator_input,
 )
 from .bounds import kmp_bound
-from .kernels import _check_params, kernel_matrix
+from .kernels import MAX_DEGREE, _check_params, kernel_matrix
 
 __all__ = [
     "KernelSpec", "normalize_kernel_specs", "KMPDictionary", "kmp_dictionary",
@@ -808,6 +813,26 @@ def pursuit(model, path=None) -> KMPPursuit:
 class _BaseKMP(BaseEstimator):
     """Parameters, validation and prediction shared by the two estimators."""
 
+    _parameter_constraints: dict = {
+        "n_basis": [Interval(Integral, 1, MAX_STEPS, closed="both")],
+        # a name, one specification or a list of them (normalize_kernel_specs checks inside)
+        "kernel": [StrOptions(set(KERNELS) | {PRECOMPUTED}), dict, list, tuple, KernelSpec],
+        "gamma": [Interval(Real, 0, MAX_ABS_VALUE, closed="right"), None],
+        "degree": [Interval(Integral, 1, MAX_DEGREE, closed="both")],
+        "coef0": [Interval(Real, -MAX_ABS_VALUE, MAX_ABS_VALUE, closed="both")],
+        "fitting": [StrOptions(set(FITTINGS))],
+        # every loss name; KMPRegressor refuses the margin losses in fit, naming KMPClassifier
+        "loss": [StrOptions(set(LOSSES)), Loss],
+        "backfit_every": [Interval(Integral, 1, None, closed="left")],
+        "fit_intercept": ["boolean"],
+        "n_candidates": [Interval(Integral, 1, None, closed="left"), None],
+        "random_state": ["random_state", np.random.Generator],
+        "early_stopping": [StrOptions({"validation", "bound"}), None],
+        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "alpha": [Interval(Real, 0, None, closed="neither"), None],
+        "delta": [Interval(Real, 0, 1, closed="neither")],
+    }
+
     def __init__(
         self, n_basis=10, *, kernel="rbf", gamma=None, degree=3, coef0=1.0, fitting="prefit",
         loss="squared", backfit_every=1, fit_intercept=True, n_candidates=None,
@@ -850,23 +875,11 @@ class _BaseKMP(BaseEstimator):
         return check_array_data(X, "X")
 
     def _check_params(self, n_features):
-        check_positive_int(self.n_basis, "n_basis", maximum=MAX_STEPS)
-        _check_fitting(self.fitting)
-        self._check_loss()
-        check_positive_int(self.backfit_every, "backfit_every")
-        check_bool(self.fit_intercept, "fit_intercept")
-        check_seed(self.random_state)
-        if self.n_candidates is not None:
-            check_positive_int(self.n_candidates, "n_candidates")
-        if not (self.early_stopping is None or isinstance(self.early_stopping, str)) or \
-                self.early_stopping not in EARLY_STOPPING:
-            raise ValueError(
-                f"Unknown early_stopping {self.early_stopping!r}. Choose None, "
-                "'validation' or 'bound'."
-            )
-        check_probability(self.validation_fraction, "validation_fraction")
-        check_positive_float(self.alpha, "alpha", allow_none=True)
-        check_probability(self.delta, "delta")
+        try:  # first: KMPRegressor's message names KMPClassifier
+            self._check_loss()
+        except ValueError as exc:
+            raise InvalidParameterError(str(exc)) from None
+        check_parameters(self)
         if isinstance(self.kernel, str) and self.kernel == PRECOMPUTED:
             return (KernelSpec(PRECOMPUTED),)
         return normalize_kernel_specs(
@@ -1061,7 +1074,12 @@ class _BaseKMP(BaseEstimator):
         return tags
 
 
-_PARAMS_DOC = r"""
+class KMPRegressor(RegressorMixin, _BaseKMP):
+    r"""Kernel matching pursuit regression (Vincent & Bengio, 2002).
+
+    The model is :math:`f(x) = b + \sum_n \alpha_n K(x, x_{\gamma_n})` (Eq. 14),
+    built greedily by :func:`kmp_steps`.
+
     Parameters
     ----------
     n_basis : int, default=10
@@ -1081,8 +1099,8 @@ _PARAMS_DOC = r"""
         None means ``1 / n_features``.
     fitting : {"basic", "backfit", "prefit"}, default="prefit"
         Fig. 1, Eq. (6) (orthogonal MP) or Fig. 3 / Eq. (7).
-    loss : str, default="squared"
-        See :mod:`mpcore._losses`.
+    loss : {"squared"}, default="squared"
+        The margin losses need labels: use KMPClassifier.
     backfit_every : int, default=1
         Non-squared losses: full back-fit (Eq. 11) every p steps.
     fit_intercept : bool, default=True
@@ -1101,12 +1119,13 @@ _PARAMS_DOC = r"""
     validation_fraction : float in (0, 1), default=0.2
     alpha : float or None
         Theorem 3 threshold: t counts training points outside the basis whose
-        absolute error exceeds alpha. ALPHA_DEFAULT
+        absolute error exceeds alpha. None uses ``ALPHA_STD_FACTOR * std(y)``
+        (a quarter of a standard deviation of the training targets).
     delta : float in (0, 1), default=0.05
         Confidence of the bound.
-"""
 
-_ATTRS_DOC = r"""
+    Attributes
+    ----------
     basis_indices_ : ndarray of shape (n_basis_,)
         Row of the X given to ``fit`` chosen at each kept step, -1 for the
         constant function (basic MP may repeat an index); with
@@ -1140,28 +1159,7 @@ _ATTRS_DOC = r"""
         Held-out error after every step with ``early_stopping="validation"``.
     alpha_ : float or None
         The threshold the bound used.
-"""
 
-
-class KMPRegressor(RegressorMixin, _BaseKMP):
-    __doc__ = (
-        r"""Kernel matching pursuit regression (Vincent & Bengio, 2002).
-
-    The model is :math:`f(x) = b + \sum_n \alpha_n K(x, x_{\gamma_n})` (Eq. 14),
-    built greedily by :func:`kmp_steps`.
-"""
-        + _PARAMS_DOC.replace(
-            "    loss : str, default=\"squared\"\n        See :mod:`mpcore._losses`.",
-            "    loss : {\"squared\"}, default=\"squared\"\n"
-            "        The margin losses need labels: use KMPClassifier.",
-        )
-        .replace("ALPHA_DEFAULT", "None uses ``ALPHA_STD_FACTOR * std(y)``\n"
-                 "        (a quarter of a standard deviation of the training targets).")
-        + """
-    Attributes
-    ----------"""
-        + _ATTRS_DOC
-        + r"""
     See Also
     --------
     kmp_steps : the generator ``fit`` consumes.
@@ -1180,7 +1178,6 @@ class KMPRegressor(RegressorMixin, _BaseKMP):
     >>> model.n_basis_
     8
     """
-    )
 
     def _check_loss(self):
         if self.loss != "squared":
@@ -1243,29 +1240,96 @@ class KMPRegressor(RegressorMixin, _BaseKMP):
 
 
 class KMPClassifier(ClassifierMixin, _BaseKMP):
-    __doc__ = (
-        r"""Kernel matching pursuit classification (Vincent & Bengio, 2002).
+    r"""Kernel matching pursuit classification (Vincent & Bengio, 2002).
 
     Binary labels map to -1 (``classes_[0]``) and +1 (``classes_[1]``) and the
     sign of :math:`f` decides; more classes are fitted one-vs-rest, one pursuit
     per class, and the largest decision value wins. With the squared loss this
     is KMP-mse of the paper; ``loss="tanh"`` is KMP-tanh. With
     ``early_stopping="validation"`` the held-out error is the misclassification rate.
-"""
-        + _PARAMS_DOC.replace(
-            "    loss : str, default=\"squared\"\n        See :mod:`mpcore._losses`.",
-            "    loss : {\"squared\", \"tanh\", \"logistic\", \"exponential\", \"margin_tanh\"}\n"
-            "        See :mod:`mpcore._losses`.",
-        )
-        .replace("ALPHA_DEFAULT", "None: t counts the misclassified training points\n"
-                 "        outside the basis (margin y f <= 0); a number: ``|f - y| > alpha`` on\n"
-                 "        the +-1 targets.")
-        + """
+
+    Parameters
+    ----------
+    n_basis : int, default=10
+        Number of steps N (basis functions; at most the number of training points).
+    kernel : str, dict or list, default="rbf"
+        "rbf", "laplacian", "polynomial", "linear", "cosine" or "sigmoid" (KMP
+        does not need a PSD kernel), or a list of specifications for a mixed
+        dictionary, e.g. ``[{"kernel": "rbf", "gamma": 0.5}, {"kernel": "rbf",
+        "gamma": 5}]`` (Section 4.1): every training point offers one column per
+        specification. See :func:`normalize_kernel_specs`. "precomputed" (as
+        in scikit-learn's SVC): ``fit`` takes the training kernel matrix
+        K(X_train, X_train) of shape (n, n), ``predict`` takes K(X, X_train)
+        of shape (n_new, n); the fit is that of the kernel K came from
+        (``support_vectors_`` then holds rows of K).
+    gamma, degree, coef0 :
+        Kernel parameters (defaults for keys a specification leaves out); gamma
+        None means ``1 / n_features``.
+    fitting : {"basic", "backfit", "prefit"}, default="prefit"
+        Fig. 1, Eq. (6) (orthogonal MP) or Fig. 3 / Eq. (7).
+    loss : {"squared", "tanh", "logistic", "exponential", "margin_tanh"}
+        See :mod:`mpcore._losses`.
+    backfit_every : int, default=1
+        Non-squared losses: full back-fit (Eq. 11) every p steps.
+    fit_intercept : bool, default=True
+        Put the constant function in the dictionary (Section 4.1). It is chosen
+        greedily like the others; its weight is ``intercept_``.
+    n_candidates : int or None, default=None
+        Centre the kernels on this many random training points only.
+    random_state : int, RandomState or None
+        Seeds the candidates and the validation split.
+    early_stopping : {None, "validation", "bound"}, default=None
+        "validation": hold out ``validation_fraction`` of the data, run
+        ``n_basis`` steps on the rest and keep the number of basis functions
+        with the lowest held-out error (Vincent & Bengio, Section 5.3).
+        "bound": keep the number that minimises the Theorem 3 bound of Hussain
+        & Shawe-Taylor (the automated procedure proposed after their Fig. 2).
+    validation_fraction : float in (0, 1), default=0.2
+    alpha : float or None
+        Theorem 3 threshold: t counts training points outside the basis whose
+        absolute error exceeds alpha. None: t counts the misclassified training points
+        outside the basis (margin y f <= 0); a number: ``|f - y| > alpha`` on
+        the +-1 targets.
+    delta : float in (0, 1), default=0.05
+        Confidence of the bound.
+
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)"""
-        + _ATTRS_DOC
-        + r"""
+    classes_ : ndarray of shape (n_classes,)
+    basis_indices_ : ndarray of shape (n_basis_,)
+        Row of the X given to ``fit`` chosen at each kept step, -1 for the
+        constant function (basic MP may repeat an index); with
+        ``early_stopping="validation"`` too, so ``X[basis_indices_[basis_indices_ >= 0]]``
+        equals ``support_vectors_``.
+    basis_kernels_ : ndarray of shape (n_basis_,)
+        Index into ``kernel_specs_`` of each step's kernel, -1 for the constant.
+    kernel_specs_ : tuple of KernelSpec
+        ``kernel_specs_[j].label`` names specification j.
+    support_vectors_ : ndarray of shape (n_sv, n_features)
+        The rows of X of the steps with ``basis_indices_ >= 0``, in order.
+    coef_ : ndarray of shape (n_sv,)
+        Final weights, aligned with ``support_vectors_``.
+    intercept_ : float
+        Weight of the constant function (0.0 if never chosen).
+    coef_path_ : ndarray of shape (n_basis_, n_basis_)
+        Row i: the weight of each step's function after step i+1 (zero right
+        of the diagonal), constant included; what ``staged_predict`` uses.
+    n_basis_ : int
+        Number of kept steps (fewer than ``n_basis`` after early stopping).
+    train_loss_ : ndarray of shape (n_steps,)
+        Mean training loss after every step run (all ``n_basis`` steps, also
+        with early stopping, so the curve can be plotted past the stop).
+    bound_ : ndarray of shape (n_steps,)
+        :func:`mpcore.bounds.kmp_bound` after every step run (m = training
+        points used for fitting, k = distinct basis functions, the constant
+        included, which only loosens the bound).
+    n_errors_ : ndarray of shape (n_steps,)
+        Theorem 3's t after every step run.
+    validation_error_ : ndarray of shape (n_steps,) or None
+        Held-out error after every step with ``early_stopping="validation"``.
+    alpha_ : float or None
+        The threshold the bound used.
+
     estimators_ : list of KMPPursuit
         The fitted pursuits, always a list: one entry for two classes (the
         pursuit of ``classes_[1]`` against ``classes_[0]``), one per class
@@ -1296,7 +1360,6 @@ class KMPClassifier(ClassifierMixin, _BaseKMP):
     >>> clf.score(X, y) > 0.95
     True
     """
-    )
 
     def fit(self, X, y):
         """Fit one pursuit (binary) or one per class (one-vs-rest).

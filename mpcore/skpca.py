@@ -31,21 +31,26 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from numbers import Integral, Real
 from typing import Callable, Iterator
 
 import numpy as np
 from scipy.linalg import solve_triangular
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import (
     DIAG_TOL,
+    KERNELS,
+    MAX_ABS_VALUE,
     PSD_NEG_RATIO,
     SQ_REFRESH_RATIO,
     check_array_data,
     check_kernel_name,
     check_kernel_size,
+    check_parameters,
     check_positive_float,
     check_positive_int,
     check_psd_matrix,
@@ -56,7 +61,7 @@ from ._validation import (
     precheck_estimator_input,
 )
 from ._linalg import cholesky_with_jitter
-from .kernels import _check_params, check_psd_kernel, kernel_diag, kernel_matrix
+from .kernels import MAX_DEGREE, _check_params, check_psd_kernel, kernel_diag, kernel_matrix
 
 #: How the PSD refusals of this module name the method.
 WHERE = "sparse kernel PCA"
@@ -333,6 +338,18 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
     :math:`LL' = K[i,i]`, so :math:`FF' = K[X,i]K[i,i]^{-1}K[i,X]` (Eqs. 4-5).
     """
 
+    _parameter_constraints: dict = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        # sigmoid is a kernel name, refused in fit with its own message (not PSD)
+        "kernel": [StrOptions(set(KERNELS) | {PRECOMPUTED})],
+        "gamma": [Interval(Real, 0, MAX_ABS_VALUE, closed="right"), None],
+        "degree": [Interval(Integral, 1, MAX_DEGREE, closed="both")],
+        "coef0": [Interval(Real, -MAX_ABS_VALUE, MAX_ABS_VALUE, closed="both")],
+        "n_candidates": [Interval(Integral, 1, None, closed="left"), None],
+        "random_state": ["random_state", np.random.Generator],
+        "tol": [Interval(Real, 0, 1, closed="right")],
+    }
+
     def __init__(
         self, n_components=10, *, kernel="rbf", gamma=None, degree=3, coef0=1.0,
         n_candidates=None, random_state=None, tol=DIAG_TOL,
@@ -381,12 +398,11 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         """:meth:`fit` without the early-stop warning (for callers that report it)."""
         precheck_estimator_input(X, "X")
         X = named_validation("X", validate_data, self, X, dtype=float, ensure_min_samples=1)
+        check_parameters(self)
         if self.kernel != PRECOMPUTED:
             check_kernel_name(self.kernel, allow_non_psd=False, where=WHERE)
-        check_positive_int(self.n_components, "n_components")
-        gamma, degree, coef0 = _check_params(self.gamma, self.degree, self.coef0)
-        _, n_candidates, tol = _check_steps_args(1, self.n_candidates, self.tol,
-                                                 self.random_state)
+        n_candidates, tol = self.n_candidates, float(self.tol)
+        gamma = None if self.gamma is None else float(self.gamma)
         if self.kernel == PRECOMPUTED:
             return self._fit_precomputed(X, n_candidates, tol)
         self.gamma_ = gamma
