@@ -618,8 +618,10 @@ def _check_interval(value, name, interval):
         strict = closed in ("right", "neither")
         if hi == 1 and closed == "neither":
             check_probability(value, name)
-        else:
-            check_positive_float(value, name, strict=strict, maximum=hi)
+            return
+        value = check_positive_float(value, name, strict=strict, maximum=hi)
+        if hi is not None and closed in ("left", "neither") and value >= hi:
+            raise ValueError(f"{name} must be < {hi:g}, got {value!r}.")
         return
     value = check_finite_float(value, name)
     if (lo is not None and value < lo) or (hi is not None and value > hi):

@@ -44,11 +44,13 @@ References
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral, Real
 from typing import Iterator
 
 import numpy as np
 from scipy.linalg import LinAlgError, eigh, solve_triangular
 from sklearn.base import BaseEstimator
+from sklearn.utils._param_validation import Interval, InvalidParameterError, StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted
 
 import warnings
@@ -57,9 +59,12 @@ from sklearn.exceptions import ConvergenceWarning
 
 from ._validation import (
     DIAG_TOL,
+    KERNELS,
+    MAX_ABS_VALUE,
     PSD_NEG_RATIO,
     check_array_data,
     check_kernel_name,
+    check_parameters,
     check_positive_float,
     check_positive_int,
     check_psd_diag,
@@ -69,7 +74,7 @@ from ._validation import (
     precheck_estimator_input,
 )
 from ._linalg import cholesky_with_jitter, pearson
-from .kernels import _check_params, check_psd_kernel, kernel_matrix
+from .kernels import MAX_DEGREE, check_psd_kernel, kernel_matrix
 
 __all__ = ["KCCAStep", "kcca_steps", "canonical_correlations", "SparseKCCA", "DEFAULT_REG"]
 
@@ -403,6 +408,22 @@ class SparseKCCA(BaseEstimator):
     close to ``correlations_`` for small ``reg``.
     """
 
+    _parameter_constraints: dict = {
+        "n_basis": [Interval(Integral, 1, None, closed="left")],
+        # sigmoid is a kernel name, refused in fit with its own message (not PSD)
+        "kernel_x": [StrOptions(set(KERNELS))],
+        "kernel_y": [StrOptions(set(KERNELS))],
+        "gamma_x": [Interval(Real, 0, MAX_ABS_VALUE, closed="right"), None],
+        "gamma_y": [Interval(Real, 0, MAX_ABS_VALUE, closed="right"), None],
+        "reg": [Interval(Real, 0, 1, closed="left")],
+        "n_components": [Interval(Integral, 1, None, closed="left"), None],
+        "degree_x": [Interval(Integral, 1, MAX_DEGREE, closed="both")],
+        "degree_y": [Interval(Integral, 1, MAX_DEGREE, closed="both")],
+        "coef0_x": [Interval(Real, -MAX_ABS_VALUE, MAX_ABS_VALUE, closed="both")],
+        "coef0_y": [Interval(Real, -MAX_ABS_VALUE, MAX_ABS_VALUE, closed="both")],
+        "tol": [Interval(Real, 0, 1, closed="right")],
+    }
+
     def __init__(
         self, n_basis=10, *, kernel_x="rbf", kernel_y="rbf", gamma_x=None, gamma_y=None,
         reg=DEFAULT_REG, n_components=None, degree_x=3, degree_y=3, coef0_x=1.0, coef0_y=1.0,
@@ -450,16 +471,14 @@ class SparseKCCA(BaseEstimator):
         Y : array of shape (m, d_y)
             Second view, paired row by row with X.
         """
+        try:  # first: its message says what tau mixes
+            reg = _check_reg(self.reg)
+        except (TypeError, ValueError) as exc:
+            raise InvalidParameterError(str(exc)) from None
+        check_parameters(self)
         for kernel, name in ((self.kernel_x, "kernel_x"), (self.kernel_y, "kernel_y")):
             check_kernel_name(kernel, allow_non_psd=False, where=WHERE, name=name)
-        n_basis = check_positive_int(self.n_basis, "n_basis")
-        reg = _check_reg(self.reg)
-        tol = check_positive_float(self.tol, "tol", maximum=1.0)
-        if self.n_components is not None:
-            check_positive_int(self.n_components, "n_components")
-        for view in ("x", "y"):
-            _check_params(getattr(self, f"gamma_{view}"), getattr(self, f"degree_{view}"),
-                          getattr(self, f"coef0_{view}"), suffix=f"_{view}")
+        n_basis, tol = int(self.n_basis), float(self.tol)
         X = self._check_view(X, "X")
         Y = self._check_view(Y, "Y")
         if X.shape[0] != Y.shape[0]:

@@ -18,10 +18,11 @@ from sklearn.utils._param_validation import (
 )
 
 from mpcore._validation import check_parameters
+from mpcore.kcca import SparseKCCA
 from mpcore.kmp import KMPClassifier, KMPRegressor
 from mpcore.skpca import SparseKPCA
 
-ESTIMATORS = [SparseKPCA, KMPRegressor, KMPClassifier]
+ESTIMATORS = [SparseKPCA, KMPRegressor, KMPClassifier, SparseKCCA]
 X = np.random.default_rng(0).normal(size=(30, 2))
 Y = (X[:, 0] > 0).astype(int)
 
@@ -52,7 +53,7 @@ def test_invalid_values_are_refused_naming_the_parameter(cls, name, options):
             continue
         est = cls(**{name: bad})
         with pytest.raises(InvalidParameterError, match=name):
-            est.fit(X, Y)
+            est.fit(X, X if cls is SparseKCCA else Y)  # SparseKCCA: two views
 
 
 @pytest.mark.parametrize("cls, name, options", _case_list())
