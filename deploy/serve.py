@@ -118,7 +118,9 @@ class Hall:
             raise ValueError(f"The balancer port {port} is one of the Streamlit ports "
                              f"{self.ports}: choose another --port or --first-port.")
         self.port, self.bind = port, bind
-        self.haproxy = shutil.which(haproxy) or haproxy
+        # Debian installs it in /usr/sbin, which is not on every user's PATH
+        self.haproxy = (shutil.which(haproxy) or shutil.which(haproxy, path="/usr/sbin:/sbin")
+                        or haproxy)
         self.server_options = list(server_options)
         self.stats_port = stats_port
         self._tmp = tempfile.TemporaryDirectory(prefix="mp-hall-")

@@ -166,7 +166,9 @@ async def hall_student(base: str, port: int, i: int, deadline: float, args, rng:
         j, k = shown
         k_hi = int(c.slider_max(K_KEY))
         await asyncio.sleep(args.think * rng.random())
-        while time.perf_counter() < deadline:
+        done = 0
+        while time.perf_counter() < deadline or done < getattr(args, "min_actions", 0):
+            done += 1
             if rng.random() < 0.5:
                 k = rng.randint(1, k_hi)
                 run = await c.rerun({K_KEY: k})

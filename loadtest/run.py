@@ -338,6 +338,12 @@ async def _ws_sequence(port: int, actions) -> list[str]:
         await c.close()
 
 
+def _walk(node):
+    for child in getattr(node, "children", {}).values():
+        yield child
+        yield from _walk(child)
+
+
 def _apptest_sequence(actions, root: Path) -> list[str]:
     os.chdir(root)
     sys.path.insert(0, str(root))
@@ -349,8 +355,14 @@ def _apptest_sequence(actions, root: Path) -> list[str]:
     at.run()
 
     def text():
-        hits = [m.value for m in at.markdown if STEP_RE.search(m.value)]
-        return STEP_RE.search(hits[0]).group(0) if hits else None
+        # the page's timeline bar (a components-v2 element) holds the step j of n
+        for node in _walk(at._tree):
+            proto = getattr(node, "proto", None)
+            if getattr(node, "type", None) == "bidi_component" and \
+                    proto.component_name == "mp_timeline":
+                data = json.loads(proto.json)
+                return f"Step {int(data['j'])} of {int(data['n'])}"
+        return None
 
     shown = [text()]
     for act, value in actions:

@@ -1,0 +1,140 @@
+"""The lecture-hall deployment cannot rot: HAProxy in front of two Streamlit processes.
+
+- The generated HAProxy configuration is accepted by ``haproxy -c`` and has what the
+  hall needs (cookie affinity, health checks, the websocket tunnel timeout, the
+  upload size), for any number of processes and ports (hypothesis).
+- A smoke run: ``deploy/serve.py``'s stack with two processes and a handful of
+  students through the balancer for a few seconds (page loads, k moves, Steps and
+  CSV uploads, every answer checked by ``loadtest/hall.py``): no errors, the
+  students spread over both processes, and an upload sent with another process's
+  cookie is refused by Streamlit (so affinity is what makes uploads work).
+- One client of the load test's protocol against AppTest: the same clicks show the
+  same counter (``loadtest/run.py --validate``).
+
+HAProxy comes from Debian's package (``.ci/run`` installs it, like chromium); without
+it these tests skip locally and fail in CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "deploy"), str(ROOT / "loadtest")]
+
+from serve import COOKIE, Hall, haproxy_config  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+
+def require_haproxy() -> str:
+    path = shutil.which("haproxy") or ("/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists()
+                                       else None)
+    if path:
+        return path
+    if os.environ.get("CI", "").lower() not in ("", "0", "false", "no"):
+        pytest.fail("The deployment tests must run in CI but haproxy is missing "
+                    "(apt-get install haproxy)", pytrace=False)
+    pytest.skip("haproxy is not installed (apt-get install haproxy)")
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(1, 8), first=st.integers(1024, 60000), port=st.integers(1024, 65000))
+def test_the_configuration_is_valid_for_any_number_of_processes(tmp_path_factory, n, first,
+                                                                port):
+    haproxy = require_haproxy()
+    ports = [first + i for i in range(n)]
+    cfg = haproxy_config(ports, bind="127.0.0.1", port=port)
+    path = tmp_path_factory.mktemp("cfg") / "haproxy.cfg"
+    path.write_text(cfg)
+    check = subprocess.run([haproxy, "-c", "-q", "-f", str(path)], capture_output=True,
+                           text=True)
+    assert check.returncode == 0, check.stderr
+    for p in ports:  # every process, with its own affinity cookie value and a health check
+        assert f"127.0.0.1:{p} cookie app" in cfg and "check" in cfg
+    assert f"cookie {COOKIE} insert" in cfg
+    assert "option httpchk GET /_stcore/health" in cfg
+    assert "timeout tunnel" in cfg  # websockets stay open for the lecture
+
+
+def test_no_processes_is_refused_with_a_message():
+    with pytest.raises(ValueError, match="at least one"):
+        haproxy_config([])
+    with pytest.raises(ValueError, match="at least 1"):
+        Hall(0)
+    with pytest.raises(ValueError, match="balancer port"):
+        Hall(2, port=8501, first_port=8501)
+
+
+def _free_ports(n):
+    import socket
+
+    socks, ports = [], []
+    for _ in range(n):
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        socks.append(s)
+        ports.append(s.getsockname()[1])
+    for s in socks:
+        s.close()
+    return ports
+
+
+def test_a_few_students_through_the_balancer():
+    require_haproxy()
+    from hall import Browser, run_hall, student_csv
+    from stclient import StreamlitClient
+
+    balancer_port, first = _free_ports(2)
+    args = argparse.Namespace(processes=2, balancer_port=balancer_port, port=first, seed=3,
+                              ramp=1.0, duration=2.0, think=0.5, timeout=90.0,
+                              upload_share=0.34, min_actions=3)
+    # the Streamlit ports must be consecutive and free: take them after the balancer's
+    args.port = _free_ports(1)[0]
+    result = asyncio.run(run_hall(6, args))
+    assert result["errors"] == 0, result["error_samples"]
+    assert result["uploads"] == 2
+    assert result["interactions"] >= 6 * 3  # every student acted, whatever the machine's speed
+    assert set(result["spread"]) == {"app1", "app2"}, result["spread"]  # both processes used
+
+    async def upload_with_the_wrong_cookie(hall):
+        b = Browser(hall.url, 60)
+        b.get("/skpca?dataset=csv+upload")
+        b.get("/_stcore/health")
+        c = StreamlitClient("127.0.0.1", hall.port, "skpca", timeout=60,
+                            headers={"Cookie": b.cookie_header()})
+        c.query_string = "dataset=csv+upload"
+        await c.connect()
+        try:
+            await c.rerun()
+            name, data, _ = student_csv(random.Random(0), 0)
+            urls = await c.upload_urls(name)
+            mine = b.cookie(COOKIE)
+            other = "app2" if mine == "app1" else "app1"
+            for cookie in b.jar:
+                if cookie.name == COOKIE:
+                    cookie.value = other
+            return await asyncio.to_thread(b.put_file, urls.upload_url, name, data)
+        finally:
+            await c.close()
+
+    with Hall(2, port=_free_ports(1)[0], first_port=_free_ports(1)[0], bind="127.0.0.1") as hall:
+        status = asyncio.run(upload_with_the_wrong_cookie(hall))
+    assert status == 400  # Streamlit: "Invalid session_id ... without sticky sessions"
+
+
+def test_the_protocol_client_sees_what_apptest_sees():
+    from run import main
+
+    assert main(["--validate", "--port", str(_free_ports(1)[0])]) == 0
