@@ -39,6 +39,7 @@ References
 
 from __future__ import annotations
 
+import time
 import warnings
 from dataclasses import dataclass
 from numbers import Integral, Real
@@ -75,12 +76,13 @@ from ._validation import (
     precheck_estimator_input,
 )
 from .bounds import kmp_bound
-from .kernels import MAX_DEGREE, _check_params, kernel_matrix
+from .kernels import MAX_DEGREE, _check_params, _check_sigma, kernel_matrix
 
 __all__ = [
     "KernelSpec", "normalize_kernel_specs", "KMPDictionary", "kmp_dictionary",
     "KMPStep", "kmp_steps", "kmp_steps_from_data", "KMPRegressor", "KMPClassifier",
-    "KMPPursuit", "PURSUIT_ATTRIBUTES", "pursuit",
+    "KMPPursuit", "PURSUIT_ATTRIBUTES", "pursuit", "basis_functions", "staged_values",
+    "MIX_MODES", "WIDTH_FACTORS", "has_width", "spec_label", "mixed_dictionary",
     "FITTINGS", "EARLY_STOPPING", "ALPHA_STD_FACTOR", "PRECOMPUTED",
 ]
 
@@ -727,6 +729,19 @@ class _Path:
     n_errors: np.ndarray
     bound: np.ndarray
     validation_error: np.ndarray | None
+    seconds: np.ndarray  # wall time of each step run
+
+
+def _timed(steps):
+    """Yield (step, seconds spent producing it) from a step generator."""
+    it = iter(steps)
+    while True:
+        t0 = time.perf_counter()
+        try:
+            s = next(it)
+        except StopIteration:
+            return
+        yield s, time.perf_counter() - t0
 
 
 def _argmin_first(curve):
@@ -761,6 +776,8 @@ class KMPPursuit:
         Training loss, Theorem 3's t and the Theorem 3 bound after every step run.
     validation_error_ : ndarray of shape (n_steps,) or None
         Held-out error after every step with ``early_stopping="validation"``.
+    step_seconds_ : ndarray of shape (n_steps,)
+        Wall time of every step run (the first includes the pursuit's set-up).
     """
 
     basis_indices_: np.ndarray
@@ -774,6 +791,7 @@ class KMPPursuit:
     n_errors_: np.ndarray
     bound_: np.ndarray
     validation_error_: np.ndarray | None
+    step_seconds_: np.ndarray
 
 
 #: The per-pursuit fitted attributes (the fields of :class:`KMPPursuit`).
@@ -948,7 +966,9 @@ class _BaseKMP(BaseEstimator):
                 X_fit, kernel=specs, fit_intercept=self.fit_intercept,
                 n_candidates=self.n_candidates, random_state=rng,
             )
+        t0 = time.perf_counter()
         D = dictionary.evaluate(X_fit)
+        self.dictionary_seconds_ = time.perf_counter() - t0
         V = dictionary.evaluate(X[val_idx]) if val_idx is not None else None
         error = "margin" if margin and self.alpha is None else "absolute"
         alpha = self.alpha
@@ -975,8 +995,9 @@ class _BaseKMP(BaseEstimator):
             backfit_every=self.backfit_every, train_index=dictionary.train_index,
             kernel_index=dictionary.kernel_index, alpha=alpha, delta=self.delta, error=error,
         )
-        columns, coefs, losses, n_errors, bounds, val = [], [], [], [], [], []
-        for s in steps:
+        columns, coefs, losses, n_errors, bounds, val, seconds = [], [], [], [], [], [], []
+        for s, sec in _timed(steps):
+            seconds.append(sec)
             columns.append(s.index)
             coefs.append(s.coef)
             losses.append(s.train_loss)
@@ -1010,6 +1031,7 @@ class _BaseKMP(BaseEstimator):
             n_errors=np.asarray(n_errors, dtype=int),
             bound=np.asarray(bounds, dtype=float),
             validation_error=np.asarray(val, dtype=float) if V is not None else None,
+            seconds=np.asarray(seconds, dtype=float),
         )
 
     @staticmethod
@@ -1033,6 +1055,7 @@ class _BaseKMP(BaseEstimator):
             n_errors_=path.n_errors,
             bound_=path.bound,
             validation_error_=path.validation_error,
+            step_seconds_=path.seconds,
         )
 
     # ---- prediction ----------------------------------------------------------------
@@ -1157,8 +1180,12 @@ class KMPRegressor(RegressorMixin, _BaseKMP):
         Theorem 3's t after every step run.
     validation_error_ : ndarray of shape (n_steps,) or None
         Held-out error after every step with ``early_stopping="validation"``.
+    step_seconds_ : ndarray of shape (n_steps,)
+        Wall time of every step run (the first includes the pursuit's set-up).
     alpha_ : float or None
         The threshold the bound used.
+    dictionary_seconds_ : float
+        Wall time of evaluating the dictionary on the training points.
 
     See Also
     --------
@@ -1327,8 +1354,12 @@ class KMPClassifier(ClassifierMixin, _BaseKMP):
         Theorem 3's t after every step run.
     validation_error_ : ndarray of shape (n_steps,) or None
         Held-out error after every step with ``early_stopping="validation"``.
+    step_seconds_ : ndarray of shape (n_steps,)
+        Wall time of every step run (the first includes the pursuit's set-up).
     alpha_ : float or None
         The threshold the bound used.
+    dictionary_seconds_ : float
+        Wall time of evaluating the dictionary on the training points.
 
     estimators_ : list of KMPPursuit
         The fitted pursuits, always a list: one entry for two classes (the
@@ -1415,6 +1446,7 @@ class KMPClassifier(ClassifierMixin, _BaseKMP):
     n_errors_ = property(lambda self: self._single("n_errors_"))
     bound_ = property(lambda self: self._single("bound_"))
     validation_error_ = property(lambda self: self._single("validation_error_"))
+    step_seconds_ = property(lambda self: self._single("step_seconds_"))
 
     def decision_function(self, X):
         """Decision values f(x): shape (n_samples,) for two classes (positive means
@@ -1461,3 +1493,166 @@ class KMPClassifier(ClassifierMixin, _BaseKMP):
         """
         for dec in self.staged_decision_function(X):
             yield self._labels(dec)
+
+
+# --------------------------------------------------------------------------------------
+# A fitted model, step by step, at new points
+# --------------------------------------------------------------------------------------
+
+
+def basis_functions(model, X, path=None):
+    r"""Value at X of the function each kept step added: shape (n, n_basis_).
+
+    Column i is :math:`K_{s_i}(x, x_{\gamma_i})` for the kernel specification
+    :math:`s_i` and training point :math:`x_{\gamma_i}` of step i, or 1 for the
+    constant function, so that the model after step j is
+    ``basis_functions(model, X)[:, :j] @ model.coef_path_[j - 1, :j]`` (Eq. 14).
+
+    Parameters
+    ----------
+    model : fitted KMPClassifier or KMPRegressor
+    X : array of shape (n, n_features)
+    path : int, optional
+        Class index for a one-vs-rest classifier (more than two classes).
+    """
+    p = pursuit(model, path)
+    X = check_array_data(X, "X")
+    if X.shape[1] != model.n_features_in_:
+        raise ValueError(f"X has {X.shape[1]} features, but the model was fitted with "
+                         f"{model.n_features_in_}.")
+    # the estimator's own design matrix, so the page draws exactly what predict uses
+    return model._design(X, p)
+
+
+def staged_values(model, X, path=None):
+    """The model's function after each kept step at X: shape (n_basis_, n).
+
+    For a regressor these are ``staged_predict(X)``; for a binary classifier
+    ``staged_decision_function(X)``; for a one-vs-rest classifier the decision
+    values of class ``path`` along its own pursuit.
+    """
+    B = basis_functions(model, X, path)
+    cp = pursuit(model, path).coef_path_
+    k = cp.shape[0]
+    return np.stack([B[:, : j + 1] @ cp[j, : j + 1] for j in range(k)]) if k else np.zeros((0, len(B)))
+
+
+# --------------------------------------------------------------------------------------
+# Kernel specifications for people: labels and mixed dictionaries (Section 4.1)
+# --------------------------------------------------------------------------------------
+
+#: Dictionary choices: one kernel, several widths of it, several kernel types.
+MIX_MODES = ("single", "widths", "types")
+#: Width multipliers of a "widths" dictionary: sigma/2, sigma, 2 sigma.
+WIDTH_FACTORS = (0.5, 1.0, 2.0)
+#: Kernels whose shape has a width (a gamma) to vary.
+_WIDTH_KERNELS = ("rbf", "laplacian", "polynomial", "sigmoid")
+def spec_label(spec) -> str:
+    """A kernel specification named for people: widths as sigma where the page uses sigma.
+
+    Gaussian :math:`e^{-\\gamma\\|x-z\\|^2}` has :math:`\\sigma = 1/\\sqrt{2\\gamma}`
+    (Shawe-Taylor & Cristianini's convention), Laplacian :math:`\\sigma = 1/\\gamma`;
+    other kernels keep ``KernelSpec.label``.
+
+    Examples
+    --------
+    >>> from mpcore.kmp import KernelSpec
+    >>> spec_label(KernelSpec("rbf", gamma=0.5))
+    'Gaussian σ = 1'
+    """
+    if not isinstance(spec, KernelSpec):
+        raise TypeError(f"spec must be a KernelSpec (see normalize_kernel_specs), got {_short(spec)}.")
+    if spec.kernel == "rbf" and spec.gamma:
+        return f"Gaussian σ = {1.0 / np.sqrt(2.0 * spec.gamma):.3g}"
+    if spec.kernel == "laplacian" and spec.gamma:
+        return f"Laplacian σ = {1.0 / spec.gamma:.3g}"
+    return spec.label
+
+
+def has_width(kernel: str) -> bool:
+    """Whether ``kernel`` has a width parameter that a "widths" dictionary can vary."""
+    return kernel in _WIDTH_KERNELS
+
+
+def mixed_dictionary(kernel="rbf", *, gamma=None, degree=3, coef0=1.0, mode="single",
+                     sigma=None, factors=WIDTH_FACTORS):
+    r"""Kernel specifications of a (mixed) KMP dictionary, Vincent & Bengio Section 4.1.
+
+    Parameters
+    ----------
+    kernel, gamma, degree, coef0 :
+        The base kernel (as for :func:`mpcore.kernels.kernel_matrix`).
+    mode : {"single", "widths", "types"}
+        "single": the base kernel only. "widths": the base kernel at every width
+        ``factor * sigma`` (Gaussian: :math:`\gamma/f^2`; Laplacian:
+        :math:`\gamma/f`; polynomial and sigmoid: :math:`\gamma/f^2`, the scale of
+        :math:`x'z`). "types": a Gaussian and a Laplacian of width ``sigma`` and a
+        degree-2 polynomial (:math:`\gamma = 1/d`, :math:`c_0 = 1`), so that each
+        training point offers three shapes.
+    sigma : float, optional
+        Width for "types" (default: derived from ``gamma`` of a Gaussian
+        (:math:`\sigma = 1/\sqrt{2\gamma}`) or Laplacian (:math:`1/\gamma`) base
+        kernel, else 1).
+    factors : tuple of float
+        Width multipliers for "widths".
+
+    Returns
+    -------
+    list of dict
+        Specifications for :class:`mpcore.kmp.KMPClassifier` ``kernel=``.
+
+    Examples
+    --------
+    >>> mixed_dictionary("rbf", gamma=2.0, mode="widths")
+    [{'kernel': 'rbf', 'gamma': 8.0}, {'kernel': 'rbf', 'gamma': 2.0}, {'kernel': 'rbf', 'gamma': 0.5}]
+    """
+    if not isinstance(mode, str) or mode not in MIX_MODES:
+        raise ValueError(f"Unknown dictionary mode {_short(mode)}. Choose one of: "
+                         f"{', '.join(MIX_MODES)}.")
+    check_kernel_name(kernel)
+    gamma, degree, coef0 = _check_params(gamma, degree, coef0)
+    base = {"kernel": kernel}
+    if gamma is not None:
+        base["gamma"] = float(gamma)
+    if kernel == "polynomial":
+        base["degree"] = int(degree)
+    if kernel in ("polynomial", "sigmoid"):
+        base["coef0"] = float(coef0)
+    if mode == "single":
+        return [base]
+    if mode == "widths":
+        if not has_width(kernel):
+            raise ValueError(
+                f"The {kernel!r} kernel has no width to vary: choose a Gaussian, Laplacian, "
+                "polynomial or sigmoid kernel, or the 'types' dictionary."
+            )
+        if gamma is None:
+            raise ValueError("A 'widths' dictionary needs an explicit gamma for the base kernel.")
+        if isinstance(factors, (str, bytes)) or not hasattr(factors, "__iter__"):
+            raise TypeError(f"factors must be a sequence of positive numbers, got {_short(factors)}.")
+        out = []
+        for f in factors:
+            f = check_positive_float(f, "width factor", maximum=1e6)
+            if f < 1e-6:
+                raise ValueError(f"width factor must be >= 1e-6, got {f!r}.")
+            g = gamma / f if kernel == "laplacian" else gamma / f**2
+            if not 0 < g <= MAX_ABS_VALUE:
+                raise ValueError(f"width factor {f!r} gives gamma = {g!r}, outside (0, "
+                                 f"{MAX_ABS_VALUE:.0e}]; choose factors nearer 1.")
+            out.append(dict(base, gamma=float(g)))
+        if not out:
+            raise ValueError("factors is empty: give at least one width factor.")
+        return out
+    if sigma is None:
+        if kernel == "rbf" and gamma:
+            sigma = 1.0 / np.sqrt(2.0 * gamma)
+        elif kernel == "laplacian" and gamma:
+            sigma = 1.0 / gamma
+        else:
+            sigma = 1.0
+    sigma = _check_sigma(sigma)
+    return [
+        {"kernel": "rbf", "gamma": float(1.0 / (2.0 * sigma**2))},
+        {"kernel": "laplacian", "gamma": float(1.0 / sigma)},
+        {"kernel": "polynomial", "degree": 2, "coef0": 1.0},
+    ]

@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from mpcore._losses import loss_functions
-from mpcore.kmp_view import has_width, scores
+from mpcore.kmp import has_width
 from mpcore.plots._kmp import (
     BOUND_STOP,
     TEST_ERR,
@@ -36,6 +36,7 @@ from pages.common.timeline import (
     chart_key,
     fit_to_window,
     offline_download,
+    phone_panel,
     presentation_toggle,
     step_buttons,
     timeline,
@@ -49,6 +50,7 @@ from pages.common.widgets import (
     sync,
 )
 from views.kmp import path_of
+from views.reference import scores
 
 TABS = KMP_TABS
 EQUATIONS = {
@@ -196,8 +198,9 @@ with tabs[0]:
             fig = cached.kmp_animation(choice, kern, test, s, es, cls,
                                        int(1000 / state["kmp.speed"]))
             with st.container(key=chart_key(KMP)):
-                st.plotly_chart(prevalidated(fit_to_window(start_at(fig, j - 1), present,
-                                                           reserve=240)),
+                st.plotly_chart(prevalidated(phone_panel(
+                                    KMP, fit_to_window(start_at(fig, j - 1), present, reserve=240),
+                                    {"": "Fit", "2": "Basis functions"})),
                                 key="kmp.fig",
                                 config={"displaylogo": False}, theme=None)
             if task == "classification" and X_tr.shape[1] != 2:

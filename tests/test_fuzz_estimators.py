@@ -1,6 +1,6 @@
 """Property-based fuzzing of the estimators and of the functions built on them.
 
-SparseKPCA, SparseKCCA, KMPRegressor, KMPClassifier, bound_curves and the kmp_view
+SparseKPCA, SparseKCCA, KMPRegressor, KMPClassifier, bound_curves and the KMP page
 helpers get mostly valid, sometimes odd, data and parameters. A clean outcome (see
 :mod:`fuzz_util`) is a finite result with the invariants below, or a ValueError/TypeError
 naming a parameter.
@@ -29,18 +29,17 @@ from fuzz_util import (
 from mpcore.curves import bound_curves
 from mpcore.kcca import SparseKCCA
 from mpcore.kernels import kernel_matrix
-from mpcore.kmp import KMPClassifier, KMPRegressor
-from mpcore.kmp_view import (
+from mpcore.kmp import (
+    KMPClassifier,
+    KMPRegressor,
     basis_functions,
-    grid_2d,
-    kmp_curves,
     mixed_dictionary,
-    scores,
     staged_values,
-    svm_reference,
-    zero_level,
 )
+from mpcore.plots.geometry import grid_2d, zero_level
 from mpcore.skpca import SparseKPCA
+from views.kmp_curves import kmp_curves
+from views.reference import scores, svm_reference
 
 FUZZ = settings(max_examples=N_EXAMPLES, deadline=None)
 KERNEL_NAMES = ("X", "kernel", "gamma", "degree", "coef0")

@@ -1,4 +1,6 @@
-"""mpcore.kmp_view: curves, staged values, zero level, SVM reference and scores.
+"""KMP for the page: curves (views.kmp_curves), staged values and mixed dictionaries
+(mpcore.kmp), grid and zero level (mpcore.plots.geometry), SVM reference and scores
+(views.reference).
 
 Every expectation is computed independently: the estimators' own fitted
 attributes and staged outputs (the contract the helpers must agree with),
@@ -20,20 +22,20 @@ from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC, SVR
 
 from conftest import ATOL_EXACT, RTOL_EXACT
-from mpcore.kmp import FITTINGS, KernelSpec, KMPClassifier, KMPRegressor
-from mpcore.kmp_view import (
-    GRID_SIZE,
+from mpcore.kmp import (
+    FITTINGS,
+    KernelSpec,
+    KMPClassifier,
+    KMPRegressor,
     basis_functions,
-    grid_2d,
     has_width,
-    kmp_curves,
     mixed_dictionary,
-    scores,
     spec_label,
     staged_values,
-    svm_reference,
-    zero_level,
 )
+from mpcore.plots.geometry import GRID_SIZE, grid_2d, zero_level
+from views.kmp_curves import kmp_curves
+from views.reference import scores, svm_reference
 
 #: The losses a classifier accepts (Vincent & Bengio, Section 3.2).
 CLF_LOSSES = ("squared", "tanh", "logistic", "exponential", "margin_tanh")

@@ -43,8 +43,9 @@ from apptest_util import reference_split as reference_split_indices
 import datasets
 from mpcore.kernels import kernel_matrix
 from mpcore.kmp import KMPClassifier, KMPRegressor
-from mpcore.kmp_view import kmp_curves, mixed_dictionary
+from mpcore.kmp import mixed_dictionary
 from views.kmp import path_of
+from views.kmp_curves import kmp_curves
 
 #: Every test here drives the page through AppTest (about a second each): the slow tier.
 pytestmark = pytest.mark.slow

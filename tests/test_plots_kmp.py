@@ -20,7 +20,9 @@ from sklearn.exceptions import ConvergenceWarning
 from conftest import ATOL_EXACT
 from mpcore._losses import loss_functions
 from mpcore.kmp import KMPClassifier, KMPRegressor
-from mpcore.kmp_view import basis_functions, grid_2d, kmp_curves, staged_values, zero_level
+from mpcore.kmp import basis_functions, staged_values
+from mpcore.plots.geometry import grid_2d, zero_level
+from views.kmp_curves import kmp_curves
 from mpcore.plots._kmp import (
     BOUND,
     BOUND_STOP,

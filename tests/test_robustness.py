@@ -280,7 +280,7 @@ def test_sparse_kpca_warns_when_it_chooses_fewer_components():
 
 
 def test_scores_keep_a_class_seen_only_in_the_test_split():
-    from mpcore.kmp_view import scores
+    from views.reference import scores
 
     s = scores("classification", np.array([0, 1, 2, 2]), np.array([0, 1, 1, 0]),
                classes=np.array([0, 1]))

@@ -19,10 +19,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from mpcore import kmp_view
+from mpcore.kmp import basis_functions, mixed_dictionary, spec_label, staged_values
+from mpcore.plots.geometry import grid_2d, zero_level
 from mpcore.kmp import KMPClassifier, KMPRegressor, pursuit
 
 from .data import KernelChoice
+from .kmp_curves import kmp_curves as curves_of
+from .reference import svm_reference
 
 __all__ = ["KMP_GRID", "KMP_CURVE_POINTS", "COMPARISON_MODES", "KMPSettings", "feature_split",
            "kmp_kernel", "kmp_estimator", "with_warnings", "fit_kmp", "kmp_curves", "svm_scores",
@@ -65,7 +68,7 @@ def kmp_kernel(kern: KernelChoice, mix: str) -> dict:
     """The estimator's ``kernel=`` keywords: the chosen kernel, or a mixed dictionary."""
     if mix == "single":
         return kern.params()
-    return dict(kernel=kmp_view.mixed_dictionary(kern.kernel, gamma=kern.gamma, degree=kern.degree,
+    return dict(kernel=mixed_dictionary(kern.kernel, gamma=kern.gamma, degree=kern.degree,
                                                  coef0=kern.coef0, mode=mix, sigma=kern.sigma))
 
 
@@ -92,9 +95,9 @@ def fit_kmp(X, y, task: str, kern: KernelChoice, s: KMPSettings, early_stopping=
 
 
 def kmp_curves(X, y, X_test, y_test, task: str, kern: KernelChoice, s: KMPSettings, seed=0):
-    """(mpcore.kmp_view.KMPCurves, warnings): all ``s.n_basis`` steps, timed and scored."""
+    """(views.kmp_curves.KMPCurves, warnings): all ``s.n_basis`` steps, timed and scored."""
     est = kmp_estimator(task, kern, s, None, seed)
-    return with_warnings(kmp_view.kmp_curves, est, X, y, X_test, y_test)
+    return with_warnings(curves_of, est, X, y, X_test, y_test)
 
 
 def _score(task, y_true, pred) -> float:
@@ -115,7 +118,7 @@ def svm_scores(X, y, X_test, y_test, task: str, kern: KernelChoice, C: float,
     if cls is not None and task == "classification":
         positive = np.unique(y)[cls]
         y, y_test = (y == positive).astype(int), (y_test == positive).astype(int)
-    svm = kmp_view.svm_reference(X, y, task=task, C=C, **kern.params())
+    svm = svm_reference(X, y, task=task, C=C, **kern.params())
     return dict(n_support=svm.n_support, support=svm.support,
                 train_score=_score(task, y, svm.predict(X)),
                 test_score=_score(task, y_test, svm.predict(X_test)), svm=svm)
@@ -134,7 +137,7 @@ def staged(model, X, X_test, cls: int | None = None) -> dict:
     return dict(train=np.array(list(model.staged_predict(X))),
                 test=np.array(list(model.staged_predict(X_test))),
                 basis=p.basis_indices_, kernels=p.basis_kernels_, coef_path=p.coef_path_,
-                spec_labels=tuple(kmp_view.spec_label(sp) for sp in model.kernel_specs_),
+                spec_labels=tuple(spec_label(sp) for sp in model.kernel_specs_),
                 classes=None if not hasattr(model, "classes_") else model.classes_)
 
 
@@ -161,23 +164,23 @@ def animation(model, v: dict, X, y, X_test, y_test, *, task: str, names, target_
     path = _display_path(model, task, cls)
     positive = 1 if path is None else path
     if task == "classification" and X.shape[1] == 2:
-        xs, ys, pts = kmp_view.grid_2d(np.vstack([X, X_test]), KMP_GRID)
-        Z = kmp_view.staged_values(model, pts, path).reshape(-1, ys.size, xs.size)
-        boundary = [kmp_view.zero_level(xs, ys, z) for z in Z]
+        xs, ys, pts = grid_2d(np.vstack([X, X_test]), KMP_GRID)
+        Z = staged_values(model, pts, path).reshape(-1, ys.size, xs.size)
+        boundary = [zero_level(xs, ys, z) for z in Z]
         return kmp_surface_animation(
             X, y, Z, xs, ys, v["basis"], v["kernels"], classes=model.classes_, positive=positive,
             spec_labels=v["spec_labels"], X_test=X_test, y_test=y_test, boundary=boundary,
             frame_ms=frame_ms)
     if task == "classification":
-        values = kmp_view.staged_values(model, X_test, path)
+        values = staged_values(model, X_test, path)
         return kmp_values_animation(values, y_test, classes=model.classes_, positive=positive,
                                     frame_ms=frame_ms)
     if X.shape[1] == 1:
         lo, hi = min(X.min(), X_test.min()), max(X.max(), X_test.max())
         pad = 0.03 * (hi - lo + 1e-12)
         xs = np.linspace(lo - pad, hi + pad, KMP_CURVE_POINTS)
-        B = kmp_view.basis_functions(model, xs[:, None])
-        F = kmp_view.staged_values(model, xs[:, None])
+        B = basis_functions(model, xs[:, None])
+        F = staged_values(model, xs[:, None])
         return kmp_fit_animation(X[:, 0], y, xs, F, B, v["coef_path"], v["basis"], v["kernels"],
                                  spec_labels=v["spec_labels"], x_test=X_test[:, 0], y_test=y_test,
                                  frame_ms=frame_ms, x_label=names[0], y_label=target_name or "y")
@@ -265,7 +268,7 @@ def compare(X, y, X_test, y_test, *, task: str, kern: KernelChoice, s: KMPSettin
     one_d = task == "regression" and X.shape[1] == 1
     xs = ys = pts = None
     if two_d:
-        xs, ys, pts = kmp_view.grid_2d(np.vstack([X, X_test]), grid)
+        xs, ys, pts = grid_2d(np.vstack([X, X_test]), grid)
     if one_d:
         lo, hi = min(X.min(), X_test.min()), max(X.max(), X_test.max())
         xs = np.linspace(lo, hi, KMP_CURVE_POINTS)
@@ -287,9 +290,9 @@ def compare(X, y, X_test, y_test, *, task: str, kern: KernelChoice, s: KMPSettin
                          train=tr, test=te))
         label = f"{title}: {len(basis)} steps, {distinct} points"
         if two_d:
-            Z = kmp_view.staged_values(model, pts, path)[-1].reshape(ys.size, xs.size)
+            Z = staged_values(model, pts, path)[-1].reshape(ys.size, xs.size)
             panels.append(dict(title=label, Z=Z, support=basis,
-                               boundary=kmp_view.zero_level(xs, ys, Z)))
+                               boundary=zero_level(xs, ys, Z)))
         if one_d:
             panels.append(dict(title=label, F=model.predict(xs[:, None]), support=basis))
     if task == "regression":
@@ -301,7 +304,7 @@ def compare(X, y, X_test, y_test, *, task: str, kern: KernelChoice, s: KMPSettin
     if two_d:
         Z = sv["svm"].decision_function(pts).reshape(ys.size, xs.size)
         svm_panel = dict(title=f"SVM (C = {C:g}): {sv['n_support']} support vectors", Z=Z,
-                         support=sv["support"], boundary=kmp_view.zero_level(xs, ys, Z))
+                         support=sv["support"], boundary=zero_level(xs, ys, Z))
         panels = panels + [svm_panel] if mode == "fittings" else [svm_panel] + panels
     if one_d:
         panels.append(dict(title=f"{svm_name}: {sv['n_support']} support vectors",

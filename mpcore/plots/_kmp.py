@@ -200,9 +200,9 @@ def kmp_surface_animation(X, y, Z, xs, ys, basis, kernels=None, *, classes=None,
         Training points and labels; ``basis`` indexes X.
     Z : array (k, len(ys), len(xs))
         The decision function after each step on the grid
-        (``mpcore.kmp_view.staged_values`` reshaped).
+        (``mpcore.kmp.staged_values`` reshaped).
     xs, ys : arrays
-        Grid coordinates (``mpcore.kmp_view.grid_2d``).
+        Grid coordinates (``mpcore.plots.geometry.grid_2d``).
     basis, kernels : arrays (k,)
         Training index (-1: constant) and kernel specification chosen at each step.
     classes : array, optional
@@ -213,7 +213,7 @@ def kmp_surface_animation(X, y, Z, xs, ys, basis, kernels=None, *, classes=None,
     spec_labels : tuple of str
         Names of the kernel specifications (one ring colour each).
     boundary : list of (x, y) arrays, optional
-        The zero level per step (``mpcore.kmp_view.zero_level``).
+        The zero level per step (``mpcore.plots.geometry.zero_level``).
     frame_ms : int
         Milliseconds per frame when playing.
     start : int
@@ -331,7 +331,7 @@ def kmp_fit_animation(x, y, xs, F, B, coef_path, basis, kernels=None, *, spec_la
     F : array (k, g)
         The fit after each step at ``xs``.
     B : array (g, k)
-        Each step's basis function at ``xs`` (``mpcore.kmp_view.basis_functions``).
+        Each step's basis function at ``xs`` (``mpcore.kmp.basis_functions``).
     coef_path : array (k, k)
         Weights after each step (``coef_path_``).
     basis, kernels : arrays (k,)

@@ -198,7 +198,7 @@ def kmp_model(choice: DataChoice, kern: KernelChoice, test_fraction: float, s: K
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Timing every step...")
 def kmp_curves(choice: DataChoice, kern: KernelChoice, test_fraction: float, s: KMPSettings):
-    """(mpcore.kmp_view.KMPCurves, warnings): all n_basis steps, timed and scored."""
+    """(views.kmp_curves.KMPCurves, warnings): all n_basis steps, timed and scored."""
     X, y, Xt, yt, _ = kmp_data(choice, test_fraction, s.feature)
     with _one_blas():
         return _kmp.kmp_curves(X, y, Xt, yt, load_data(choice).task, kern, s, choice.seed)
@@ -268,12 +268,22 @@ def full_kernel(choice: DataChoice, kern: KernelChoice):
 
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL,
+               show_spinner="Exact eigenvalues of K (dense eigh, once per data set and kernel)...")
+def spectrum_exact(choice: DataChoice, kern: KernelChoice) -> dict:
+    """views.spectrum.exact_spectrum: the reference, shared by every k, q, n and session."""
+    K = full_kernel(choice, kern)
+    with _one_blas():
+        return freeze_tree(_spectrum.exact_spectrum(K))
+
+
+@st.cache_data(max_entries=ENTRIES, ttl=TTL,
                show_spinner="Timing every eigen-solver on the same K (one run each)...")
 def spectrum_run(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: int) -> dict:
     """views.spectrum.compare_methods: one timed run of every method at (k, q)."""
     K = full_kernel(choice, kern)
+    exact = spectrum_exact(choice, kern)
     with _one_blas():
-        return freeze_tree(_spectrum.compare_methods(K, choice.seed, k, q, n_eig))
+        return freeze_tree(_spectrum.compare_methods(K, choice.seed, k, q, n_eig, exact=exact))
 
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL,
@@ -281,9 +291,11 @@ def spectrum_run(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: 
 def spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int, k_max: int) -> dict:
     """views.spectrum.error_curves: errors against k (three rules) and q (two sketches)."""
     K = full_kernel(choice, kern)
+    exact = spectrum_exact(choice, kern)
     with _one_blas():
         return freeze_tree(_spectrum.error_curves(K, choice.seed, n_eig, k_max,
-                                                  bound_grid_max_m=SPECTRUM_BOUND_GRID_MAX_M))
+                                                  bound_grid_max_m=SPECTRUM_BOUND_GRID_MAX_M,
+                                                  exact=exact))
 
 
 # ---------------------------------------------------------------- sparse KCCA page
