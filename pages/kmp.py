@@ -36,7 +36,6 @@ from pages.common.timeline import (
     chart_key,
     fit_to_window,
     offline_download,
-    phone_panel,
     presentation_toggle,
     step_buttons,
     timeline,
@@ -198,9 +197,8 @@ with tabs[0]:
             fig = cached.kmp_animation(choice, kern, test, s, es, cls,
                                        int(1000 / state["kmp.speed"]))
             with st.container(key=chart_key(KMP)):
-                st.plotly_chart(prevalidated(phone_panel(
-                                    KMP, fit_to_window(start_at(fig, j - 1), present, reserve=240),
-                                    {"": "Fit", "2": "Basis functions"})),
+                st.plotly_chart(prevalidated(fit_to_window(start_at(fig, j - 1), present,
+                                                           reserve=240)),
                                 key="kmp.fig",
                                 config={"displaylogo": False}, theme=None)
             if task == "classification" and X_tr.shape[1] != 2:
