@@ -1,8 +1,11 @@
 r"""Generalisation bounds for sparse kernel PCA and kernel matching pursuit.
 
 - :func:`compression_bound`: Hussain & Shawe-Taylor (2008), Theorem 2 / Corollary 1
-  (sample compression).
-- :func:`kpca_bound`: Shawe-Taylor & Cristianini (2004), Theorem 6.14.
+  (sample compression), the running minimum of :func:`compression_terms`.
+- :func:`kpca_bound`: Shawe-Taylor & Cristianini (2004), Theorem 6.14, the running
+  minimum of :func:`kpca_terms`.
+
+Each formula is written once, here; :mod:`mpcore.curves` draws them.
 - :func:`kmp_bound`: Hussain & Shawe-Taylor (2008), Theorem 3 (VC bound for KMP).
 
 References
@@ -26,7 +29,8 @@ from ._validation import (
     check_probability,
 )
 
-__all__ = ["compression_bound", "kpca_bound", "kmp_bound", "NEGATIVE_TOL"]
+__all__ = ["compression_bound", "compression_terms", "kpca_bound", "kpca_terms", "kmp_bound",
+           "NEGATIVE_TOL"]
 
 #: Values of a non-negative quantity (a mean squared residual, an eigenvalue of a PSD
 #: matrix) down to ``-NEGATIVE_TOL`` times the largest magnitude count as rounding and
@@ -61,16 +65,13 @@ def _scaled(value_log):
     return math.exp(value_log) if value_log > -745.0 else 0.0
 
 
-def compression_bound(out_residual_means, m, *, delta=0.05, R=1.0):
-    r"""Sample-compression bound on the expected residual of sparse KPCA.
+def compression_terms(out_residual_means, m, *, delta=0.05, R=1.0):
+    r"""The Corollary 1 expression of [1]_ at each compression-set size t (not minimised).
 
-    Corollary 1 of [1]_: with probability :math:`1-\delta`, for a compression
-    set of size :math:`t`,
+    .. math:: \bar r_t + R\sqrt{\frac{t\ln(em/t) + \ln(2m/\delta)}{2(m-t)}}
 
-    .. math:: \mathbb{E}[\|P^\perp\phi(x)\|^2] \le \bar r_t
-              + R\sqrt{\frac{t\ln(em/t) + \ln(2m/\delta)}{2(m-t)}}
-
-    and the returned curve is the running minimum over :math:`t \le k`.
+    Its running minimum is :func:`compression_bound`; its argmin is the number
+    of basis vectors the bound recommends.
 
     Parameters
     ----------
@@ -85,7 +86,7 @@ def compression_bound(out_residual_means, m, *, delta=0.05, R=1.0):
 
     Returns
     -------
-    B : ndarray of shape (k,)
+    terms : ndarray of shape (k,)
     """
     r = _check_vector(out_residual_means, "out_residual_means")
     r = _check_nonnegative(r, "out_residual_means", "mean squared feature-space residuals")
@@ -95,7 +96,26 @@ def compression_bound(out_residual_means, m, *, delta=0.05, R=1.0):
     k = r.size
     if k >= m:
         raise ValueError(f"need fewer compression sizes than points: len = {k}, m = {m}.")
-    return np.minimum.accumulate(r + R * _compression_penalty(k, m, delta))
+    return r + R * _compression_penalty(k, m, delta)
+
+
+def compression_bound(out_residual_means, m, *, delta=0.05, R=1.0):
+    r"""Sample-compression bound on the expected residual of sparse KPCA.
+
+    Corollary 1 of [1]_: with probability :math:`1-\delta`, for a compression
+    set of size :math:`t`,
+
+    .. math:: \mathbb{E}[\|P^\perp\phi(x)\|^2] \le \bar r_t
+              + R\sqrt{\frac{t\ln(em/t) + \ln(2m/\delta)}{2(m-t)}}
+
+    and the returned curve is the running minimum over :math:`t \le k` of
+    :func:`compression_terms` (parameters as there).
+
+    Returns
+    -------
+    B : ndarray of shape (k,)
+    """
+    return np.minimum.accumulate(compression_terms(out_residual_means, m, delta=delta, R=R))
 
 
 def _compression_penalty(k, m, delta):
@@ -112,18 +132,56 @@ def _compression_penalty(k, m, delta):
     return np.sqrt(np.exp(np.log(num) - log_den))
 
 
-def kpca_bound(eigenvalues, m, *, kappa_sq_sum=None, delta=0.05, R=1.0):
-    r"""Kernel-PCA bound of Theorem 6.14 in [2]_ on the expected residual.
+def _check_kpca_args(m, kappa_sq_sum, delta, R):
+    m = check_positive_int(m, "m", minimum=2)
+    delta = check_probability(delta, "delta")
+    R = check_positive_float(R, "R", maximum=1e150)
+    if kappa_sq_sum is None:
+        kappa_sq_sum = float(m) if m < 1e300 else None
+    else:
+        kappa_sq_sum = check_positive_float(kappa_sq_sum, "kappa_sq_sum", strict=False)
+    return m, kappa_sq_sum, delta, R
 
-    .. math:: B_k = \min_{1\le t\le k}\Big[\tfrac1m\sum_{i>t}\lambda_i
-              + \tfrac{8}{m}\sqrt{(t+1)\textstyle\sum_i\kappa(x_i,x_i)^2}\Big]
+
+def _kpca_terms(tails, m, kappa_sq_sum, delta, R):
+    r"""Theorem 6.14's expression for t = 1..len(tails), tails[t-1] = sum_{i>t} lambda_i.
+
+    ``kappa_sq_sum`` None stands for m itself (Gaussian kernel) when m is beyond the
+    float range; then everything is computed in logs so that no factor overflows.
+    """
+    t = np.arange(1, tails.size + 1, dtype=float)
+    log_m = _log(m)
+    if m < 2**53 and kappa_sq_sum is not None:  # the formula as it reads
+        mf = float(m)
+        inner = tails / mf + (8.0 / mf) * np.sqrt(t + 1) * math.sqrt(kappa_sq_sum)
+        const = 3 * R**2 * np.sqrt((np.log(2 * mf) - np.log(delta)) / (2 * mf))
+    else:
+        log_kappa = log_m if kappa_sq_sum is None else (math.log(kappa_sq_sum)
+                                                        if kappa_sq_sum > 0 else -np.inf)
+        inv_m = _scaled(-log_m)
+        inner = tails * inv_m + 8.0 * np.exp(0.5 * (np.log(t + 1) + log_kappa) - log_m)
+        const = 3 * R**2 * math.sqrt((math.log(2.0) + log_m - math.log(delta))
+                                     * _scaled(-math.log(2.0) - log_m))
+    return inner + const
+
+
+def kpca_terms(top_eigenvalues, trace, m, *, kappa_sq_sum=None, delta=0.05, R=1.0):
+    r"""The Theorem 6.14 expression of [2]_ at each t (not minimised), from the top eigenvalues.
+
+    .. math:: \frac1m\sum_{i>t}\lambda_i + \frac8m\sqrt{(t+1)\sum_i\kappa(x_i,x_i)^2}
               + 3R^2\sqrt{\frac{\ln(2m/\delta)}{2m}}
+
+    with :math:`\sum_{i>t}\lambda_i = \operatorname{tr}K - \sum_{i\le t}\lambda_i`,
+    so only the k largest eigenvalues are needed for t = 1..k. Its running
+    minimum is :func:`kpca_bound`.
 
     Parameters
     ----------
-    eigenvalues : array of shape (n,)
-        All eigenvalues of the (uncentred) kernel matrix, not divided by m,
-        in any order (they are sorted descending here).
+    top_eigenvalues : array of shape (k,)
+        The k largest eigenvalues of the (uncentred) kernel matrix, not divided
+        by m, in any order.
+    trace : float
+        :math:`\operatorname{tr}K`, the sum of all its eigenvalues.
     m : int
         Training-set size.
     kappa_sq_sum : float, optional
@@ -131,38 +189,57 @@ def kpca_bound(eigenvalues, m, *, kappa_sq_sum=None, delta=0.05, R=1.0):
 
     Returns
     -------
-    B : ndarray of shape (n - 1,), for k = 1..n-1.
+    terms : ndarray of shape (k,), for t = 1..k.
     """
+    lam = _check_vector(top_eigenvalues, "top_eigenvalues")
+    lam = np.sort(_check_nonnegative(lam, "top_eigenvalues", "eigenvalues of a positive "
+                                     "semi-definite kernel matrix"))[::-1]
+    trace = check_positive_float(trace, "trace", strict=False, maximum=MAX_ABS_VALUE)
+    m, kappa_sq_sum, delta, R = _check_kpca_args(m, kappa_sq_sum, delta, R)
+    return _kpca_terms(np.maximum(trace - np.cumsum(lam), 0.0), m, kappa_sq_sum, delta, R)
+
+
+def kpca_bound(eigenvalues, m, *, trace=None, kappa_sq_sum=None, delta=0.05, R=1.0):
+    r"""Kernel-PCA bound of Theorem 6.14 in [2]_ on the expected residual.
+
+    .. math:: B_k = \min_{1\le t\le k}\Big[\tfrac1m\sum_{i>t}\lambda_i
+              + \tfrac{8}{m}\sqrt{(t+1)\textstyle\sum_i\kappa(x_i,x_i)^2}\Big]
+              + 3R^2\sqrt{\frac{\ln(2m/\delta)}{2m}}
+
+    the running minimum of :func:`kpca_terms`.
+
+    Parameters
+    ----------
+    eigenvalues : array of shape (n,)
+        Eigenvalues of the (uncentred) kernel matrix, not divided by m, in any
+        order: all of them (``trace`` None), or only the n largest with
+        ``trace`` given.
+    m : int
+        Training-set size.
+    trace : float, optional
+        :math:`\operatorname{tr}K` when ``eigenvalues`` holds only the largest
+        ones (every tail sum :math:`\sum_{i>t}\lambda_i` for t <= n is then
+        ``trace`` minus the top t).
+    kappa_sq_sum : float, optional
+        :math:`\sum_i \kappa(x_i,x_i)^2`; ``m`` (Gaussian kernel) when None.
+
+    Returns
+    -------
+    B : ndarray of shape (n - 1,) for k = 1..n-1 with all eigenvalues, or
+        (n,) for k = 1..n with ``trace``.
+    """
+    if trace is not None:
+        return np.minimum.accumulate(kpca_terms(eigenvalues, trace, m, kappa_sq_sum=kappa_sq_sum,
+                                                delta=delta, R=R))
     lam = _check_vector(eigenvalues, "eigenvalues")
-    m = check_positive_int(m, "m", minimum=2)
-    delta = check_probability(delta, "delta")
-    R = check_positive_float(R, "R", maximum=1e150)
+    m, kappa_sq_sum, delta, R = _check_kpca_args(m, kappa_sq_sum, delta, R)
     if lam.size < 2:
         raise ValueError("kpca_bound needs at least two eigenvalues.")
-    if kappa_sq_sum is None:
-        kappa_sq_sum = float(m) if m < 1e300 else None
-    else:
-        kappa_sq_sum = check_positive_float(kappa_sq_sum, "kappa_sq_sum", strict=False)
     lam = _check_nonnegative(lam, "eigenvalues",
                              "eigenvalues of a positive semi-definite kernel matrix")
     lam = np.sort(lam)[::-1]
     tails = np.cumsum(lam[::-1])[::-1]  # tails[t] = sum_{i >= t} (0-based) = sum_{i > t} 1-based
-    t = np.arange(1, lam.size, dtype=float)
-    log_m = _log(m)
-    # sqrt((t+1) kappa_sq_sum), in logs so that neither factor overflows; kappa_sq_sum
-    # None stands for m itself (Gaussian kernel) when m is beyond the float range
-    log_kappa = log_m if kappa_sq_sum is None else (math.log(kappa_sq_sum)
-                                                    if kappa_sq_sum > 0 else -np.inf)
-    if m < 2**53 and kappa_sq_sum is not None:  # the formula as it reads
-        mf = float(m)
-        inner = tails[1:] / mf + (8.0 / mf) * np.sqrt(t + 1) * math.sqrt(kappa_sq_sum)
-        const = 3 * R**2 * np.sqrt((np.log(2 * mf) - np.log(delta)) / (2 * mf))
-    else:
-        inv_m = _scaled(-log_m)
-        inner = tails[1:] * inv_m + 8.0 * np.exp(0.5 * (np.log(t + 1) + log_kappa) - log_m)
-        const = 3 * R**2 * math.sqrt((math.log(2.0) + log_m - math.log(delta))
-                                     * _scaled(-math.log(2.0) - log_m))
-    return np.minimum.accumulate(inner) + const
+    return np.minimum.accumulate(_kpca_terms(tails[1:], m, kappa_sq_sum, delta, R))
 
 
 def kmp_bound(m, k, t, *, delta=0.05):

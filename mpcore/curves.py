@@ -28,13 +28,17 @@ import numpy as np
 from scipy.linalg import eigh
 
 from ._validation import (
-    MAX_ABS_VALUE,
     check_array_data,
-    check_positive_float,
     check_positive_int,
     check_probability,
 )
-from .bounds import _check_nonnegative, _compression_penalty, compression_bound, kpca_bound
+from .bounds import (  # compression_terms, kpca_terms: re-exported (their home is bounds)
+    _check_nonnegative,
+    compression_bound,
+    compression_terms,
+    kpca_bound,
+    kpca_terms,
+)
 from .kernels import kernel_diag, kernel_matrix
 from .skpca import SparseKPCA
 
@@ -192,47 +196,6 @@ def out_residual_means(residual_curve, indices):
     return np.einsum("ij,ij->j", r, outside) / (m - t)
 
 
-def compression_terms(out_residual, m, *, delta=0.05, R=1.0):
-    r"""The Corollary 1 expression at each compression-set size t (not minimised).
-
-    .. math:: \bar r_t + R\sqrt{\frac{t\ln(em/t) + \ln(2m/\delta)}{2(m-t)}}
-
-    Its running minimum is :func:`mpcore.bounds.compression_bound`; its
-    argmin is the number of basis vectors the bound recommends.
-    """
-    r = check_array_data(out_residual, "out_residual", ndim=1)
-    r = _check_nonnegative(r, "out_residual", "mean squared feature-space residuals")
-    m = check_positive_int(m, "m", minimum=2)
-    delta = check_probability(delta, "delta")
-    R = check_positive_float(R, "R", maximum=MAX_ABS_VALUE)
-    if r.size >= m:
-        raise ValueError(f"need fewer compression sizes than points: len = {r.size}, m = {m}.")
-    return r + R * _compression_penalty(r.size, m, delta)
-
-
-def kpca_terms(top_eigenvalues, trace, m, *, kappa_sq_sum, delta=0.05, R=1.0):
-    r"""The Theorem 6.14 expression at each t (not minimised), from the top eigenvalues.
-
-    .. math:: \frac1m\sum_{i>t}\lambda_i + \frac8m\sqrt{(t+1)\sum_i\kappa(x_i,x_i)^2}
-              + 3R^2\sqrt{\frac{\ln(2m/\delta)}{2m}}
-
-    with :math:`\sum_{i>t}\lambda_i = \operatorname{tr}K - \sum_{i\le t}\lambda_i`,
-    so only the k largest eigenvalues are needed for t = 1..k.
-    """
-    lam = check_array_data(top_eigenvalues, "top_eigenvalues", ndim=1)
-    lam = np.sort(_check_nonnegative(lam, "top_eigenvalues", "eigenvalues of a positive "
-                                     "semi-definite kernel matrix"))[::-1]
-    trace = check_positive_float(trace, "trace", strict=False, maximum=MAX_ABS_VALUE)
-    m = check_positive_int(m, "m", minimum=2, maximum=2**53)
-    kappa_sq_sum = check_positive_float(kappa_sq_sum, "kappa_sq_sum", strict=False)
-    delta = check_probability(delta, "delta")
-    R = check_positive_float(R, "R", maximum=1e150)
-    t = np.arange(1, lam.size + 1, dtype=float)
-    tails = np.maximum(trace - np.cumsum(lam), 0.0)
-    return (tails / m + (8.0 / m) * np.sqrt(t + 1) * np.sqrt(kappa_sq_sum)
-            + 3 * R**2 * np.sqrt((np.log(2 * m) - np.log(delta)) / (2 * m)))
-
-
 def bound_curves(X_train, X_test=None, *, kernel="rbf", gamma=None, degree=3, coef0=1.0,
                  k_max=50, delta=0.05):
     r"""Residual curves of sparse kernel PCA and its two bounds, for k = 1..k_max.
@@ -341,18 +304,14 @@ def bound_curves(X_train, X_test=None, *, kernel="rbf", gamma=None, degree=3, co
                          "parameters.")
 
     # Corollary 1: running minimum of the per-t expression (R bounds the loss)
-    comp = compression_bound(out, m, delta=delta, R=R)
     comp_terms = compression_terms(out, m, delta=delta, R=R)
+    comp = compression_bound(out, m, delta=delta, R=R)
 
     # Theorem 6.14: the n largest eigenvalues and tr K give every tail for t <= n
     K = kernel_matrix(X_train, **params)
     top = eigh(K, eigvals_only=True, subset_by_index=[m - n, m - 1], driver="evr")[::-1]
     trace = float(np.trace(K))
-    rest = max(trace - float(np.clip(top, 0.0, None).sum()), 0.0) / (m - n)
-    # all m eigenvalues for kpca_bound: the m - n smallest replaced by their mean
-    # (same sum, so every tail sum for t <= n is unchanged)
-    spectrum = np.concatenate([top, np.full(m - n, rest)])
-    kpca = kpca_bound(spectrum, m, kappa_sq_sum=kappa_sq_sum, delta=delta, R=np.sqrt(R))[:n]
+    kpca = kpca_bound(top, m, trace=trace, kappa_sq_sum=kappa_sq_sum, delta=delta, R=np.sqrt(R))
     kp_terms = kpca_terms(top, trace, m, kappa_sq_sum=kappa_sq_sum, delta=delta, R=np.sqrt(R))
 
     return BoundCurves(

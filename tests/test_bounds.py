@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from conftest import RTOL_EXACT
-from mpcore.bounds import compression_bound, kmp_bound, kpca_bound
+from mpcore.bounds import compression_bound, compression_terms, kmp_bound, kpca_bound, kpca_terms
 
 
 def test_compression_bound_hand_computed():
@@ -80,3 +80,27 @@ def test_compression_bound_is_running_minimum(r, extra):
 def test_kpca_bound_non_increasing(lam, m):
     B = kpca_bound(lam, m)
     assert B.shape == (len(lam) - 1,) and np.all(np.diff(B) <= 0) and np.isfinite(B).all()
+
+
+@settings(max_examples=50, deadline=None)
+@given(lam=st.lists(st.floats(0, 100), min_size=3, max_size=30), k=st.integers(1, 29),
+       m=st.integers(2, 10**20), kappa=st.one_of(st.none(), st.floats(0, 1e6)))
+def test_kpca_bound_from_top_eigenvalues_and_trace(lam, k, m, kappa):
+    """The k largest eigenvalues and tr K give the same bound as every eigenvalue,
+    for k = 1..n-1 (each tail is the trace minus the top t)."""
+    k = min(k, len(lam) - 1)
+    top = np.sort(lam)[::-1][:k]
+    full = kpca_bound(lam, m, kappa_sq_sum=kappa)[:k]
+    scale = max(sum(lam), 1.0) / min(m, 2**53)  # the tails' rounding, relative to m
+    assert_allclose(kpca_bound(top, m, trace=float(sum(lam)), kappa_sq_sum=kappa), full,
+                    rtol=RTOL_EXACT, atol=RTOL_EXACT * scale)
+    terms = kpca_terms(top, float(sum(lam)), m, kappa_sq_sum=kappa)
+    assert_allclose(np.minimum.accumulate(terms), kpca_bound(top, m, trace=float(sum(lam)),
+                                                             kappa_sq_sum=kappa))
+
+
+@settings(max_examples=50, deadline=None)
+@given(r=st.lists(st.floats(0, 2), min_size=1, max_size=30), extra=st.integers(1, 500))
+def test_compression_bound_is_the_running_minimum_of_its_terms(r, extra):
+    m = len(r) + extra
+    assert_allclose(compression_bound(r, m), np.minimum.accumulate(compression_terms(r, m)))
