@@ -75,3 +75,17 @@ def test_derived_arrays_are_plain_and_the_values_cannot_change():
     for view in (V.T, np.diag(V), V.copy()):
         assert not getattr(view, "_mp_checked", False)
     assert validated_kernel(V) is V
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**16), m=st.sampled_from([500, 640]), scale=st.floats(1e-3, 1e3))
+def test_lanczos_spectral_norm_is_the_dense_one(seed, m, scale):
+    """Eq. 3's ||E||_2 from Lanczos (large m) equals the dense eigh value to 1e-9 relative."""
+    from scipy.linalg import eigvalsh
+
+    from mpcore.spectrum import _spectral_norm
+
+    A = np.random.default_rng(seed).normal(size=(m, m)) * scale
+    E = A + A.T
+    dense = float(np.max(np.abs(eigvalsh(E))))
+    assert abs(_spectral_norm(E) - dense) <= 1e-9 * dense

@@ -28,7 +28,7 @@ from mpcore import (
     validated_kernel,
 )
 
-__all__ = ["SPECTRUM_GRID", "SPECTRUM_BOUND_GRID_MAX_M", "SPECTRUM_ZERO_RATIO", "scree_length",
+__all__ = ["EXACT_VECTORS", "exact_spectrum", "SPECTRUM_GRID", "SPECTRUM_BOUND_GRID_MAX_M", "SPECTRUM_ZERO_RATIO", "scree_length",
            "log_grid", "n_compared", "compare_methods", "error_curves"]
 
 #: Points of the error-against-k and error-against-q grids (log-spaced).
@@ -68,7 +68,25 @@ def _timed(fn):
     return out, time.perf_counter() - t0
 
 
-def compare_methods(K, seed: int, k: int, q: int, n_eig: int) -> dict:
+#: Eigenvectors kept by :func:`exact_spectrum` (the largest ``n_eig`` the page offers).
+EXACT_VECTORS = 50
+
+
+def exact_spectrum(K, n_vectors: int = EXACT_VECTORS) -> dict:
+    """Every eigenvalue of K (dense ``eigh``, timed) and the top ``n_vectors`` eigenvectors.
+
+    The reference every method is compared with; it depends on the data and the kernel
+    only, so the app computes it once per (data set, kernel) and shares it.
+    """
+    K = validated_kernel(K)
+    m = K.shape[0]
+    values, seconds = _timed(lambda: exact_eigenvalues(K, m, method="eigh"))
+    n_vec = int(min(max(1, n_vectors), m))
+    _, U = exact_eigenpairs(K, n_vec, method="eigh")
+    return dict(values=np.asarray(values, dtype=float), vectors=np.asarray(U), seconds=seconds)
+
+
+def compare_methods(K, seed: int, k: int, q: int, n_eig: int, exact: dict | None = None) -> dict:
     """One timed run of every method at (k, q): eigenvalues, errors, angles, Eq. 3.
 
     Every method computes the top ``n_eig`` eigenvalues and is timed once;
@@ -88,10 +106,12 @@ def compare_methods(K, seed: int, k: int, q: int, n_eig: int) -> dict:
     K = validated_kernel(K)  # checked once here, not again by every call below
     m = K.shape[0]
     L = scree_length(m, n_eig, k, q)
-    exact_all, t_dense = _timed(lambda: exact_eigenvalues(K, m, method="eigh"))
+    if exact is None or exact["vectors"].shape[1] < min(n_eig, m):
+        exact = exact_spectrum(K, n_eig)
+    exact_all, t_dense = exact["values"], exact["seconds"]
+    U = exact["vectors"][:, :n_eig]
     exact = exact_all[:n_eig]
     n_cmp = n_compared(exact)
-    _, U = exact_eigenpairs(K, n_eig, method="eigh")
     rows, top, scree, angles, indices, ekm = [], {}, {EXACT: exact_all[:L]}, {}, {}, {}
 
     def row(name, what, seconds, values, angle=np.nan, used=None):
@@ -157,7 +177,8 @@ def compare_methods(K, seed: int, k: int, q: int, n_eig: int) -> dict:
 
 
 def error_curves(K, seed: int, n_eig: int, k_max: int, *,
-                 bound_grid_max_m: int = SPECTRUM_BOUND_GRID_MAX_M) -> dict:
+                 bound_grid_max_m: int = SPECTRUM_BOUND_GRID_MAX_M,
+                 exact: dict | None = None) -> dict:
     """Max relative error over the top n against k (three rules) and q (two sketches).
 
     The sparse-KPCA and Cholesky subsets are nested, so one run to ``k_max``
@@ -167,7 +188,10 @@ def error_curves(K, seed: int, n_eig: int, k_max: int, *,
     """
     K = validated_kernel(K)
     m = K.shape[0]
-    exact = exact_eigenvalues(K, n_eig, method="eigh")
+    if exact is None:
+        exact = exact_eigenvalues(K, n_eig, method="eigh")
+    else:
+        exact = exact["values"][:n_eig]
     n_cmp = n_compared(exact)
     k_grid, q_grid = log_grid(min(k_max, m)), log_grid(m)
     nested = {rule: nystrom_indices(K, int(k_grid[-1]), rule=rule)

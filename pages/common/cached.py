@@ -268,12 +268,22 @@ def full_kernel(choice: DataChoice, kern: KernelChoice):
 
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL,
+               show_spinner="Exact eigenvalues of K (dense eigh, once per data set and kernel)...")
+def spectrum_exact(choice: DataChoice, kern: KernelChoice) -> dict:
+    """views.spectrum.exact_spectrum: the reference, shared by every k, q, n and session."""
+    K = full_kernel(choice, kern)
+    with _one_blas():
+        return freeze_tree(_spectrum.exact_spectrum(K))
+
+
+@st.cache_data(max_entries=ENTRIES, ttl=TTL,
                show_spinner="Timing every eigen-solver on the same K (one run each)...")
 def spectrum_run(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: int) -> dict:
     """views.spectrum.compare_methods: one timed run of every method at (k, q)."""
     K = full_kernel(choice, kern)
+    exact = spectrum_exact(choice, kern)
     with _one_blas():
-        return freeze_tree(_spectrum.compare_methods(K, choice.seed, k, q, n_eig))
+        return freeze_tree(_spectrum.compare_methods(K, choice.seed, k, q, n_eig, exact=exact))
 
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL,
@@ -281,9 +291,11 @@ def spectrum_run(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: 
 def spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int, k_max: int) -> dict:
     """views.spectrum.error_curves: errors against k (three rules) and q (two sketches)."""
     K = full_kernel(choice, kern)
+    exact = spectrum_exact(choice, kern)
     with _one_blas():
         return freeze_tree(_spectrum.error_curves(K, choice.seed, n_eig, k_max,
-                                                  bound_grid_max_m=SPECTRUM_BOUND_GRID_MAX_M))
+                                                  bound_grid_max_m=SPECTRUM_BOUND_GRID_MAX_M,
+                                                  exact=exact))
 
 
 # ---------------------------------------------------------------- sparse KCCA page
