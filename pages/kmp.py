@@ -8,7 +8,7 @@ import streamlit as st
 
 from mpcore._losses import loss_functions
 from mpcore.kmp import has_width
-from mpcore.plots._kmp import (
+from mpcore.plots import (
     BOUND_STOP,
     TEST_ERR,
     TEST_MIN,

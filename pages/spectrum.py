@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from mpcore.plots._spectrum import (
+from mpcore.plots import (
     EKM_SERIES,
     EXACT,
     NYSTROM_SERIES,

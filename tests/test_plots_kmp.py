@@ -1,4 +1,4 @@
-"""Figures of the kernel matching pursuit page (mpcore.plots._kmp), without a browser.
+"""Figures of the kernel matching pursuit page (mpcore.plots), without a browser.
 
 Frames: one per step, each moving the same traces; the decision surface of
 frame j is the model after step j; rings follow the chosen points; axes stay
@@ -23,20 +23,12 @@ from mpcore.kmp import KMPClassifier, KMPRegressor
 from mpcore.kmp import basis_functions, staged_values
 from mpcore.plots.geometry import grid_2d, zero_level
 from views.kmp_curves import kmp_curves
-from mpcore.plots._kmp import (
-    BOUND,
+from mpcore.plots import (
+    open_at,
     BOUND_STOP,
-    CONSTANT,
-    EXCEED,
-    FIT,
-    HIGHLIGHT_WIDTH,
-    NEWEST,
-    SURFACE,
     TEST_ERR,
     TRAIN_ERR,
-    TRIVIAL,
     VAL_STOP,
-    ZERO,
     kmp_comparison_figure,
     kmp_curves_figure,
     kmp_fit_animation,
@@ -46,6 +38,17 @@ from mpcore.plots._kmp import (
     margin_loss_figure,
     start_at,
     step_time_figure,
+)
+from mpcore.plots._kmp_parts import (  # the trace names these tests look up
+    BOUND,
+    CONSTANT,
+    EXCEED,
+    FIT,
+    HIGHLIGHT_WIDTH,
+    NEWEST,
+    SURFACE,
+    TRIVIAL,
+    ZERO,
 )
 
 GRID = 25  # a coarse grid keeps the figures small
@@ -122,6 +125,18 @@ def test_start_at_opens_on_a_frame_with_its_title(surface):
     assert opened["layout"]["sliders"][0]["active"] == j
     assert_allclose(_arr(opened["data"][0]["z"]), surface["Z"][j], rtol=1e-6, atol=1e-6)
     json.dumps(go.Figure(opened).to_plotly_json(), default=str)  # still a valid figure
+
+
+def test_open_at_keeps_the_first_k_frames_and_sets_the_play_speed(surface):
+    """open_at is the one helper (start_at is its older name): cut to k steps, speed set."""
+    assert start_at is open_at
+    fig = surface["fig"].to_plotly_json()
+    cut = open_at(fig, 10, k=2, frame_ms=123)
+    assert len(cut["frames"]) == 2 and len(cut["layout"]["sliders"][0]["steps"]) == 2
+    assert cut["layout"]["sliders"][0]["active"] == 1  # j clipped to the k frames kept
+    play = cut["layout"]["updatemenus"][0]["buttons"][0]
+    assert play["args"][1]["frame"]["duration"] == 123
+    assert open_at(fig, 1) == start_at(fig, 1)
 
 
 def test_fit_animation_draws_each_weighted_kernel():

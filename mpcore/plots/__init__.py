@@ -2,23 +2,23 @@
 
 ``import mpcore`` does not import this package; ``import mpcore.plots`` does
 (it needs plotly, never streamlit). Every figure uses the colour-blind-safe
-Okabe-Ito palette and fonts sized for a projector.
+Okabe-Ito palette and fonts sized for a projector. An animated figure opens at
+step j with :func:`open_at` (``start_at`` and ``kcca_start_frame`` are older
+names of it). Pages import from here only, never from the private modules.
 """
 
 from ._bounds import bound_curves_figure
-from ._kmp import (
-    kmp_comparison_figure,
-    kmp_curves_figure,
+from ._frames import open_at, prevalidated
+from ._kmp_animations import (
     kmp_fit_animation,
-    kmp_fit_comparison_figure,
     kmp_prediction_animation,
     kmp_surface_animation,
     kmp_values_animation,
-    margin_loss_figure,
-    prevalidated,
-    start_at,
-    step_time_figure,
 )
+from ._kmp_comparison import kmp_comparison_figure, kmp_fit_comparison_figure
+from ._kmp_curves import kmp_curves_figure, margin_loss_figure, step_time_figure
+from ._kmp_parts import BOUND_STOP, TEST_ERR, TEST_MIN, TRAIN_ERR, VAL_ERR, VAL_STOP
+from .geometry import grid_2d, zero_level
 from ._reproduce import (
     argmin_distribution_figure,
     digit_errors_figure,
@@ -28,7 +28,15 @@ from ._reproduce import (
     sweep_heatmap_figure,
 )
 from ._kcca import kcca_animation, kcca_start_frame
-from ._spectrum import angles_figure, error_curves_figure, plotted_rows, scree_figure
+from ._spectrum import (
+    EKM_SERIES,
+    EXACT,
+    NYSTROM_SERIES,
+    angles_figure,
+    error_curves_figure,
+    plotted_rows,
+    scree_figure,
+)
 from ._common import OKABE_ITO, PALETTE, base_layout, project_2d
 from ._skpca import (
     cut_animation,
@@ -45,4 +53,11 @@ __all__ = ["argmin_distribution_figure", "sweep_heatmap_figure", "digit_errors_f
            "kmp_values_animation", "margin_loss_figure", "prevalidated", "start_at",
            "step_time_figure", "kcca_animation", "kcca_start_frame", "angles_figure", "error_curves_figure",
            "plotted_rows", "scree_figure", "bound_curves_figure", "OKABE_ITO", "PALETTE", "base_layout", "project_2d", "skpca_animation",
-           "trace_curves_figure", "with_start_frame", "cut_animation", "skpca_animation_dict"]
+           "trace_curves_figure", "with_start_frame", "cut_animation", "skpca_animation_dict",
+           "open_at", "grid_2d", "zero_level",
+           # curve names the pages pass back (KMP curves tab; spectrum series)
+           "BOUND_STOP", "TEST_ERR", "TEST_MIN", "TRAIN_ERR", "VAL_ERR", "VAL_STOP",
+           "EKM_SERIES", "EXACT", "NYSTROM_SERIES"]
+
+#: Older name of :func:`open_at` (the KMP page's).
+start_at = open_at

@@ -23,12 +23,12 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .._linalg import pearson
+from ._frames import open_at
 from ._common import (
     FONT_SIZE,
     OKABE_ITO,
     SEQUENTIAL,
     base_layout,
-    deep_merge,
     finite,
     play_controls,
 )
@@ -237,23 +237,6 @@ def kcca_animation(X, Y, latent, steps, *, train=None, test=None, rho=None, fram
 
 
 def kcca_start_frame(fig: dict, j: int) -> dict:
-    """Copy of the animated figure dict that opens on frame ``j`` (0-based), titles included.
-
-    Cheap: only the traces frame j touches, the subplot titles and the slider
-    position change, so a page can cache the figure once and step through it.
-    """
-    frames = fig.get("frames", [])
-    if not frames:
-        return fig
-    j = int(np.clip(j, 0, len(frames) - 1))
-    frame = frames[j]
-    data = list(fig["data"])
-    for ti, patch in zip(frame["traces"], frame["data"]):
-        data[ti] = deep_merge(data[ti], patch)
-    layout = dict(fig["layout"])
-    if layout.get("sliders"):
-        layout["sliders"] = [dict(layout["sliders"][0], active=j)] + list(layout["sliders"][1:])
-    annotations = frame.get("layout", {}).get("annotations")
-    if annotations is not None:
-        layout["annotations"] = annotations
-    return dict(fig, data=data, layout=layout)
+    """Copy of the animated figure dict that opens on frame ``j`` (0-based), titles
+    included: :func:`mpcore.plots.open_at`, the one helper every animated page uses."""
+    return open_at(fig, j)
