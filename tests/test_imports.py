@@ -72,3 +72,37 @@ def test_views_and_experiments_import_no_streamlit():
     mods = _modules_after("import views.data, views.skpca, views.kmp, views.spectrum, "
                           "views.kcca, views.bounds, experiments")
     assert "streamlit" not in mods
+
+
+# ---------------------------------------------------------------- the layering contract
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+
+
+def test_layering_contract_holds():
+    """.importlinter: mpcore imports no streamlit, pandas, datasets, views, experiments
+    or pages, only mpcore.plots imports plotly, the core never imports its plots, views
+    and experiments never import streamlit or the pages, pages.common never imports a
+    page module. import-linter reads the imports from the source (nothing runs)."""
+    # lint-imports through this interpreter (the console script may not be on PATH)
+    code = ("import sys; from importlinter.cli import lint_imports; "
+            "sys.exit(lint_imports(config_filename='.importlinter', no_cache=True))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "0 broken" in out.stdout
+
+
+def _contract_modules(contract, key):
+    import configparser
+
+    config = configparser.ConfigParser()
+    config.read(ROOT / ".importlinter")
+    return set(config[f"importlinter:contract:{contract}"][key].split())
+
+
+def test_every_page_and_core_module_is_named_in_the_contract():
+    """The contracts that list modules list all of them, so a new one cannot slip past."""
+    pages = {f"pages.{p.stem}" for p in (ROOT / "pages").glob("*.py") if p.stem != "__init__"}
+    assert _contract_modules("pages-common", "forbidden_modules") == pages
+    core = {f"mpcore.{p.stem}" for p in (ROOT / "mpcore").glob("*.py") if p.stem != "__init__"}
+    assert _contract_modules("mpcore-core-no-plots", "source_modules") == core
