@@ -106,7 +106,7 @@ def trace_names(at) -> set:
 
 
 def snippet(at) -> str:
-    blocks = [c.value for c in at.code if "import datasets" in c.value]
+    blocks = [c.value for c in at.code if "import mpdatasets as datasets" in c.value]
     assert len(blocks) == 1
     return blocks[0]
 

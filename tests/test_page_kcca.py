@@ -223,7 +223,7 @@ def test_snippet_reproduces_the_chosen_pairs_and_scores():
         at.button(key="kcca.next").click().run()
     j, n_steps = counter(at)
     assert j == n_steps == 9
-    code = next(c.value for c in at.code if "import datasets" in c.value)
+    code = next(c.value for c in at.code if "import mpdatasets as datasets" in c.value)
     ns: dict = {}
     exec(compile(code.replace("print(", "(lambda *a: None)("), "<snippet>", "exec"), ns)  # noqa: S102
     model, X, Y, te = ns["model"], ns["X"], ns["Y"], ns["te"]

@@ -393,7 +393,7 @@ def test_snippet_reproduces_the_pages_basis(downloads):
     set_widget(at, "selectbox", "kmp.stop", "validation")
     for view in (at,):
         to_last(view)
-        code = next(c.value for c in view.code if "import datasets" in c.value)
+        code = next(c.value for c in view.code if "import mpdatasets as datasets" in c.value)
         ns: dict = {}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
@@ -407,7 +407,7 @@ def test_snippet_runs_for_classification(setting):
     for key, value in setting.items():
         set_widget(at, "selectbox", key, value)
     to_last(at)
-    code = next(c.value for c in at.code if "import datasets" in c.value)
+    code = next(c.value for c in at.code if "import mpdatasets as datasets" in c.value)
     ns: dict = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)

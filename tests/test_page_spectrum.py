@@ -303,7 +303,7 @@ def test_hidden_controls_are_not_drawn_and_keep_their_url_values():
 
 def test_snippet_reproduces_the_scree_numbers():
     at = open_page(params=URL)
-    code = next(c.value for c in at.code if "import datasets" in c.value)
+    code = next(c.value for c in at.code if "import mpdatasets as datasets" in c.value)
     for needle in ("datasets.load('circles'", "random_state=3", "nystrom_indices(K, 7",
                    "ekm_eigenvalues(K, 9", "'laplacian'"):
         assert needle in code, code

@@ -196,7 +196,7 @@ def code_blocks(at) -> list[str]:
 
 
 def snippet(at) -> str:
-    blocks = [c for c in code_blocks(at) if "import datasets" in c]
+    blocks = [c for c in code_blocks(at) if "import mpdatasets as datasets" in c]
     assert len(blocks) == 1, code_blocks(at)
     return blocks[0]
 

@@ -59,7 +59,10 @@ def split_snippet(choice: DataChoice, test_fraction: float, stratify: bool,
             f"random_state={choice.seed}{strat})")
 
 
-HEADER = ("import numpy as np\nimport datasets\nfrom sklearn.preprocessing import StandardScaler\n"
+# `mpdatasets`: the data loaders under their installed name (pyproject.toml; in a clone,
+# mpdatasets.py), so every snippet runs after `pip install` of the project, in any folder.
+HEADER = ("import numpy as np\nimport mpdatasets as datasets\n"
+          "from sklearn.preprocessing import StandardScaler\n"
           "from sklearn.model_selection import train_test_split\n")
 
 
