@@ -39,7 +39,7 @@ from ._validation import (
 
 __all__ = ["kernel_matrix", "kernel_diag", "sigma_to_gamma", "gamma_to_sigma", "center_kernel",
            "center_test_kernel", "KERNELS", "PSDStatus", "psd_status", "check_psd_kernel",
-           "SIGMA_MIN", "SIGMA_MAX"]
+           "SIGMA_MIN", "SIGMA_MAX", "CONVENTIONS"]
 
 #: Gaussian widths accepted by :func:`sigma_to_gamma`: outside this range gamma = 1/(2 sigma^2)
 #: overflows or underflows (and every kernel value would be 0 or 1 anyway).
@@ -109,6 +109,10 @@ def kernel_matrix(X, Y=None, *, kernel="rbf", gamma=None, degree=3, coef0=1.0):
     return K
 
 
+#: Width conventions of :func:`sigma_to_gamma` and :func:`gamma_to_sigma`.
+CONVENTIONS = ("book", "kmp", "laplacian")
+
+
 def sigma_to_gamma(sigma, convention="book"):
     r"""Convert a Gaussian width :math:`\sigma` to scikit-learn's ``gamma``.
 
@@ -116,6 +120,11 @@ def sigma_to_gamma(sigma, convention="book"):
     (Shawe-Taylor & Cristianini; Hussain & Shawe-Taylor).
     ``"kmp"``: :math:`\exp(-\|x-y\|^2 / \sigma^2)`, so :math:`\gamma = 1/\sigma^2`
     (Vincent & Bengio).
+    ``"laplacian"``: the Laplacian kernel :math:`\exp(-\|x-y\|_1 / \sigma)`, so
+    :math:`\gamma = 1/\sigma`.
+
+    The one place a width becomes a gamma (and :func:`gamma_to_sigma` the way back):
+    the pages, the mixed KMP dictionaries and the experiments all call these.
 
     The width must lie in [``SIGMA_MIN``, ``SIGMA_MAX``] = [1e-150, 1e150], where gamma
     is a finite positive float.
@@ -125,7 +134,9 @@ def sigma_to_gamma(sigma, convention="book"):
         return 1.0 / (2.0 * sigma * sigma)
     if convention == "kmp":
         return 1.0 / (sigma * sigma)
-    raise ValueError(f"convention must be 'book' or 'kmp', got {convention!r}.")
+    if convention == "laplacian":
+        return 1.0 / sigma
+    raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}.")
 
 
 def _check_sigma(sigma, name="sigma"):
@@ -141,13 +152,15 @@ def _check_sigma(sigma, name="sigma"):
 
 def gamma_to_sigma(gamma, convention="book"):
     r"""Inverse of :func:`sigma_to_gamma`: "book" :math:`\sigma = 1/\sqrt{2\gamma}`,
-    "kmp" :math:`\sigma = 1/\sqrt{\gamma}`."""
+    "kmp" :math:`\sigma = 1/\sqrt{\gamma}`, "laplacian" :math:`\sigma = 1/\gamma`."""
     gamma = check_positive_float(gamma, "gamma")
     if convention == "book":
         return 1.0 / math.sqrt(2.0 * gamma)
     if convention == "kmp":
         return 1.0 / math.sqrt(gamma)
-    raise ValueError(f"convention must be 'book' or 'kmp', got {convention!r}.")
+    if convention == "laplacian":
+        return 1.0 / gamma
+    raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}.")
 
 
 def center_kernel(K):

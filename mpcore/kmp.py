@@ -76,7 +76,14 @@ from ._validation import (
     precheck_estimator_input,
 )
 from .bounds import kmp_bound
-from .kernels import MAX_DEGREE, _check_params, _check_sigma, kernel_matrix
+from .kernels import (
+    MAX_DEGREE,
+    _check_params,
+    _check_sigma,
+    gamma_to_sigma,
+    kernel_matrix,
+    sigma_to_gamma,
+)
 
 __all__ = [
     "KernelSpec", "normalize_kernel_specs", "KMPDictionary", "kmp_dictionary",
@@ -1563,9 +1570,9 @@ def spec_label(spec) -> str:
     if not isinstance(spec, KernelSpec):
         raise TypeError(f"spec must be a KernelSpec (see normalize_kernel_specs), got {_short(spec)}.")
     if spec.kernel == "rbf" and spec.gamma:
-        return f"Gaussian σ = {1.0 / np.sqrt(2.0 * spec.gamma):.3g}"
+        return f"Gaussian σ = {gamma_to_sigma(spec.gamma, 'book'):.3g}"
     if spec.kernel == "laplacian" and spec.gamma:
-        return f"Laplacian σ = {1.0 / spec.gamma:.3g}"
+        return f"Laplacian σ = {gamma_to_sigma(spec.gamma, 'laplacian'):.3g}"
     return spec.label
 
 
@@ -1645,14 +1652,14 @@ def mixed_dictionary(kernel="rbf", *, gamma=None, degree=3, coef0=1.0, mode="sin
         return out
     if sigma is None:
         if kernel == "rbf" and gamma:
-            sigma = 1.0 / np.sqrt(2.0 * gamma)
+            sigma = gamma_to_sigma(gamma, "book")
         elif kernel == "laplacian" and gamma:
-            sigma = 1.0 / gamma
+            sigma = gamma_to_sigma(gamma, "laplacian")
         else:
             sigma = 1.0
     sigma = _check_sigma(sigma)
     return [
-        {"kernel": "rbf", "gamma": float(1.0 / (2.0 * sigma**2))},
-        {"kernel": "laplacian", "gamma": float(1.0 / sigma)},
+        {"kernel": "rbf", "gamma": float(sigma_to_gamma(sigma, "book"))},
+        {"kernel": "laplacian", "gamma": float(sigma_to_gamma(sigma, "laplacian"))},
         {"kernel": "polynomial", "degree": 2, "coef0": 1.0},
     ]

@@ -2,10 +2,20 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
-from conftest import ATOL_EXACT
-from mpcore.kernels import center_kernel, center_test_kernel, kernel_diag, kernel_matrix, sigma_to_gamma
+from conftest import ATOL_EXACT, RTOL_EXACT
+from mpcore.kernels import (
+    CONVENTIONS,
+    center_kernel,
+    center_test_kernel,
+    gamma_to_sigma,
+    kernel_diag,
+    kernel_matrix,
+    sigma_to_gamma,
+)
 
 
 @pytest.mark.parametrize("convention, factor", [("book", 2.0), ("kmp", 1.0)])
@@ -51,3 +61,19 @@ def test_bad_data():
         kernel_matrix(np.full((2, 2), 1e30), kernel="polynomial", degree=10, gamma=1e3)
     with pytest.raises(ValueError, match="sigma"):
         sigma_to_gamma(0.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(sigma=st.floats(1e-6, 1e6), convention=st.sampled_from(CONVENTIONS))
+def test_sigma_and_gamma_convert_both_ways(sigma, convention):
+    """One conversion per convention, and its inverse (the pages and the KMP
+    dictionaries use these, never their own formula)."""
+    gamma = sigma_to_gamma(sigma, convention)
+    assert gamma_to_sigma(gamma, convention) == pytest.approx(sigma, rel=RTOL_EXACT)
+
+
+def test_laplacian_width_is_the_distance_scale(small_X):
+    """exp(-||x - y||_1 / sigma): gamma = 1/sigma for the Laplacian kernel."""
+    sigma, d = 1.7, np.abs(small_X[:, None, :] - small_X[None, :, :]).sum(axis=2)
+    K = kernel_matrix(small_X, kernel="laplacian", gamma=sigma_to_gamma(sigma, "laplacian"))
+    assert_allclose(K, np.exp(-d / sigma), atol=ATOL_EXACT)

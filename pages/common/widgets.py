@@ -60,7 +60,7 @@ def kernel_choice(state: State) -> KernelChoice:
     if kernel == "rbf":
         gamma = sigma_to_gamma(sigma, "book")
     elif kernel == "laplacian":
-        gamma = 1.0 / sigma
+        gamma = sigma_to_gamma(sigma, "laplacian")
     else:
         gamma = state.get("gamma")
     return KernelChoice(kernel=kernel, gamma=gamma, degree=state.get("degree", 3),
