@@ -14,7 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from mpcore.plots import PALETTE, base_layout
+from mpcore.plots import PALETTE, base_layout, grid_2d
 
 from . import cached
 from .state import Schema
@@ -43,12 +43,9 @@ def click_to_add(schema: Schema, choice: DataChoice, *, key: str):
             st.rerun()
         X = np.vstack([raw.X] + ([np.array(choice.added)[:, :2]] if choice.added else []))
         y = np.concatenate([raw.y] + ([np.array(choice.added)[:, 2]] if choice.added else []))
-        lo, hi = X.min(0), X.max(0)
-        pad = 0.15 * (hi - lo + 1e-9)
-        gx, gy = np.meshgrid(np.linspace(lo[0] - pad[0], hi[0] + pad[0], GRID),
-                             np.linspace(lo[1] - pad[1], hi[1] + pad[1], GRID))
+        _, _, grid = grid_2d(X, GRID, pad=0.15)  # clickable points around the data
         fig = go.Figure()
-        fig.add_trace(go.Scatter(x=gx.ravel(), y=gy.ravel(), mode="markers", name="click here",
+        fig.add_trace(go.Scatter(x=grid[:, 0], y=grid[:, 1], mode="markers", name="click here",
                                  marker=dict(size=9, color="rgba(120,120,120,0.04)"),
                                  hoverinfo="none", showlegend=False))
         symbols = ("circle", "square", "diamond", "triangle-up", "x")
