@@ -25,7 +25,7 @@ from mpcore.kmp import KMPClassifier, KMPRegressor, pursuit
 
 from .data import KernelChoice
 from .kmp_curves import kmp_curves as curves_of
-from .reference import svm_reference
+from .reference import scores, svm_reference
 
 __all__ = ["KMP_GRID", "KMP_CURVE_POINTS", "COMPARISON_MODES", "KMPSettings", "feature_split",
            "kmp_kernel", "kmp_estimator", "with_warnings", "fit_kmp", "kmp_curves", "svm_scores",
@@ -101,10 +101,10 @@ def kmp_curves(X, y, X_test, y_test, task: str, kern: KernelChoice, s: KMPSettin
 
 
 def _score(task, y_true, pred) -> float:
-    """Accuracy (classification) or root mean squared error (regression)."""
-    if task == "classification":
-        return float(np.mean(pred == y_true))
-    return float(np.sqrt(np.mean((pred - y_true) ** 2)))
+    """Accuracy (classification) or root mean squared error (regression), from
+    :func:`views.reference.scores` (the scores shown beside a fit)."""
+    out = scores(task, y_true, pred)
+    return out["accuracy"] if task == "classification" else out["rmse"]
 
 
 def svm_scores(X, y, X_test, y_test, task: str, kern: KernelChoice, C: float,
