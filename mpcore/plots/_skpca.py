@@ -18,13 +18,13 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ._frames import open_at
 from ._common import (
     DIVERGING,
     OKABE_ITO,
     PALETTE,
     SEQUENTIAL,
     base_layout,
-    deep_merge,
     finite,
     play_controls,
 )
@@ -227,30 +227,11 @@ def cut_animation(fig: dict, k: int, j: int, *, frame_ms: int | None = None) -> 
     of panel 4 is narrowed, and the traces the opening frame touches are
     replaced. ``frame_ms`` sets the Play speed. Nothing is rebuilt or validated.
     """
-    frames = fig.get("frames", [])
-    if not frames:
-        return fig
-    k = int(np.clip(k, 1, len(frames)))
-    j = int(np.clip(j, 1, k))
-    data = list(fig["data"])
-    frame = frames[j - 1]
-    for ti, patch in zip(frame["traces"], frame["data"]):
-        data[ti] = deep_merge(data[ti], patch)
-    layout = dict(fig["layout"])
-    if layout.get("sliders"):
-        slider = dict(layout["sliders"][0], active=j - 1, steps=layout["sliders"][0]["steps"][:k])
-        layout["sliders"] = [slider]
-    if frame_ms is not None and layout.get("updatemenus"):
-        menu = dict(layout["updatemenus"][0])
-        play = dict(menu["buttons"][0])
-        args = list(play["args"])
-        args[1] = dict(args[1], frame=dict(args[1]["frame"], duration=int(frame_ms)))
-        play["args"] = args
-        menu["buttons"] = [play] + list(menu["buttons"][1:])
-        layout["updatemenus"] = [menu]
-    if "xaxis4" in layout:
-        layout["xaxis4"] = dict(layout["xaxis4"], range=[-0.3, k + 0.3])
-    return dict(fig, data=data, layout=layout, frames=frames[:k])
+    out = open_at(fig, j - 1, k=k, frame_ms=frame_ms)  # the one helper (mpcore.plots.open_at)
+    if out is not fig and "xaxis4" in out["layout"]:
+        k = len(out["frames"])
+        out["layout"] = dict(out["layout"], xaxis4=dict(out["layout"]["xaxis4"], range=[-0.3, k + 0.3]))
+    return out
 
 
 def with_start_frame(fig: dict, j: int) -> dict:
