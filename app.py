@@ -2,6 +2,8 @@
 
 import streamlit as st
 
+from pages.common.fit import fit_text
+
 st.set_page_config(page_title="Matching pursuit in kernel methods", page_icon=":material/target:",
                    layout="wide", initial_sidebar_state="auto")
 
@@ -21,4 +23,6 @@ pg = st.navigation({
         st.Page("pages/reproduce.py", title="Reproduce the papers", icon=":material/description:", url_path="reproduce"),
     ],
 })
+with st.sidebar:  # equations scale to their column, labels wrap (no element in the page body)
+    fit_text()
 pg.run()

@@ -70,13 +70,20 @@ except ValueError as exc:
 R = c.trivial
 kc, bc, kk, bk = c.k_star_compression, c.min_compression, c.k_star_kpca, c.min_kpca
 cols = st.columns(5)
-cols[0].metric("k* of the compression bound", kc)
-cols[1].metric("Compression bound at k*", f"{bc:.4g}",
-               "trivial" if bc >= R else f"{bc / R:.0%} of R", delta_color="off", delta_arrow="off")
-cols[2].metric("k* of the KPCA bound", kk)
-cols[3].metric("KPCA bound at k*", f"{bk:.4g}",
-               "trivial" if bk >= R else f"{bk / R:.0%} of R", delta_color="off", delta_arrow="off")
-cols[4].metric("Test residual at k* (compression)", f"{c.test_residual[kc - 1]:.4g}")
+# short labels (a metric's label is cut to one line); what each number is, in its help
+cols[0].metric("Compression k*", kc, help="k* of the compression bound (Corollary 1): the "
+               "number of basis vectors where the bound is lowest.")
+cols[1].metric("Compression bound", f"{bc:.4g}",
+               "trivial" if bc >= R else f"{bc / R:.0%} of R", delta_color="off", delta_arrow="off",
+               help="The compression bound at its k*, and that value as a fraction of the trivial "
+                    "level R.")
+cols[2].metric("KPCA k*", kk, help="k* of the kernel PCA bound (Theorem 6.14).")
+cols[3].metric("KPCA bound", f"{bk:.4g}",
+               "trivial" if bk >= R else f"{bk / R:.0%} of R", delta_color="off", delta_arrow="off",
+               help="The kernel PCA bound at its k*, and that value as a fraction of R.")
+cols[4].metric("Test residual", f"{c.test_residual[kc - 1]:.4g}",
+               help="Mean residual of the test points with the compression bound's k* basis "
+                    "vectors.")
 
 st.plotly_chart(bound_curves_figure(c, show_terms=bool(terms)), key="bounds.fig",
                 config={"displaylogo": False})

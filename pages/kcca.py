@@ -13,6 +13,7 @@ from pages.common.timeline import (
     chart_key,
     fit_to_window,
     offline_download,
+    phone_panel,
     presentation_toggle,
     step_buttons,
     timeline,
@@ -65,8 +66,11 @@ with top_left:
 with top_right:
     timeline(KCCA, n_steps=n_steps, lines=[_numbers(t) for t in range(1, n_steps + 1)])
 with st.container(key=chart_key(KCCA)):
-    st.plotly_chart(prevalidated(fit_to_window(kcca_start_frame(fig, j - 1), present,
-                                               reserve=300, compact_axes=("xaxis", "xaxis2", "xaxis3"))),
+    st.plotly_chart(prevalidated(phone_panel(
+                        KCCA, fit_to_window(kcca_start_frame(fig, j - 1), present, reserve=300,
+                                            compact_axes=("xaxis", "xaxis2", "xaxis3")),
+                        {"": "View X", "2": "View Y", "3": "Projections", "4": "Quotients",
+                         "5": "Correlation"})),
                     key="kcca.fig",
                     config={"displaylogo": False})
 st.caption("Colour: the latent z. Rings: the chosen pairs, numbered in order, at the same index in "

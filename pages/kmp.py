@@ -31,11 +31,13 @@ from pages.common.share import (
     preset_links,
     split_snippet,
 )
+from pages.common.quiz import Reveal, quiz_box
 from pages.common.text import literal
 from pages.common.timeline import (
     chart_key,
     fit_to_window,
     offline_download,
+    phone_panel,
     presentation_toggle,
     step_buttons,
     timeline,
@@ -49,6 +51,7 @@ from pages.common.widgets import (
     sync,
 )
 from views.kmp import path_of
+from views.kmp_quiz import next_pick_scores
 from views.reference import scores
 
 TABS = KMP_TABS
@@ -165,9 +168,36 @@ def _live_lines() -> list[list[str]]:
     return out
 
 
+def _reveal(j, guess):
+    """The basis function of step j + 1 against the guess, with both collinearities."""
+    actual = int(v["basis"][j])
+    name = "the constant function" if actual < 0 else f"K(·, x_{actual})"
+    lines = [f"Step {j + 1}: you guessed i = {guess}, the pursuit added {name}."]
+    if loss == "squared" and mix == "single" and es != "validation":
+        sc, const = next_pick_scores(model, X_tr, y_tr, kern, fitting, j, cls)
+        best = const if actual < 0 else sc[actual]
+        g = sc[guess]
+        lines.append(f"Collinearity with the residue |⟨d, R⟩| / ‖d‖"
+                     + (" (parts orthogonal to the chosen functions)" if fitting == "prefit"
+                        else "") + f": chosen {best:.4g}, yours "
+                     + ("undefined (already spanned)" if g != g else
+                        f"{g:.4g} ({g / best:.0%} of the chosen)" if best > 0 else f"{g:.4g}")
+                     + ". Its square is how much the function alone lowers ‖R‖².")
+    else:
+        lines.append("(Scores are shown for the squared loss with one kernel.)")
+    if guess == actual:
+        lines.append("Right!")
+    return Reveal(step=j + 1, guess=int(guess), actual=actual, lines=tuple(lines))
+
+
 tabs = st.tabs(TABS, key="kmp.tab", on_change="rerun")
 try:
-    model, warns = cached.kmp_model(choice, kern, test, s, es)
+    with st.spinner(f"Kernel matching pursuit: {FITTING[fitting]}"
+                    + (f", {LOSS[loss]} loss (a line search and back-fitting per step)"
+                       if loss != "squared" else "")
+                    + f", N = {N} steps on m = {m_train} points"
+                    + (", early stopping" if es else "") + "...", show_time=True):
+        model, warns = cached.kmp_model(choice, kern, test, s, es)
     curves, _ = cached.kmp_curves(choice, kern, test, s)
     v = cached.kmp_staged(choice, kern, test, s, es, cls)
     svm = cached.kmp_svm(choice, kern, test, C, feature)
@@ -197,8 +227,9 @@ with tabs[0]:
             fig = cached.kmp_animation(choice, kern, test, s, es, cls,
                                        int(1000 / state["kmp.speed"]))
             with st.container(key=chart_key(KMP)):
-                st.plotly_chart(prevalidated(fit_to_window(start_at(fig, j - 1), present,
-                                                           reserve=240)),
+                st.plotly_chart(prevalidated(phone_panel(
+                                    KMP, fit_to_window(start_at(fig, j - 1), present, reserve=240),
+                                    {"": "Fit", "2": "Basis functions"})),
                                 key="kmp.fig",
                                 config={"displaylogo": False}, theme=None)
             if task == "classification" and X_tr.shape[1] != 2:
@@ -223,6 +254,8 @@ with tabs[0]:
         with right:
             live = _live_lines()
             timeline(KMP, n_steps=k_model, lines=live)
+            if state["kmp.quiz"]:
+                quiz_box(KMP, n_steps=k_model, m=len(X_tr), reveal=_reveal)
             if task == "classification":
                 tr, te = (scores(task, y, P[j - 1], classes) for y, P in
                           ((y_tr, v["train"]), (y_te, v["test"])))

@@ -15,11 +15,13 @@ from pages.common.share import (
     preset_links,
     split_snippet,
 )
+from pages.common.quiz import Reveal, guess_from_selection, quiz_box
 from pages.common.text import literal
 from pages.common.timeline import (
     chart_key,
     fit_to_window,
     offline_download,
+    phone_panel,
     presentation_toggle,
     step_buttons,
     timeline,
@@ -49,6 +51,8 @@ PRESETS = {
                         "first basis vector explains almost the whole trace."),
 }
 
+#: What a phone's panel selector calls each panel (by axis suffix).
+PANELS = {"": "Data", "2": "Quotients ρ", "3": "Deflated kernel", "4": "Trace"}
 
 state = sync(SKPCA)
 present = presentation_toggle(SKPCA)
@@ -101,6 +105,24 @@ def _sub(n):
     return str(n).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
 
+def _reveal(j, guess):
+    """The pick of step j + 1 against the guess, with both quotients (plain text)."""
+    s = steps[j]
+    a, q = s.index, s.quotients
+    qa, qg = float(q[a]), float(q[guess])
+    lines = [f"Step {j + 1}: you guessed i = {guess}, the greedy rule chose i = {a} "
+             f"(ρ = {qa:.4g}, the largest quotient)."]
+    if guess == a:
+        lines.append("Right: your point explains most of what is left of the kernel matrix.")
+    elif guess in {t.index for t in steps[:j]}:
+        lines.append(f"i = {guess} was already chosen: deflation left it nothing (ρ = 0).")
+    elif qg != qg:  # NaN: not scored at this step
+        lines.append(f"i = {guess} was not among this step's 59 random candidates.")
+    else:
+        lines.append(f"Your point's quotient: ρ = {qg:.4g}, {qg / qa:.0%} of the largest.")
+    return Reveal(step=j + 1, guess=int(guess), actual=int(a), lines=tuple(lines))
+
+
 def stepper():
     """The figure on the page's one timeline, with the live numbers beside it.
 
@@ -113,13 +135,21 @@ def stepper():
         # prevalidated: the cached figure was validated when built; skip it on every Step
         with st.container(key=chart_key(SKPCA)):
             shown = cut_animation(fig, n_steps, j, frame_ms=int(1000 / state["skpca.speed"]))
-            st.plotly_chart(prevalidated(fit_to_window(shown, present)), key="skpca.fig",
-                            config={"displaylogo": False}, theme=None)
+            figure = prevalidated(phone_panel(SKPCA, fit_to_window(shown, present), PANELS))
+            if quiz:  # a click on a point (data or quotient panel) is the guess
+                event = st.plotly_chart(figure, key="skpca.fig", config={"displaylogo": False},
+                                        theme=None, on_select="rerun", selection_mode="points")
+                guess_from_selection(SKPCA, _clicked(event))
+            else:
+                st.plotly_chart(figure, key="skpca.fig", config={"displaylogo": False},
+                                theme=None)
         if view["heat_note"] and not present:
             st.caption(view["heat_note"])
     with right:
         lines = [_numbers(t) for t in range(1, n_steps + 1)]
         timeline(SKPCA, n_steps=n_steps, lines=lines)
+        if quiz:
+            quiz_box(SKPCA, n_steps=n_steps, m=view["m"], reveal=_reveal)
         st.markdown("**Greedy choice (Eq. 2)**")
         st.latex(r"i_j=\arg\max_i \frac{e_i'\hat K^2 e_i}{e_i'\hat K e_i}")
         st.markdown("**Deflation (Eq. 3)**")
@@ -134,6 +164,19 @@ def stepper():
                          caption=f"{choice.name}, {kern.label()}, k = {k}")
 
 
+def _clicked(event) -> int | None:
+    """The training index of a clicked point (data panel or quotient panel), if any."""
+    points = event.selection.points if event and event.selection else []
+    off = int(cached.added_rows(choice, test).size > 0)  # the added points' trace comes first
+    for p in points:
+        if p.get("curve_number") == 0 and isinstance(p.get("point_index"), int):
+            return p["point_index"]
+        if p.get("curve_number") in (2 + off, 3 + off) and isinstance(p.get("x"), (int, float)):
+            return int(p["x"])
+    return None
+
+
+quiz = bool(state["skpca.quiz"])
 stepper()
 
 click_to_add(SKPCA, choice, key="skpca.add")

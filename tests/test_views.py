@@ -83,7 +83,8 @@ def skpca_run(moons):
 
 def test_heatmap_at_step_j_is_k_minus_the_rank_j_nystroem_approximation(skpca_run):
     X, labels, K, steps, v = skpca_run
-    sub, _ = skpca.heatmap_points(v["X2"], labels, len(X))
+    sub = v["heat_index"]
+    assert len(sub) == len(set(sub.tolist())) <= skpca.HEATMAP_MAX_POINTS
     assert v["heat"].shape == (len(steps), len(sub), len(sub))
     for j in range(1, len(steps) + 1):
         chosen = [s.index for s in steps[:j]]

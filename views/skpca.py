@@ -49,15 +49,24 @@ def eigenvalues(K) -> np.ndarray:
     return np.clip(np.linalg.eigvalsh(K)[::-1], 0.0, None)
 
 
-def heatmap_points(X2, labels, m: int, max_points: int = HEATMAP_MAX_POINTS):
+def heatmap_points(X2, labels, m: int, max_points: int = HEATMAP_MAX_POINTS, chosen=()):
     """Which training points the heatmap shows, in display order, and a note (or None).
 
-    At most ``max_points`` evenly spaced points, ordered by class (``labels``) and
-    then along the first axis of ``X2`` so that the blocks of the kernel show.
+    At most ``max_points``: the first ``chosen`` indices (up to half of them, so that
+    the chosen point's row and column can be marked), then evenly spaced others, ordered
+    by class (``labels``) and then along the first axis of ``X2`` so that the blocks of
+    the kernel show.
     """
     if m > max_points:
-        sub = np.linspace(0, m - 1, max_points).astype(int)
-        note = f"Heatmap shows {max_points} evenly spaced of the m = {m} points."
+        keep = list(dict.fromkeys(int(i) for i in chosen))[: max_points // 2]
+        rest = np.setdiff1d(np.arange(m), keep)
+        fill = rest[np.linspace(0, len(rest) - 1, max_points - len(keep)).astype(int)]
+        sub = np.concatenate([np.array(keep, dtype=int), fill]).astype(int)
+        note = (f"Heatmap: {max_points} of the m = {m} training points"
+                + (f" (the first {len(keep)} chosen and {len(fill)} evenly spaced others)"
+                   if keep else " (evenly spaced)") + ", ordered by "
+                + ("class, then " if labels is not None else "") + "the first plotted axis; "
+                "tick labels are training indices.")
     else:
         sub, note = np.arange(m), None
     if labels is not None:
@@ -123,7 +132,8 @@ def skpca_view(X, labels, kern: KernelChoice, k: int, steps, *, K=None, lam=None
     Returns
     -------
     dict
-        ``steps``, ``X2`` and ``axis_labels`` (2-D picture), ``heat`` (or None) and
+        ``steps``, ``X2`` and ``axis_labels`` (2-D picture), ``heat`` (or None),
+        ``heat_index`` (the training indices of its rows and columns, or None) and
         ``heat_note``, ``curves`` (exact tail and incomplete Cholesky), ``trace0``,
         ``m``, ``labels``.
     """
@@ -132,12 +142,12 @@ def skpca_view(X, labels, kern: KernelChoice, k: int, steps, *, K=None, lam=None
     exact = n_candidates is None
     if exact and K is None:
         K = kernel_matrix(X, **kern.params())
-    heat, heat_note = None, None
+    heat, heat_note, sub = None, None, None
     if not exact or m > HEATMAP_MAX_M:
         heat_note = (f"Heatmap hidden: m = {m} training points would mean {m}² numbers per frame"
                      + (" and the 59-trick never forms K." if not exact else "."))
     else:
-        sub, heat_note = heatmap_points(X2, labels, m)
+        sub, heat_note = heatmap_points(X2, labels, m, chosen=[s.index for s in steps])
         F = skpca_model(X, kern, k, seed=seed).transform(X[sub])[:, : len(steps)]
         heat = deflated_heatmaps(K[np.ix_(sub, sub)], F)
     curves = {}
@@ -146,4 +156,4 @@ def skpca_view(X, labels, kern: KernelChoice, k: int, steps, *, K=None, lam=None
         curves[EXACT_CURVE] = exact_tail(eigenvalues(K) if lam is None else lam, len(steps))
         curves[CHOLESKY_CURVE] = cholesky_curve(K, len(steps), trace0)
     return dict(steps=steps, X2=X2, axis_labels=axis_labels, heat=heat, heat_note=heat_note,
-                curves=curves, trace0=trace0, m=m, labels=labels)
+                heat_index=sub, curves=curves, trace0=trace0, m=m, labels=labels)

@@ -41,27 +41,54 @@ def _ring_trace(X2, idx):
     )
 
 
-def _frame_traces(X2, steps, j, heat):
+def _relative(q):
+    """Quotients relative to this step's largest (the greedy choice is at 1)."""
+    q = finite(q, 0.0)
+    top = float(np.max(q)) if q.size else 0.0
+    return q / top if top > 0 else q
+
+
+def _row_col(pos, s):
+    """Outline of row and column ``pos`` of an s x s heatmap (empty when not shown)."""
+    if pos is None:
+        return [], []
+    lo, hi, a, b = -0.5, s - 0.5, pos - 0.5, pos + 0.5
+    return ([lo, hi, hi, lo, lo, None, a, b, b, a, a],
+            [a, a, b, b, a, None, lo, lo, hi, hi, lo])
+
+
+def _position(heat_index, i):
+    if heat_index is None:
+        return None
+    hit = np.flatnonzero(np.asarray(heat_index) == i)
+    return int(hit[0]) if hit.size else None
+
+
+def _frame_traces(X2, steps, j, heat, heat_index=None):
     """The traces frame j changes, as plain dicts (no plotly validation per frame)."""
     s = steps[j]
     idx = np.array([t.index for t in steps[: j + 1]])
     q = finite(s.quotients)
+    rel = _relative(s.quotients)
     traces = [
         {"type": "scatter", "marker": {"color": s.residual_diag}},
         {"type": "scatter", "x": X2[idx, 0], "y": X2[idx, 1],
          "text": [str(n + 1) for n in range(len(idx))]},
-        {"type": "scatter", "y": q},
-        {"type": "scatter", "x": [s.index], "y": [q[s.index]], "text": [f"i = {s.index}"]},
+        {"type": "scatter", "y": rel, "customdata": q},
+        {"type": "scatter", "x": [s.index], "y": [rel[s.index]], "customdata": [q[s.index]],
+         "text": [f"i = {s.index}"]},
         {"type": "scatter", "x": [j + 1], "y": [s.trace_residual]},
     ]
     if heat is not None:
         traces.append({"type": "heatmap", "z": heat[j]})
+        x, y = _row_col(_position(heat_index, s.index), heat.shape[1])
+        traces.append({"type": "scatter", "x": x, "y": y})
     return traces
 
 
 def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</sub>"),
-                    trace0=None, curves=None, heatmaps=None, frame_ms=300, start=0,
-                    height=880):
+                    trace0=None, curves=None, heatmaps=None, heat_index=None, added=None,
+                    frame_ms=300, start=0, height=880):
     r"""One animated figure of the greedy selection, a frame per step, as a plotly dict.
 
     Frames are plain dicts, so building is fast; :func:`cut_animation` shows
@@ -81,6 +108,11 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
     heatmaps : array (k, s, s) or None
         The deflated kernel matrix after each step, on s displayed points;
         None hides panel 3 (large m).
+    heat_index : array (s,), optional
+        The training indices of the heatmap's rows and columns (its tick labels; the
+        chosen point's row and column are outlined when it is among them).
+    added : array of int, optional
+        Rows of ``X2`` that were added by clicking: drawn with their own marker.
     frame_ms : int
         Milliseconds per frame when playing.
     start : int
@@ -93,7 +125,7 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
     start = int(np.clip(start, 0, k - 1))
     has_heat = heatmaps is not None
     titles = ("Data: colour = residual diagonal K̂<sub>ii</sub>",
-              "Rayleigh quotients ρ<sub>i</sub> = (K̂²)<sub>ii</sub> / K̂<sub>ii</sub>",
+              "Quotients ρ<sub>i</sub> = (K̂²)<sub>ii</sub> / K̂<sub>ii</sub>, ÷ this step's max",
               "Deflated kernel K̂<sub>j</sub>" if has_heat else "Deflated kernel (hidden for large m)",
               "Trace residual tr K̂<sub>j</sub>")
     # vertical room for the top row's axis titles and the bottom row's panel titles, also
@@ -103,16 +135,17 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
     diag_max = max(float(np.max(steps[0].residual_diag + 0)), 1e-300)
     if trace0 is not None:
         diag_max = max(diag_max, trace0 / max(len(X2), 1))
-    q_all = np.concatenate([finite(s.quotients, 0.0) for s in steps])
-    q_max = float(np.max(q_all)) * 1.12 or 1.0
+    q0 = finite(steps[start].quotients)
 
     first = [go.Scatter(x=X2[:, 0], y=X2[:, 1], mode="markers",
                         marker=dict(color=steps[start].residual_diag)),
              _ring_trace(X2, np.array([t.index for t in steps[: start + 1]])),
-             go.Scatter(x=np.arange(len(X2)), y=finite(steps[start].quotients), mode="markers"),
-             go.Scatter(x=[steps[start].index], y=[finite(steps[start].quotients)[steps[start].index]],
+             go.Scatter(x=np.arange(len(X2)), y=_relative(steps[start].quotients),
+                        customdata=q0, mode="markers"),
+             go.Scatter(x=[steps[start].index], y=[_relative(steps[start].quotients)[steps[start].index]],
+                        customdata=[q0[steps[start].index]],
                         mode="markers+text", text=[f"i = {steps[start].index}"],
-                        textposition="top center"),
+                        textposition="bottom center"),
              go.Scatter(x=[start + 1], y=[steps[start].trace_residual], mode="markers")]
     if has_heat:
         first.append(go.Heatmap(z=heatmaps[start]))
@@ -126,15 +159,25 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
               showlegend=False)
     fig.add_trace(sc, row=1, col=1)
     fig.add_trace(first[1].update(showlegend=False), row=1, col=1)
+    added = np.asarray([] if added is None else added, dtype=int)
+    if added.size:  # static: the points a person added by clicking
+        fig.add_trace(go.Scatter(x=X2[added, 0], y=X2[added, 1], mode="markers",
+                                 marker=dict(size=16, symbol="diamond-open", color="#111111",
+                                             line=dict(width=2.5)),
+                                 name="added by clicking", showlegend=False,
+                                 hovertemplate="added point, i = %{customdata}<extra></extra>",
+                                 customdata=added), row=1, col=1)
     # panel 2
     fig.add_trace(first[2].update(marker=dict(size=6, color=OKABE_ITO["blue"]), name="ρ<sub>i</sub>",
                                   showlegend=False,
-                                  hovertemplate="i = %{x}<br>ρ = %{y:.4g}<extra></extra>"),
+                                  hovertemplate="i = %{x}<br>ρ = %{customdata:.4g}<br>"
+                                                "÷ max = %{y:.3f}<extra></extra>"),
                   row=1, col=2)
     fig.add_trace(first[3].update(marker=dict(size=18, symbol="star", color=OKABE_ITO["vermillion"],
                                               line=dict(width=1, color="black")),
                                   textfont=dict(size=15), name="argmax (chosen)", showlegend=False,
-                                  hovertemplate="chosen i = %{x}<br>ρ = %{y:.4g}<extra></extra>"),
+                                  hovertemplate="chosen i = %{x}<br>ρ = %{customdata:.4g}"
+                                                "<extra></extra>"),
                   row=1, col=2)
     # panel 4: static curves, then the moving marker
     j_axis = np.arange(0, k + 1)
@@ -150,14 +193,30 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
     fig.add_trace(first[4].update(marker=dict(size=16, color=OKABE_ITO["vermillion"],
                                               line=dict(width=1.5, color="black")),
                                   name="current step j", showlegend=False), row=2, col=2)
+    trace_ids = [0, 1, 2 + bool(added.size), 3 + bool(added.size), len(fig.data) - 1]
     if has_heat:
         heat_abs = float(np.max(np.abs(heatmaps[0]))) or 1.0
+        size = heatmaps.shape[1]
+        shown = (np.arange(size) if heat_index is None else np.asarray(heat_index)).astype(int)
+        ticks = np.unique(np.linspace(0, size - 1, min(size, 8)).astype(int))
         fig.add_trace(first[5].update(colorscale=DIVERGING, zmid=0, zmin=-heat_abs, zmax=heat_abs,
                                       colorbar=dict(title=dict(text="K̂", side="right"),
                                                     x=0.405, y=0.22, len=0.42, thickness=14),
-                                      hovertemplate="row %{y}, col %{x}<br>%{z:.3g}<extra></extra>"),
+                                      customdata=np.array([[f"{a}, {b}" for b in shown]
+                                                           for a in shown]),
+                                      hovertemplate="K̂ at (i, i') = (%{customdata})<br>"
+                                                    "%{z:.3g}<extra></extra>"),
                       row=2, col=1)
-        fig.update_yaxes(autorange="reversed", row=2, col=1)
+        x, y = _row_col(_position(heat_index, steps[start].index), size)
+        fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name="chosen point's row and column",
+                                 line=dict(color="#111111", width=2), hoverinfo="skip",
+                                 showlegend=False), row=2, col=1)
+        axis = dict(tickmode="array", tickvals=ticks, ticktext=[str(shown[t]) for t in ticks],
+                    range=[-0.5, size - 0.5], showgrid=False, zeroline=False)
+        fig.update_xaxes(title="training index i′", **axis, row=2, col=1)
+        fig.update_yaxes(title="training index i", autorange=False,
+                         **dict(axis, range=[size - 0.5, -0.5]), row=2, col=1)
+        trace_ids += [len(fig.data) - 2, len(fig.data) - 1]
     else:
         fig.add_annotation(text="m is large: the m × m heatmap is not drawn<br>"
                                 "(it would send m² numbers per frame).",
@@ -165,11 +224,9 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
                            font=dict(size=15))
         fig.update_xaxes(visible=False, row=2, col=1)
         fig.update_yaxes(visible=False, row=2, col=1)
-    trace_ids = [0, 1, 2, 3, len(fig.data) - (2 if has_heat else 1)]
-    if has_heat:
-        trace_ids.append(len(fig.data) - 1)
 
-    frames = [dict(data=_frame_traces(X2, steps, j, heatmaps), traces=trace_ids, name=str(j + 1))
+    frames = [dict(data=_frame_traces(X2, steps, j, heatmaps, heat_index), traces=trace_ids,
+                   name=str(j + 1))
               for j in range(k)]
 
     # fixed axes across frames (plotly animations must not rescale)
@@ -179,7 +236,8 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
     fig.update_yaxes(range=[X2[:, 1].min() - pad[1], X2[:, 1].max() + pad[1]], title=axis_labels[1],
                      row=1, col=1)
     fig.update_xaxes(range=[-0.5, len(X2) - 0.5], title="training index i", row=1, col=2)
-    fig.update_yaxes(range=[0, q_max], title="ρ<sub>i</sub>", row=1, col=2)
+    fig.update_yaxes(range=[-0.02, 1.12], title="ρ<sub>i</sub> / max<sub>i</sub> ρ<sub>i</sub>",
+                     row=1, col=2)
     fig.update_xaxes(title="step j (basis vectors)", range=[-0.3, k + 0.3], row=2, col=2)
     ymax = np.nanmax(greedy) if np.isfinite(np.nanmax(greedy)) else 1.0
     fig.update_yaxes(title="tr K̂<sub>j</sub>", range=[0, ymax * 1.05], row=2, col=2)

@@ -163,7 +163,17 @@ def skpca_figure(choice: DataChoice, kern: KernelChoice, test_fraction: float, k
     v = skpca_view(choice, kern, test_fraction, k, n_candidates)
     return freeze_tree(skpca_animation_dict(v["X2"], v["steps"], axis_labels=v["axis_labels"],
                                             trace0=v["trace0"], curves=v["curves"],
-                                            heatmaps=v["heat"]))
+                                            heatmaps=v["heat"], heat_index=v["heat_index"],
+                                            added=added_rows(choice, test_fraction)))
+
+
+def added_rows(choice: DataChoice, test_fraction: float):
+    """Training rows (positions in ``X[train]``) of the points added by clicking."""
+    n_added = len(choice.added or ())
+    if not n_added:
+        return np.zeros(0, dtype=int)
+    tr, _ = split(choice, test_fraction)
+    return np.flatnonzero(np.asarray(tr) >= load_data(choice).n_samples - n_added)
 
 
 # ---------------------------------------------------------------- bounds page
@@ -187,7 +197,7 @@ def kmp_data(choice: DataChoice, test_fraction: float, feature: str | None = Non
     return _kmp.feature_split(load_data(choice), *split(choice, test_fraction), feature)
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Running kernel matching pursuit...")
+@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)  # the page says what runs
 def kmp_model(choice: DataChoice, kern: KernelChoice, test_fraction: float, s: KMPSettings,
               early_stopping: str | None = None):
     """(fitted estimator, warnings) on the training rows X[tr]: views.kmp.fit_kmp."""
@@ -316,7 +326,8 @@ def kcca_view(n: int, noise: float, seed: int, test: float, sigma_x: float, sigm
         return freeze_tree(_kcca.kcca_view(d, sigma_x, sigma_y, reg, k))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+@st.cache_data(max_entries=ENTRIES, ttl=TTL,
+               show_spinner="Drawing the sparse-KCCA animation (one frame per basis pair)...")
 def kcca_figure(n: int, noise: float, seed: int, test: float, sigma_x: float, sigma_y: float,
                 reg: float, k: int, frame_ms: int) -> dict:
     """The animated sparse-KCCA figure as a plotly dict (the page sets the start frame)."""

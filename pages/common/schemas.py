@@ -67,6 +67,9 @@ SKPCA = Schema("skpca", [
           help="Score only 59 random candidates per step (Smola & Schoelkopf): the best of 59 "
                "is in the top 5% with probability 0.95. Never forms K."),
     speed_field("skpca"),
+    Field("skpca.quiz", "Quiz: predict the next pick", "bool", False, widget="toggle",
+          help="Before each step, guess which point the greedy rule takes (click it or type "
+               "its index), then reveal the step: your guess, the choice and both quotients."),
     step_field(lambda c: c["k"]),
     PRESENT,
 ])
@@ -131,6 +134,10 @@ KMP = Schema("kmp", [
           options=(1.0, 2.0, 5.0, 10.0, 20.0), widget="select_slider",
           help="Hussain & Shawe-Taylor's Figure 2 divides the bound by 5."),
     speed_field("kmp", options=(2, 4, 6, 8, 12)),
+    Field("kmp.quiz", "Quiz: predict the next pick", "bool", False, widget="toggle",
+          help="Before each step, guess which training point becomes the next basis function "
+               "(type its index), then reveal the step: your guess, the choice and how well "
+               "each matches the residue."),
     Field("kmp.C", "SVM box constraint C", "float", 100.0,
           options=(0.1, 1.0, 10.0, 100.0, 1000.0), widget="select_slider",
           section="Comparison with the SVM",

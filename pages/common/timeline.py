@@ -93,6 +93,9 @@ export default function (component) {
   if (data.present && Math.abs((data.vh || 0) - window.innerHeight) > 40) {
     setTriggerValue("vh", window.innerHeight);
   }
+  // a phone shows one panel at a time: report the width when it crosses the limit
+  const narrow = () => window.innerWidth < data.narrowBelow;
+  if (narrow() !== !!data.narrow) setTriggerValue("vw", window.innerWidth);
   if (!window.__mpResize) {
     window.__mpResize = true;
     let t = null;
@@ -102,6 +105,8 @@ export default function (component) {
         const tl = window.__mpTimeline;
         if (tl && tl.data.present && Math.abs((tl.data.vh || 0) - window.innerHeight) > 40) {
           tl.report("vh", window.innerHeight);
+        } else if (tl && (window.innerWidth < tl.data.narrowBelow) !== !!tl.data.narrow) {
+          tl.report("vw", window.innerWidth);
         }
       }, 400);
     });
@@ -183,11 +188,47 @@ def timeline(schema: Schema, *, n_steps: int, lines: list[list[str]]):
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             st.session_state["_window_height"] = int(min(max(value, 300), 4000))
 
+    def _on_vw():
+        value = st.session_state.get(f"{schema.page}.timeline", {}).get("vw")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            st.session_state["_window_width"] = int(min(max(value, 200), 10000))
+
     _COMPONENT(key=f"{schema.page}.timeline",
                data=dict(j=j, n=int(n_steps), chart=chart_key(schema), lines=lines,
                          page=schema.page, present=bool(state.get("present", False)),
-                         vh=st.session_state.get("_window_height", 0)),
-               on_step_change=_on_step, on_vh_change=_on_vh)
+                         vh=st.session_state.get("_window_height", 0),
+                         narrow=is_narrow(), narrowBelow=NARROW),
+               on_step_change=_on_step, on_vh_change=_on_vh, on_vw_change=_on_vw)
+
+
+#: Below this window width (px) the animated pages show one panel at a time (a phone;
+#: Streamlit stacks columns below 640 px too).
+NARROW = 640
+
+
+def is_narrow() -> bool:
+    """Whether the browser reported a window narrower than :data:`NARROW` (a phone)."""
+    return int(st.session_state.get("_window_width", 10_000)) < NARROW
+
+
+def phone_panel(schema: Schema, fig: dict, names: dict[str, str], *, height: int = 560) -> dict:
+    """On a phone, a 'Panel' selector and only that panel of ``fig``, full width.
+
+    ``names`` maps a panel's axis suffix ('' for the first, '2', ...) to its name; panels
+    not listed (or hidden in this figure) are not offered. On a wider window ``fig`` is
+    returned as it is. The choice is the device's, not the view's: it is not in the link.
+    """
+    if not is_narrow():
+        return fig
+    from mpcore.plots._panels import one_panel, panels
+
+    offered = [s for s in panels(fig) if s in names]
+    if len(offered) < 2:
+        return fig
+    pick = st.radio("Panel", offered, format_func=names.get, key=f"{schema.page}.panel",
+                    horizontal=True, help="A narrow screen shows one panel of the animation at "
+                    "a time; every panel follows the same step.")
+    return one_panel(fig, pick, height=height)
 
 
 def step_buttons(schema: Schema, n_steps: int):
@@ -198,15 +239,21 @@ def step_buttons(schema: Schema, n_steps: int):
     def move(delta):
         go(current(schema)["j"] + delta)
 
-    c0, c1, c2, c3 = st.columns(4)
+    if is_narrow():  # a phone: one row of buttons as wide as their labels (columns would stack)
+        row = st.container(horizontal=True, gap="small")
+        c0 = c1 = c2 = c3 = row
+        width = "content"
+    else:
+        c0, c1, c2, c3 = st.columns(4)
+        width = "stretch"
     c0.button("⟲ Reset", on_click=go, args=(1,), key=f"{schema.page}.reset_step",
-              width="stretch", help="Back to step 1 (Home)")
-    c1.button("◀ Back", on_click=move, args=(-1,), key=f"{schema.page}.back", width="stretch",
+              width=width, help="Back to step 1 (Home)")
+    c1.button("◀ Back", on_click=move, args=(-1,), key=f"{schema.page}.back", width=width,
               help="One step back (←)")
-    c2.button("Step ▶", on_click=move, args=(1,), key=f"{schema.page}.next", width="stretch",
+    c2.button("Step ▶", on_click=move, args=(1,), key=f"{schema.page}.next", width=width,
               help="One step forward (→)")
     c3.button("Last ▶▶", on_click=go, args=(n_steps,), key=f"{schema.page}.last",
-              width="stretch", help="The last step (End)")
+              width=width, help="The last step (End)")
 
 
 # ---------------------------------------------------------------- presentation mode

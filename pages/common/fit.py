@@ -1,0 +1,88 @@
+"""Text that fits its box on every screen: equations scale down, labels wrap.
+
+One small component (Streamlit components v2: JavaScript on the page itself, no
+iframe), drawn once per run by app.py:
+
+- every display equation (``st.latex``, ``$$...$$``) wider than its column is
+  scaled down until it fits (never below 35% of its size), again whenever the
+  window or the page changes, so nothing is cut off or needs a scroll bar;
+- widget and metric labels wrap onto a second line instead of ending in "…"
+  (Streamlit cuts them to one line);
+- a figure left from the previous run while the page recomputes (Streamlit marks it
+  ``data-stale``) carries a "Recomputing" label once the wait exceeds 0.8 s.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+_JS = r"""
+export default function () {
+  if (window.__mpFit) { window.__mpFit(); return; }
+  const style = document.createElement("style");
+  style.textContent = `
+    [data-testid="stWidgetLabel"] .stMarkdownEllipsis,
+    [data-testid="stWidgetLabel"] .stMarkdownEllipsis p,
+    [data-testid="stMetricLabel"] .stMarkdownEllipsis,
+    [data-testid="stMetricLabel"] .stMarkdownEllipsis p {
+      white-space: normal !important; overflow: visible !important;
+      text-overflow: clip !important; overflow-wrap: anywhere; }
+    [data-testid="stMetricLabel"] > div { overflow: visible !important; }
+    .katex-display > .katex { max-width: 100%; }
+    /* a figure that waits for a recomputation says so (after 0.8 s: not on every Step) */
+    [data-testid="stElementContainer"][data-stale="true"]:has(.js-plotly-plot) {
+      position: relative; }
+    [data-testid="stElementContainer"][data-stale="true"]:has(.js-plotly-plot)::after {
+      content: "⟳ Recomputing: this figure shows the previous settings";
+      position: absolute; top: 0.5rem; left: 50%; transform: translateX(-50%); z-index: 5;
+      background: #fff4d6; color: #12110F; border: 1px solid #8a6d00; border-radius: 0.4rem;
+      padding: 0.25rem 0.9rem; font-size: 1rem; pointer-events: none;
+      animation: mp-stale 0s linear 0.8s both; }
+    @keyframes mp-stale { from { visibility: hidden; } to { visibility: visible; } }`;
+  document.head.appendChild(style);
+  const MIN = 0.35;
+  // the drawn width of an equation (its hidden MathML copy and clipped SVG stretch marks aside)
+  const drawn = (k) => {
+    const parts = [...k.querySelectorAll(".katex-html > .base, .katex-html > .tag")];
+    if (!parts.length) return k.scrollWidth;
+    const r = parts.map((e) => e.getBoundingClientRect());
+    return Math.max(...r.map((b) => b.right)) - Math.min(...r.map((b) => b.left));
+  };
+  const fit = () => {
+    for (const d of document.querySelectorAll(".katex-display")) {
+      const k = d.querySelector(":scope > .katex");
+      if (!k || !d.clientWidth) continue;
+      k.style.fontSize = "";
+      const room = d.clientWidth - 2;
+      const base = parseFloat(getComputedStyle(k).fontSize);
+      let size = base;
+      // widths do not scale exactly with the font size (rounding): shrink until it fits
+      for (let n = 0; n < 4 && drawn(k) > room && size > MIN * base; n++) {
+        size = Math.max(MIN * base, size * (room / drawn(k)) * 0.98);
+        k.style.fontSize = `${size}px`;
+      }
+    }
+  };
+  let queued = false;
+  window.__mpFit = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; fit(); });
+  };
+  new MutationObserver((records) => {
+    // not the equations' own changes (our style writes) nor a playing figure's frames
+    if (records.some((r) => !(r.target.closest && r.target.closest(".katex, .js-plotly-plot")))) {
+      window.__mpFit();
+    }
+  }).observe(document.body, { childList: true, subtree: true });
+  window.addEventListener("resize", window.__mpFit);
+  window.__mpFit();
+}
+"""
+
+_COMPONENT = st.components.v2.component("mp_fit", html="<span></span>", js=_JS)
+
+
+def fit_text():
+    """Scale equations to their column and wrap labels (call once per run, from app.py)."""
+    _COMPONENT(key="mp_fit")

@@ -1,0 +1,85 @@
+"""Predict the next pick: the student guesses which point the greedy rule takes next.
+
+On a page with a ``<page>.quiz`` field switched on, the figure shows step j; the
+student enters (or clicks, see :func:`guess_from_selection`) the training index they
+expect at step j + 1, then presses Reveal: the step advances, and their guess, the
+actual choice and both scores (the page's criterion) are shown side by side. The
+running score lives in the session only (it is not part of the link).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import streamlit as st
+
+from .state import Schema
+from .widgets import current, update
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """What the page says about one guess at step ``step``."""
+
+    step: int
+    guess: int
+    actual: int
+    lines: tuple  # plain text, shown as they are
+
+    @property
+    def right(self) -> bool:
+        return self.guess == self.actual
+
+
+def score_key(schema: Schema) -> str:
+    return f"{schema.page}.quiz.score"
+
+
+def score(schema: Schema) -> dict:
+    """``{"tries": n, "right": r, "last": Reveal | None}`` of this session."""
+    return st.session_state.setdefault(score_key(schema), {"tries": 0, "right": 0, "last": None})
+
+
+def guess_from_selection(schema: Schema, index: int | None):
+    """A point clicked in the figure becomes the guess (the number box follows)."""
+    if index is not None and st.session_state.get(f"{schema.page}.quiz.clicked") != index:
+        st.session_state[f"{schema.page}.quiz.clicked"] = index
+        st.session_state[f"{schema.page}.quiz.guess"] = int(index)
+
+
+def quiz_box(schema: Schema, *, n_steps: int, m: int, reveal: Callable[[int, int], Reveal],
+             what: str = "training index i"):
+    """The guess box, the Reveal button, the last result and the running score.
+
+    ``reveal(j, guess)`` describes the pick of step ``j + 1`` (1-based ``j`` is the
+    step shown now) for the guess.
+    """
+    j = min(max(int(current(schema)["j"]), 1), n_steps)
+    sc = score(schema)
+    with st.container(border=True, key=f"{schema.page}-quiz"):
+        st.markdown(f"**Predict the next pick** · score: {sc['right']} of {sc['tries']} right")
+        last = sc["last"]
+        if last is not None:
+            (st.success if last.right else st.info)("\n\n".join(last.lines))
+        if j >= n_steps:
+            st.caption("This is the last step: press ⟲ Reset (or Back) to play again.")
+            return
+        key = f"{schema.page}.quiz.guess"
+        if not isinstance(st.session_state.get(key), int) or not 0 <= st.session_state[key] < m:
+            st.session_state[key] = 0
+        st.number_input(f"Your guess for step {j + 1}: {what}", min_value=0, max_value=m - 1,
+                        step=1, key=key, help="Click a point in the data panel, or type its "
+                        "index (hover over a point to see it).")
+
+        def _reveal():
+            g = int(st.session_state[key])
+            r = reveal(j, g)
+            s = score(schema)
+            s["tries"] += 1
+            s["right"] += int(r.right)
+            s["last"] = r
+            update(schema, j=j + 1)
+
+        st.button(f"Reveal step {j + 1}", key=f"{schema.page}.quiz.reveal", on_click=_reveal,
+                  type="primary")

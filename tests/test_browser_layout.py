@@ -1,0 +1,207 @@
+"""Layout at a projector, a full-HD screen and a phone: nothing truncated or overlapping.
+
+Every page registered in app.py is opened at 1280x720, 1920x1080 and 390x844 (the
+animated pages also in presentation mode at the two wide sizes) and its geometry is
+read in the browser, not its pixels:
+
+- the document has no horizontal overflow (nothing wider than the window);
+- no text of the app's own content overflows its box: equations (``.katex-display``),
+  metrics (label and value, which Streamlit truncates with an ellipsis), captions,
+  widget labels and markdown text (``scrollWidth <= clientWidth + 1``);
+- the controls in the main block (buttons, the timeline's Play) lie inside the
+  window horizontally;
+- a plotly legend or colour bar covers no data point of its figure, and a colour bar
+  does not reach into another panel's plot area;
+- on a phone (390 px), the animated pages show one panel at a time, as wide as the
+  screen allows.
+
+A screenshot of every page at every size is saved under ``screenshots/`` (git-ignored)
+for a person to look at.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from browser_util import (  # noqa: F401  (fixtures)
+    SCREENSHOTS,
+    app_pages,
+    browser,
+    exceptions_on,
+    streamlit_server,
+    wait_for_app,
+    wait_for_charts,
+    wait_for_stable_layout,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PAGES = {p.name: p for p in app_pages()}
+SIZES = {"projector": (1280, 720), "full-hd": (1920, 1080), "phone": (390, 844)}
+#: Small data on every page that has a size (the others open as they are).
+QUERY = {"skpca": "n=80", "kmp": "n=80", "spectrum": "dataset=moons&n=80", "kcca": "kcca.n=80",
+         "bounds": "dataset=moons&n=80"}
+ANIMATED = ("skpca", "kmp", "kcca")
+
+_GEOMETRY_JS = r"""() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const doc = document.documentElement;
+  const vis = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0
+                       && getComputedStyle(e).visibility !== 'hidden'; };
+  const name = (e) => (e.getAttribute('data-testid') || e.className || e.tagName).toString()
+                      .slice(0, 60) + ': ' + (e.innerText || '').trim().slice(0, 60);
+  const overflowing = [];
+  // an equation: its drawn parts lie inside its box (KaTeX's hidden MathML copy and the clipped
+  // SVG of stretchy signs overflow by design)
+  for (const d of main.querySelectorAll('.katex-display')) {
+    if (!vis(d)) continue;
+    const box = d.getBoundingClientRect();
+    for (const b of d.querySelectorAll('.katex-html > .base, .katex-html > .tag')) {
+      const r = b.getBoundingClientRect();
+      if (r.left < box.left - 1 || r.right > box.right + 1) {
+        overflowing.push(`equation ${name(d).slice(0, 80)} (${r.right - box.left} > ${box.width})`);
+        break;
+      }
+    }
+  }
+  const TEXT = ['[data-testid="stMetricLabel"]',
+                '[data-testid="stMetricValue"]', '[data-testid="stMetricDelta"]',
+                '[data-testid="stCaptionContainer"]', '[data-testid="stWidgetLabel"]',
+                '[data-testid="stMarkdownContainer"]', '[data-testid="stHeading"]'];
+  for (const sel of TEXT) {
+    for (const box of main.querySelectorAll(sel)) {
+      if (!vis(box)) continue;
+      for (const e of [box, ...box.querySelectorAll('*')]) {
+        if (!vis(e) || e.closest('[data-testid="stCode"], .katex, .katex-display')) continue;
+        if (e.clientWidth <= 1) continue;  // visually hidden (screen-reader text)
+        const st = getComputedStyle(e);
+        // only boxes that clip or scroll can hide text (an ellipsis, a scroll bar)
+        if (st.overflowX === 'visible' && st.textOverflow !== 'ellipsis') continue;
+        if (e.scrollWidth > e.clientWidth + 1) {
+          overflowing.push(`${sel} ${name(e)} (${e.scrollWidth} > ${e.clientWidth})`);
+          break;
+        }
+      }
+    }
+  }
+  const outside = [];
+  const controls = [...main.querySelectorAll('button, input, [role="slider"], [role="radio"], '
+                                             + '[role="tab"], [data-baseweb="select"]')];
+  for (const host of [...document.querySelectorAll('*')].map(e => e.shadowRoot).filter(Boolean)) {
+    controls.push(...host.querySelectorAll('button'));
+  }
+  for (const c of document.querySelectorAll('.tl button')) controls.push(c);
+  for (const c of controls) {
+    if (!vis(c)) continue;
+    if (c.closest('[data-testid="stExpanderDetails"]') && !vis(c.closest('details'))) continue;
+    if (c.closest('.modebar, .js-plotly-plot')) continue;
+    // a control in a strip that scrolls sideways (Streamlit's tab bar) is reached by scrolling it
+    let a = c.parentElement, scrolls = false;
+    for (; a && a !== main; a = a.parentElement) {
+      const ox = getComputedStyle(a).overflowX;
+      if ((ox === 'auto' || ox === 'scroll') && a.scrollWidth > a.clientWidth) {
+        const ra = a.getBoundingClientRect();
+        scrolls = ra.left >= -1 && ra.right <= innerWidth + 1;
+        break;
+      }
+    }
+    if (scrolls) continue;
+    const r = c.getBoundingClientRect();
+    if (r.left < -1 || r.right > innerWidth + 1) outside.push(`${name(c)} [${r.left}, ${r.right}]`);
+  }
+  const covers = [];
+  const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  for (const gd of document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')) {
+    if (!vis(gd)) continue;
+    const boxes = [...gd.querySelectorAll('.legend .bg, .colorbar .cbbg')]
+      .filter(vis).map(e => [e.closest('.legend') ? 'legend' : 'colour bar',
+                             e.getBoundingClientRect()]);
+    const points = [...gd.querySelectorAll('.scatterlayer .point')].filter(vis)
+      .map(p => p.getBoundingClientRect())
+      .map(r => ({left: r.left + r.width / 2 - 1, right: r.left + r.width / 2 + 1,
+                  top: r.top + r.height / 2 - 1, bottom: r.top + r.height / 2 + 1}));
+    const plots = [...gd.querySelectorAll('.nsewdrag')].filter(vis).map(e => e.getBoundingClientRect());
+    for (const [kind, b] of boxes) {
+      const n = points.filter(p => hit(p, b)).length;
+      if (n) covers.push(`${kind} covers ${n} data points`);
+      if (kind === 'colour bar') {
+        const k = plots.filter(p => hit(p, b)).length;
+        if (k) covers.push(`colour bar reaches into ${k} plot areas`);
+      }
+    }
+  }
+  const graphs = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
+    .filter(vis).map(gd => gd.getBoundingClientRect().width);
+  return {overflow: doc.scrollWidth - doc.clientWidth, overflowing, outside, covers, graphs,
+          width: innerWidth};
+}"""
+
+
+def _open(browser, url, size):
+    w, h = size
+    context = browser.new_context(viewport=dict(width=w, height=h), device_scale_factor=1)
+    pg = context.new_page()
+    pg.set_default_timeout(90_000)
+    pg.page_errors = []
+    pg.on("pageerror", lambda exc: pg.page_errors.append(str(exc)))
+    pg.goto(url)
+    wait_for_app(pg)
+    wait_for_charts(pg)
+    # the timeline reports the window's size once; the page may rerun to fit it
+    pg.wait_for_timeout(600)
+    wait_for_app(pg)
+    wait_for_charts(pg)
+    wait_for_stable_layout(pg)
+    return context, pg
+
+
+def _screenshots(pg, label, whole: bool):
+    """What the window shows, and (``whole``) the whole page: Streamlit scrolls inside its
+    main block, so the window is grown to the block's height for that picture."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    pg.screenshot(path=str(SCREENSHOTS / f"layout_{label}.png"))
+    if whole:
+        size = pg.viewport_size
+        tall = pg.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+        pg.set_viewport_size(dict(width=size["width"], height=min(max(tall, size["height"]), 8000)))
+        wait_for_stable_layout(pg)
+        pg.screenshot(path=str(SCREENSHOTS / f"layout_{label}_whole.png"))
+        pg.set_viewport_size(size)
+
+
+def _check(pg, label, whole=True):
+    geo = pg.evaluate(_GEOMETRY_JS)
+    _screenshots(pg, label, whole)
+    assert not exceptions_on(pg), label
+    assert geo["overflow"] <= 0, (label, geo)
+    assert not geo["overflowing"], (label, geo["overflowing"])
+    assert not geo["outside"], (label, geo["outside"])
+    assert not geo["covers"], (label, geo["covers"])
+    return geo
+
+
+@pytest.mark.parametrize("size", list(SIZES), ids=list(SIZES))
+@pytest.mark.parametrize("name", list(PAGES))
+def test_nothing_truncated_or_overlapping(streamlit_server, browser, name, size):
+    context, pg = _open(browser, PAGES[name].url(streamlit_server.base, QUERY.get(name, "")),
+                        SIZES[size])
+    try:
+        geo = _check(pg, f"{name}_{size}")
+        if size == "phone" and name in ANIMATED:
+            # one panel at a time (KMP's 2-D fit is a single panel), using most of the width
+            panel = pg.locator('[data-testid="stRadio"]', has_text="Panel")
+            assert panel.count() == (name != "kmp"), "a phone shows a panel selector"
+            assert geo["graphs"] and max(geo["graphs"]) >= 0.75 * geo["width"], geo["graphs"]
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", ["projector", "full-hd"])
+@pytest.mark.parametrize("name", ANIMATED)
+def test_presentation_mode_has_nothing_truncated(streamlit_server, browser, name, size):
+    query = "&".join(q for q in (QUERY.get(name, ""), "present=true") if q)
+    context, pg = _open(browser, PAGES[name].url(streamlit_server.base, query), SIZES[size])
+    try:
+        _check(pg, f"{name}_{size}_present", whole=False)
+    finally:
+        context.close()

@@ -1,0 +1,106 @@
+"""Predict the next pick: the quiz records a guess, reveals the choice and keeps a score.
+
+The choice and the quotients shown are compared with mpcore's own greedy steps on the
+same data (the page's training rows), so a wrong reveal fails here.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from apptest_util import assert_clean, open_app_page, reference_data, reference_split, timeline
+
+from mpcore.kernels import kernel_matrix
+from mpcore.skpca import greedy_steps
+from pages.common.schemas import KMP, SKPCA
+
+pytestmark = pytest.mark.slow
+
+N = 60
+
+
+def _quiz_text(at, page):
+    return [m.value for m in at.markdown if "Predict the next pick" in m.value]
+
+
+def _score(at) -> tuple[int, int]:
+    text = next(m.value for m in at.markdown if "Predict the next pick" in m.value)
+    right, tries = re.search(r"score: (\d+) of (\d+) right", text).groups()
+    return int(right), int(tries)
+
+
+def test_quiz_field_is_in_the_schemas():
+    assert SKPCA["skpca.quiz"].default is False
+    assert KMP["kmp.quiz"].default is False
+
+
+def test_skpca_quiz_reveals_the_greedy_choice_and_scores_the_guess():
+    at = open_app_page("pages/skpca.py", params={"n": N, "k": 6, "skpca.quiz": "true"})
+    assert_clean(at)
+    assert _score(at) == (0, 0)
+    assert timeline(at)["j"] == 1
+    steps_line = timeline(at)["lines"]
+    actual2 = int(re.search(r"i₂ = (\d+)", steps_line[1][0]).group(1))
+    wrong = (actual2 + 1) % 10
+    at.number_input(key="skpca.quiz.guess").set_value(wrong).run()
+    at.button(key="skpca.quiz.reveal").click().run()
+    assert_clean(at)
+    assert timeline(at)["j"] == 2
+    assert _score(at) == (0, 1)
+    shown = " ".join(m.value for m in at.info)
+    assert f"you guessed i = {wrong}" in shown and f"chose i = {actual2}" in shown
+    # now guess right
+    actual3 = int(re.search(r"i₃ = (\d+)", steps_line[2][0]).group(1))
+    at.number_input(key="skpca.quiz.guess").set_value(actual3).run()
+    at.button(key="skpca.quiz.reveal").click().run()
+    assert_clean(at)
+    assert timeline(at)["j"] == 3
+    assert _score(at) == (1, 2)
+    assert any(f"chose i = {actual3}" in m.value and "Right" in m.value for m in at.success)
+
+
+def test_skpca_quiz_quotients_match_mpcore():
+    at = open_app_page("pages/skpca.py", params={"n": N, "k": 4, "kernel": "linear",
+                                                  "skpca.quiz": "true"})
+    assert_clean(at)
+    s = {"dataset": "moons", "n": N, "seed": 0, "test": 0.3, "noise": 0.2, "std": True}
+    d, X = reference_data(s)
+    tr, _ = reference_split(d, N, s)
+    steps = list(greedy_steps(kernel_matrix(X[tr], kernel="linear"), 4))
+    guess = next(i for i in range(len(tr)) if i not in (steps[0].index, steps[1].index))
+    at.number_input(key="skpca.quiz.guess").set_value(guess).run()
+    at.button(key="skpca.quiz.reveal").click().run()
+    text = " ".join(m.value for m in at.info)
+    assert f"chose i = {steps[1].index} (ρ = {steps[1].quotients[steps[1].index]:.4g}" in text
+    assert f"ρ = {steps[1].quotients[guess]:.4g}" in text
+
+
+def test_quiz_off_draws_no_quiz():
+    at = open_app_page("pages/skpca.py", params={"n": N, "k": 4})
+    assert_clean(at)
+    assert not _quiz_text(at, "skpca")
+    assert not np.any([b.key == "skpca.quiz.reveal" for b in at.button])
+
+
+@pytest.mark.parametrize("fitting", ["basic", "prefit"])
+def test_kmp_quiz_reveals_the_pursuit_choice_and_its_collinearity(fitting):
+    at = open_app_page("pages/kmp.py", params={"n": N, "k": 5, "kmp.quiz": "true",
+                                                "kmp.fitting": fitting})
+    assert_clean(at)
+    assert _score(at) == (0, 0)
+    at.number_input(key="kmp.quiz.guess").set_value(3).run()
+    at.button(key="kmp.quiz.reveal").click().run()
+    assert_clean(at)
+    assert timeline(at)["j"] == 2
+    right, tries = _score(at)
+    assert tries == 1
+    text = " ".join(m.value for m in [*at.info, *at.success])
+    assert "you guessed i = 3" in text and "Collinearity with the residue" in text
+    actual = int(re.search(r"added K\(·, x_(\d+)\)", text).group(1))
+    assert right == int(actual == 3)
+    # the chosen function has the largest score the page computes (the pursuit's argmax)
+    chosen, yours = (float(x) for x in re.search(r"chosen ([\d.e+-]+), yours ([\d.e+-]+)",
+                                                  text).groups()) if actual != 3 else (1, 1)
+    assert chosen >= yours
