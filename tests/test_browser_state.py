@@ -67,7 +67,8 @@ def act(pg, rng: random.Random, name: str) -> str:
         options.nth(pick).click()
         done = f"{label} = {texts[pick]}"
     elif kind == "slider":
-        sliders = _visible(side.locator('[role="slider"]'))
+        # Streamlit's sliders are <input type="range"> (implicit ARIA role slider)
+        sliders = _visible(side.get_by_role("slider"))
         if not sliders:
             return "no slider"
         slider = rng.choice(sliders)

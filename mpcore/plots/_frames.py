@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
+from _plotly_utils.utils import convert_to_base64
 
 from ._common import deep_merge
 
@@ -71,8 +72,43 @@ def open_at(fig: dict, j: int, *, k: int | None = None, frame_ms: int | None = N
     return out
 
 
+class _Prevalidated(go.Figure):
+    """A figure dict of this package, handed to Streamlit as it is.
+
+    Streamlit turns a dict into a ``go.Figure`` (validating every trace of every
+    frame) and a ``go.Figure`` back into a dict, on every rerun: for an animation
+    that was a quarter of a Step's server time even with ``_validate=False``. The
+    figures of this package were validated when built (the tests build each with
+    validation on), so this ``go.Figure`` only carries the dict: ``to_dict`` returns
+    it, nothing is copied or checked again. Not a general-purpose figure: its
+    other ``go.Figure`` methods are not available.
+    """
+
+    def __init__(self, fig: dict):  # go.Figure.__init__ on purpose not called
+        object.__setattr__(self, "_mp_dict", fig)
+
+    def to_dict(self) -> dict:
+        # what go.Figure.to_dict gives: numpy arrays as plotly.js typed arrays (base64),
+        # on a copy of the containers (the cached dict and its arrays are not touched)
+        out = _containers_copy(self._mp_dict)
+        convert_to_base64(out)
+        return out
+
+    def to_plotly_json(self) -> dict:
+        return self.to_dict()
+
+
+def _containers_copy(obj):
+    """Copy of nested dicts, lists and tuples (as lists); leaves (arrays, numbers) shared."""
+    if isinstance(obj, dict):
+        return {k: _containers_copy(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_containers_copy(v) for v in obj]
+    return obj
+
+
 def prevalidated(fig: dict) -> go.Figure:
-    """A ``go.Figure`` around a figure dict built (and validated) by this module, without
-    validating it again: given a dict, Streamlit re-validates every frame (tens of ms
-    for an animation) on each rerun, such as a Step click."""
-    return go.Figure(fig, _validate=False)
+    """A ``go.Figure`` around a figure dict built (and validated) by this package, without
+    validating or copying it again (see :class:`_Prevalidated`); ``to_dict()`` gives the
+    dict back. Use it to pass a cached animation to ``st.plotly_chart``."""
+    return _Prevalidated(fig)
