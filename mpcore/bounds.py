@@ -65,7 +65,7 @@ def _scaled(value_log):
     return math.exp(value_log) if value_log > -745.0 else 0.0
 
 
-def compression_terms(out_residual_means, m, *, delta=0.05, R=1.0):
+def compression_terms(out_residual, m, *, delta=0.05, R=1.0):
     r"""The Corollary 1 expression of [1]_ at each compression-set size t (not minimised).
 
     .. math:: \bar r_t + R\sqrt{\frac{t\ln(em/t) + \ln(2m/\delta)}{2(m-t)}}
@@ -75,9 +75,9 @@ def compression_terms(out_residual_means, m, *, delta=0.05, R=1.0):
 
     Parameters
     ----------
-    out_residual_means : array of shape (k,)
+    out_residual : array of shape (k,)
         Entry ``t-1`` is the mean residual of the ``m - t`` training points
-        outside the first-``t`` compression set.
+        outside the first-``t`` compression set (:func:`mpcore.curves.out_residual_means`).
     m : int
         Training-set size; needs ``k < m``.
     delta : float in (0, 1)
@@ -88,8 +88,13 @@ def compression_terms(out_residual_means, m, *, delta=0.05, R=1.0):
     -------
     terms : ndarray of shape (k,)
     """
-    r = _check_vector(out_residual_means, "out_residual_means")
-    r = _check_nonnegative(r, "out_residual_means", "mean squared feature-space residuals")
+    return _compression_terms(out_residual, m, delta, R, "out_residual")
+
+
+def _compression_terms(out_residual, m, delta, R, name):
+    """:func:`compression_terms`, naming the residuals ``name`` in its refusals."""
+    r = _check_vector(out_residual, name)
+    r = _check_nonnegative(r, name, "mean squared feature-space residuals")
     m = check_positive_int(m, "m", minimum=2)
     delta = check_probability(delta, "delta")
     R = check_positive_float(R, "R", maximum=MAX_ABS_VALUE)
@@ -109,13 +114,25 @@ def compression_bound(out_residual_means, m, *, delta=0.05, R=1.0):
               + R\sqrt{\frac{t\ln(em/t) + \ln(2m/\delta)}{2(m-t)}}
 
     and the returned curve is the running minimum over :math:`t \le k` of
-    :func:`compression_terms` (parameters as there).
+    :func:`compression_terms`.
+
+    Parameters
+    ----------
+    out_residual_means : array of shape (k,)
+        Entry ``t-1`` is the mean residual of the ``m - t`` training points
+        outside the first-``t`` compression set.
+    m : int
+        Training-set size; needs ``k < m``.
+    delta : float in (0, 1)
+    R : float > 0
+        Bound on the residuals (1 for a normalised kernel such as the Gaussian).
 
     Returns
     -------
     B : ndarray of shape (k,)
     """
-    return np.minimum.accumulate(compression_terms(out_residual_means, m, delta=delta, R=R))
+    return np.minimum.accumulate(_compression_terms(out_residual_means, m, delta, R,
+                                                    "out_residual_means"))
 
 
 def _compression_penalty(k, m, delta):
