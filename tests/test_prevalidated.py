@@ -46,7 +46,9 @@ def test_streamlit_receives_the_same_json_as_from_a_go_figure(make):
     before = copy.deepcopy(fig)
     # what st.plotly_chart does with its argument
     ours = plotly.tools.return_figure_from_figure_or_data(prevalidated(fig), validate_figure=True)
-    ref = plotly.tools.return_figure_from_figure_or_data(go.Figure(fig), validate_figure=True)
+    # (go.Figure converts the dict it is given in place: give it a copy)
+    ref = plotly.tools.return_figure_from_figure_or_data(go.Figure(copy.deepcopy(fig)),
+                                                         validate_figure=True)
     assert _pruned(json.loads(pio.to_json(ours, validate=False))) == _pruned(
         json.loads(pio.to_json(ref, validate=False)))
     assert '"bdata"' in pio.to_json(ours, validate=False)  # arrays sent as typed arrays
