@@ -4,7 +4,7 @@
 returns, per step, the training and test errors (from its staged
 predictions), the Theorem 3 bound of Hussain & Shawe-Taylor and t, the
 training loss and the wall time of each step (recorded by ``fit``): what the
-KMP page's curves and timing tabs and the Figure 2 reproduction plot.
+KMP page's curves and timing tabs plot.
 
 References
 ----------
