@@ -8,6 +8,10 @@ CSV with a ValueError that says what to fix for every malformed input.
 
 Limits of ``from_csv``: at most ``MAX_ROWS`` data rows, ``MAX_COLS`` columns
 and ``MAX_BYTES`` bytes.
+
+``standardize`` and ``split`` (see :mod:`datasets._split`) take a data set to its
+standardised training and test parts: the one path of the app, its "Show the code"
+snippets and the experiments.
 """
 
 from __future__ import annotations
@@ -24,10 +28,12 @@ from sklearn.utils import check_random_state
 from . import _synthetic
 from ._csv import MAX_BYTES, MAX_COLS, MAX_ROWS, Note, read_csv
 from ._registry import REGISTRY
+from ._split import STANDARDIZE, can_stratify, split, split_indices, standardize
 from ._two_view import two_view
 
 __all__ = ["Dataset", "Note", "DataWarning", "names", "load", "from_csv", "info", "two_view",
-           "MAX_ROWS", "MAX_COLS", "MAX_BYTES", "MAX_TOY_FEATURES", "MAX_SEED"]
+           "MAX_ROWS", "MAX_COLS", "MAX_BYTES", "MAX_TOY_FEATURES", "MAX_SEED",
+           "standardize", "can_stratify", "split_indices", "split", "STANDARDIZE"]
 
 #: Largest ``n_features`` of the gaussian_toy generator (it draws a random
 #: orthogonal n_features x n_features matrix).

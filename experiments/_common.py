@@ -6,7 +6,8 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 import pandas as pd
-from sklearn.preprocessing import StandardScaler
+
+import datasets
 
 from .verdicts import worst
 
@@ -123,5 +124,6 @@ def check_positive(value, name, *, integer=False, minimum=None, maximum=None):
 
 
 def standardised_split(X, train, test):
-    scaler = StandardScaler().fit(X[train])
-    return scaler.transform(X[train]), scaler.transform(X[test])
+    """Training and test rows of X, standardised with the training rows' statistics
+    (:func:`datasets.standardize`, the app's and the snippets' standardiser)."""
+    return datasets.standardize(X[train], X[test])

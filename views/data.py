@@ -12,8 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from sklearn.model_selection import train_test_split
-from sklearn.preprocessing import StandardScaler
 
 import datasets
 
@@ -96,22 +94,14 @@ def load(choice: DataChoice, csv_bytes: bytes | None = None, *,
         X = np.vstack([X, extra[:, :2]])
         y = np.concatenate([y, extra[:, 2].astype(y.dtype)])
     if choice.standardize:
-        X = StandardScaler().fit_transform(X)
+        X = datasets.standardize(X)
     return datasets.Dataset(X=X, y=y, task=d.task, name=d.name, description=d.description,
                             source=d.source, feature_names=d.feature_names,
                             target_name=d.target_name, warnings=d.warnings, notes=d.notes)
 
 
-def can_stratify(y, test_size) -> bool:
-    """Whether a stratified split of ``y`` with ``test_size`` can keep every class.
-
-    Every class needs two members and the test part at least one row per class.
-    ``test_size`` is a fraction, or a number of rows (an int), as in
-    :func:`sklearn.model_selection.train_test_split`.
-    """
-    _, counts = np.unique(y, return_counts=True)
-    n_test = test_size if isinstance(test_size, (int, np.integer)) else int(test_size * len(y))
-    return bool(counts.min() >= 2 and n_test >= len(counts))
+#: Whether a stratified split can keep every class (:func:`datasets.can_stratify`).
+can_stratify = datasets.can_stratify
 
 
 def stratified(d: datasets.Dataset, test_size) -> bool:
@@ -125,7 +115,5 @@ def split(d: datasets.Dataset, test_size, seed: int):
     Returns ``(train, test)`` in ``train_test_split``'s order, so ``X[train]`` is
     what ``train_test_split(X, ..., random_state=seed)`` gives.
     """
-    idx = np.arange(d.n_samples)
-    strat = d.y if stratified(d, test_size) else None
-    tr, te = train_test_split(idx, test_size=test_size, random_state=seed, stratify=strat)
-    return tr, te
+    return datasets.split_indices(d.n_samples, d.y, test_size=test_size, random_state=seed,
+                                  stratify=d.task == "classification")

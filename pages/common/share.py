@@ -33,7 +33,7 @@ def data_snippet(choice: DataChoice) -> str:
         lines.append(f"added = np.array({[list(p) for p in choice.added]!r})  # clicked points")
         lines.append("X = np.vstack([X, added[:, :2]]); y = np.concatenate([y, added[:, 2].astype(int)])")
     if choice.standardize:
-        lines.append("X = StandardScaler().fit_transform(X)")
+        lines.append("X = datasets.standardize(X)")
     return "\n".join(lines)
 
 
@@ -50,19 +50,18 @@ def kernel_kwargs(kern: KernelChoice) -> str:
 
 def split_snippet(choice: DataChoice, test_fraction: float, stratify: bool,
                   has_target: bool = True) -> str:
-    """The train/test split line, identical to ``cached.split``."""
+    """The train/test split line: ``datasets.split``, the function ``cached.split`` uses."""
     if not has_target:
-        return (f"X_tr, X_te = train_test_split(X, test_size={test_fraction!r}, "
+        return (f"X_tr, X_te = datasets.split(X, test_size={test_fraction!r}, "
                 f"random_state={choice.seed})")
-    strat = ", stratify=y" if stratify else ""
-    return (f"X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size={test_fraction!r}, "
+    strat = ", stratify=True" if stratify else ""
+    return (f"X_tr, X_te, y_tr, y_te = datasets.split(X, y, test_size={test_fraction!r}, "
             f"random_state={choice.seed}{strat})")
 
 
 # `mpdatasets`: the data loaders under their installed name (pyproject.toml; in a clone,
 # mpdatasets.py), so every snippet runs after `pip install` of the project, in any folder.
 HEADER = ("import numpy as np\nimport mpdatasets as datasets\n"
-          "from sklearn.preprocessing import StandardScaler\n"
           "from sklearn.model_selection import train_test_split\n")
 
 
