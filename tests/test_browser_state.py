@@ -42,8 +42,9 @@ def act(pg, rng: random.Random, name: str) -> str:
     """One random lecturer action; returns what it did (for the failure message)."""
     side = sidebar(pg)
     kinds = ["select", "slider", "slider", "toggle"]
-    if name in ("skpca", "kmp", "kcca"):
-        kinds += ["step", "step"]
+    step_button = pg.get_by_role("button", name="Step ▶")
+    if name in ("skpca", "kmp", "kcca") and step_button.count() and step_button.first.is_visible():
+        kinds += ["step", "step"]  # (a comparison view, e.g. a Figure 6 preset, has no Step)
     if _visible(side.locator('a[target="_self"]')) and name != "bounds":
         kinds.append("preset")
     kind = rng.choice(kinds)
