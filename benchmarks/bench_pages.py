@@ -195,11 +195,14 @@ def main(argv=None) -> int:
     parser.add_argument("--pages", default="", help="comma-separated page names (default: all)")
     parser.add_argument("--interactions", type=int, default=6,
                         help="control changes per page and control (0: page loads only)")
+    parser.add_argument("--root", type=Path, default=REPO_ROOT,
+                        help="checkout to serve (default: this one); e.g. an older commit's "
+                             "`git worktree` for a before/after comparison")
     parser.add_argument("--out", type=Path, default=None, help="also write the table here")
     args = parser.parse_args(argv)
     if args.repeats < 1:
         parser.error("--repeats must be at least 1")
-    pages = app_pages()
+    pages = app_pages(args.root.resolve() / "app.py")
     if args.pages:
         wanted = set(args.pages.split(","))
         unknown = wanted - {p.name for p in pages}
@@ -212,7 +215,7 @@ def main(argv=None) -> int:
 
     load_before = os.getloadavg()[0]
     rows = []
-    server = StreamlitServer().start()
+    server = StreamlitServer(cwd=args.root.resolve()).start()
     try:
         with sync_playwright() as pw:
             browser = launch_browser(pw)
@@ -254,7 +257,8 @@ def main(argv=None) -> int:
             f"{statistics.median(r['total_bytes'] for r in runs) / 1e6:,.1f} MB | "
             f"{len(figs)} | {(figs[0] / 1e3 if figs else 0):,.0f} | "
             f"{sum(r['errors'] for r in runs)} |")
-    header = (f"{args.repeats} fresh-context loads per page after one warm-up, 1280x720; "
+    header = (f"{args.root.resolve().name}: "
+              f"{args.repeats} fresh-context loads per page after one warm-up, 1280x720; "
               f"Python {platform.python_version()}, streamlit {streamlit.__version__}, "
               f"plotly {plotly.__version__}, {os.cpu_count()} cores, 1-min load average "
               f"{load_before:.1f} before / {load_after:.1f} after; "
