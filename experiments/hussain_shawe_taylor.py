@@ -422,7 +422,8 @@ def hst_fig2_kmp(settings=None, quick=False, progress=None) -> Result:
     for k, v in ks.items():
         a = np.asarray(v)
         lo, hi = (float(x) for x in np.percentile(a, [5, 95]))
-        stats[k] = dict(median=float(np.median(a)), p5=lo, p95=hi,
+        med = float(np.median(a))
+        stats[k] = dict(median=int(med) if med.is_integer() else med, p5=lo, p95=hi,
                         percentile_of_17=_percentile_of(17, a),
                         share_within_3=float(np.mean(np.abs(a - 17) <= K_REPRODUCED)),
                         share_at_cap=float(np.mean(a == s.n_basis)))
