@@ -106,3 +106,9 @@ def test_every_page_and_core_module_is_named_in_the_contract():
     assert _contract_modules("pages-common", "forbidden_modules") == pages
     core = {f"mpcore.{p.stem}" for p in (ROOT / "mpcore").glob("*.py") if p.stem != "__init__"}
     assert _contract_modules("mpcore-core-no-plots", "source_modules") == core
+
+
+def test_private_plot_modules_named_in_the_contract_exist():
+    listed = _contract_modules("pages-public-plots", "forbidden_modules")
+    for module in listed:
+        assert (ROOT / (module.replace(".", "/") + ".py")).exists(), module
