@@ -74,13 +74,13 @@ test, k = state["test"], state["k"]
 K_MAX = SKPCA["k"].at("hi", state)  # one run of K_MAX steps serves every k on the slider
 cand = 59 if state["skpca.trick"] else None
 try:
-    view = cached.skpca_view(choice, kern, test, K_MAX, cand)
-    fig = cached.skpca_figure(choice, kern, test, K_MAX, cand)
+    view = cached.skpca_at_k(choice, kern, test, K_MAX, cand, k)
+    fig = view["fig"]
 except ValueError as exc:
     st.error(literal(exc))
     st.stop()
 
-steps = view["steps"][:k]
+steps = view["steps"]
 n_steps = len(steps)
 preset = active_preset(state, {name: values for name, (values, _) in PRESETS.items()})
 if preset:

@@ -176,6 +176,21 @@ def added_rows(choice: DataChoice, test_fraction: float):
     return np.flatnonzero(np.asarray(tr) >= load_data(choice).n_samples - n_added)
 
 
+@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+def skpca_at_k(choice: DataChoice, kern: KernelChoice, test_fraction: float, k_max: int,
+               n_candidates: int | None, k: int) -> dict:
+    """What the sparse-KPCA page shows at sparsity ``k``: the first k steps and the figure
+    cut to them, taken once per k from the ``k_max`` run. A Step rerun then reads k steps
+    and k frames from the cache, not the k_max of them (the heatmaps above all)."""
+    from mpcore.plots import cut_animation
+
+    view = skpca_view(choice, kern, test_fraction, k_max, n_candidates)
+    steps = view["steps"][:k]
+    fig = skpca_figure(choice, kern, test_fraction, k_max, n_candidates)
+    return freeze_tree(dict(steps=steps, fig=cut_animation(fig, len(steps), 1),
+                            heat_note=view["heat_note"], m=view["m"]))
+
+
 # ---------------------------------------------------------------- bounds page
 
 
