@@ -137,7 +137,7 @@ _GEOMETRY_JS = r"""() => {
 }"""
 
 
-def _open(browser, url, size):
+def _open(browser, url, size, content="h1"):
     w, h = size
     context = browser.new_context(viewport=dict(width=w, height=h), device_scale_factor=1)
     pg = context.new_page()
@@ -145,11 +145,11 @@ def _open(browser, url, size):
     pg.page_errors = []
     pg.on("pageerror", lambda exc: pg.page_errors.append(str(exc)))
     pg.goto(url)
-    wait_for_app(pg)
+    wait_for_app(pg, content=content)
     wait_for_charts(pg)
     # the timeline reports the window's size once; the page may rerun to fit it
     pg.wait_for_timeout(600)
-    wait_for_app(pg)
+    wait_for_app(pg, content=content)
     wait_for_charts(pg)
     wait_for_stable_layout(pg)
     return context, pg
@@ -200,7 +200,8 @@ def test_nothing_truncated_or_overlapping(streamlit_server, browser, name, size)
 @pytest.mark.parametrize("name", ANIMATED)
 def test_presentation_mode_has_nothing_truncated(streamlit_server, browser, name, size):
     query = "&".join(q for q in (QUERY.get(name, ""), "present=true") if q)
-    context, pg = _open(browser, PAGES[name].url(streamlit_server.base, query), SIZES[size])
+    context, pg = _open(browser, PAGES[name].url(streamlit_server.base, query), SIZES[size],
+                        content='[data-testid="stPlotlyChart"] .main-svg')
     try:
         _check(pg, f"{name}_{size}_present", whole=False)
     finally:

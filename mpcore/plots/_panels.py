@@ -86,19 +86,28 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
     ya = "yaxis" + ysfx
     box = (_domain(layout, xa), _domain(layout, ya))
     shown_legend = False
+    bar = dict(x=1.1, xanchor="left", y=0.5, yanchor="middle", len=0.9)
     for t in fig.get("data", []):
         mine = _suffix(t.get("xaxis")) == sfx and _suffix(t.get("yaxis")) == ysfx
         if not mine:
             data.append(dict(t, visible=False))
             continue
         t = dict(t)
-        bar = dict(x=1.02, xanchor="left", y=0.5, yanchor="middle", len=0.9)
         if isinstance(t.get("colorbar"), dict):
             t["colorbar"] = dict(t["colorbar"], **bar)
         if isinstance(t.get("marker"), dict) and isinstance(t["marker"].get("colorbar"), dict):
             t["marker"] = dict(t["marker"], colorbar=dict(t["marker"]["colorbar"], **bar))
         shown_legend |= t.get("showlegend", True) is not False and t.get("visible", True) is True
         data.append(t)
+    used = {(t.get("marker") or {}).get("coloraxis") for t in data if t.get("visible", True) is True}
+    used |= {t.get("coloraxis") for t in data if t.get("visible", True) is True}
+    for key in list(layout):
+        if re.fullmatch(r"coloraxis\d*", key) and isinstance(layout[key], dict):
+            if key in used:
+                layout[key] = dict(layout[key], colorbar=dict(layout[key].get("colorbar") or {},
+                                                              **bar))
+            else:
+                layout[key] = dict(layout[key], showscale=False)
     for key in list(layout):
         m = _AXIS.match(key)
         if not m:

@@ -64,6 +64,12 @@ def _position(heat_index, i):
     return int(hit[0]) if hit.size else None
 
 
+def _f32(a):
+    """Per-frame values in single precision: what is drawn and hovered (3 to 4 digits) is
+    unchanged, and the animation sent to every browser is half the size."""
+    return np.asarray(a, dtype=np.float32)
+
+
 def _frame_traces(X2, steps, j, heat, heat_index=None):
     """The traces frame j changes, as plain dicts (no plotly validation per frame)."""
     s = steps[j]
@@ -71,16 +77,16 @@ def _frame_traces(X2, steps, j, heat, heat_index=None):
     q = finite(s.quotients)
     rel = _relative(s.quotients)
     traces = [
-        {"type": "scatter", "marker": {"color": s.residual_diag}},
+        {"type": "scatter", "marker": {"color": _f32(s.residual_diag)}},
         {"type": "scatter", "x": X2[idx, 0], "y": X2[idx, 1],
          "text": [str(n + 1) for n in range(len(idx))]},
-        {"type": "scatter", "y": rel, "customdata": q},
+        {"type": "scatter", "y": _f32(rel), "customdata": _f32(q)},
         {"type": "scatter", "x": [s.index], "y": [rel[s.index]], "customdata": [q[s.index]],
          "text": [f"i = {s.index}"]},
         {"type": "scatter", "x": [j + 1], "y": [s.trace_residual]},
     ]
     if heat is not None:
-        traces.append({"type": "heatmap", "z": heat[j]})
+        traces.append({"type": "heatmap", "z": _f32(heat[j])})
         x, y = _row_col(_position(heat_index, s.index), heat.shape[1])
         traces.append({"type": "scatter", "x": x, "y": y})
     return traces
@@ -124,8 +130,9 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
         raise ValueError("No steps to draw: the kernel matrix was already spanned.")
     start = int(np.clip(start, 0, k - 1))
     has_heat = heatmaps is not None
-    titles = ("Data: colour = residual diagonal K̂<sub>ii</sub>",
-              "Quotients ρ<sub>i</sub> = (K̂²)<sub>ii</sub> / K̂<sub>ii</sub>, ÷ this step's max",
+    # short titles: at 1280 px the two columns of panels are about 250 px wide each
+    titles = ("Data (colour: K̂<sub>ii</sub>)",
+              "Quotients ρ<sub>i</sub> ÷ largest",
               "Deflated kernel K̂<sub>j</sub>" if has_heat else "Deflated kernel (hidden for large m)",
               "Trace residual tr K̂<sub>j</sub>")
     # vertical room for the top row's axis titles and the bottom row's panel titles, also
@@ -236,19 +243,22 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
     fig.update_yaxes(range=[X2[:, 1].min() - pad[1], X2[:, 1].max() + pad[1]], title=axis_labels[1],
                      row=1, col=1)
     fig.update_xaxes(range=[-0.5, len(X2) - 0.5], title="training index i", row=1, col=2)
-    fig.update_yaxes(range=[-0.02, 1.12], title="ρ<sub>i</sub> / max<sub>i</sub> ρ<sub>i</sub>",
+    # no y titles on the right-hand panels: the panel titles say it, and the colour bars of the
+    # left-hand panels need the room
+    fig.update_yaxes(range=[-0.02, 1.12],
                      row=1, col=2)
     fig.update_xaxes(title="step j (basis vectors)", range=[-0.3, k + 0.3], row=2, col=2)
     ymax = np.nanmax(greedy) if np.isfinite(np.nanmax(greedy)) else 1.0
-    fig.update_yaxes(title="tr K̂<sub>j</sub>", range=[0, ymax * 1.05], row=2, col=2)
+    fig.update_yaxes(range=[0, ymax * 1.05], row=2, col=2)
 
     play_controls(fig, k, start, frame_ms, slider_x=0.31, button_font=16)
     base_layout(fig, height=height)
-    # the legend belongs to panel 4 (trace curves): put it inside that panel
-    fig.update_layout(margin=dict(b=130, t=70),
-                      legend=dict(x=0.99, y=0.42, xanchor="right", yanchor="top", orientation="v",
+    # the legend names panel 4's curves; under the figure, it covers no data at any width
+    fig.update_layout(margin=dict(b=215, t=70),
+                      legend=dict(x=1.0, y=0.0, yref="container", xanchor="right", yanchor="bottom",
+                                  orientation="h",
                                   bgcolor="rgba(255,255,255,0.85)", bordercolor="#999",
-                                  borderwidth=1, font=dict(size=15)))
+                                  borderwidth=1, font=dict(size=13)))
     fig.update_annotations(font_size=17, yshift=8)
     out = fig.to_plotly_json()
     out["frames"] = frames

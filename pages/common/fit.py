@@ -6,7 +6,7 @@ iframe), drawn once per run by app.py:
 - every display equation (``st.latex``, ``$$...$$``) wider than its column is
   scaled down until it fits (never below 35% of its size), again whenever the
   window or the page changes, so nothing is cut off or needs a scroll bar;
-- widget and metric labels wrap onto a second line instead of ending in "…"
+- widget, metric and button labels wrap onto a second line instead of ending in "…"
   (Streamlit cuts them to one line);
 - a figure left from the previous run while the page recomputes (Streamlit marks it
   ``data-stale``) carries a "Recomputing" label once the wait exceeds 0.8 s.
@@ -24,7 +24,8 @@ export default function () {
     [data-testid="stWidgetLabel"] .stMarkdownEllipsis,
     [data-testid="stWidgetLabel"] .stMarkdownEllipsis p,
     [data-testid="stMetricLabel"] .stMarkdownEllipsis,
-    [data-testid="stMetricLabel"] .stMarkdownEllipsis p {
+    [data-testid="stMetricLabel"] .stMarkdownEllipsis p,
+    button .stMarkdownEllipsis, button .stMarkdownEllipsis p {
       white-space: normal !important; overflow: visible !important;
       text-overflow: clip !important; overflow-wrap: anywhere; }
     [data-testid="stMetricLabel"] > div { overflow: visible !important; }
