@@ -57,7 +57,7 @@ def quiz_box(schema: Schema, *, n_steps: int, m: int, reveal: Callable[[int, int
     """
     j = min(max(int(current(schema)["j"]), 1), n_steps)
     sc = score(schema)
-    with st.container(border=True, key=f"{schema.page}-quiz"):
+    with st.container(border=True, key=f"{schema.page}-quiz-box"):
         st.markdown(f"**Predict the next pick** · score: {sc['right']} of {sc['tries']} right")
         last = sc["last"]
         if last is not None:
