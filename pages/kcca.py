@@ -60,14 +60,23 @@ def _numbers(j):
 
 
 j = min(max(state["j"], 1), n_steps)
-top_left, top_right = st.columns([3, 2])
-with top_left:
-    step_buttons(KCCA, n_steps)
-with top_right:
-    timeline(KCCA, n_steps=n_steps, lines=[_numbers(t) for t in range(1, n_steps + 1)])
-with st.container(key=chart_key(KCCA)):
+lines = [_numbers(t) for t in range(1, n_steps + 1)]
+if present:  # a 16:9 screen: the controls beside the figure, which gets the whole height
+    fig_col, controls = st.columns([4, 1])
+    with controls:
+        step_buttons(KCCA, n_steps, wrap=True)
+        timeline(KCCA, n_steps=n_steps, lines=lines)
+    figure_box, reserve = fig_col, 90
+else:
+    top_left, top_right = st.columns([3, 2])
+    with top_left:
+        step_buttons(KCCA, n_steps)
+    with top_right:
+        timeline(KCCA, n_steps=n_steps, lines=lines)
+    figure_box, reserve = st.container(), 300
+with figure_box, st.container(key=chart_key(KCCA)):
     st.plotly_chart(prevalidated(phone_panel(
-                        KCCA, fit_to_window(kcca_start_frame(fig, j - 1), present, reserve=300,
+                        KCCA, fit_to_window(kcca_start_frame(fig, j - 1), present, reserve=reserve,
                                             compact_axes=("xaxis", "xaxis2", "xaxis3")),
                         {"": "View X", "2": "View Y", "3": "Projections", "4": "Quotients",
                          "5": "Correlation"})),
@@ -76,8 +85,7 @@ with st.container(key=chart_key(KCCA)):
 st.caption("Colour: the latent z. Rings: the chosen pairs, numbered in order, at the same index in "
            "both views. ▶ Play animates in the browser; the step and its numbers follow it, and "
            "Step continues from where it was paused.")
-offline_download(KCCA, kcca_start_frame(fig, j - 1),
-                 [_numbers(t) for t in range(1, n_steps + 1)],
+offline_download(KCCA, kcca_start_frame(fig, j - 1), lines,
                  title="Sparse kernel CCA: greedy choice of paired basis points",
                  caption=f"{n} pairs, noise {noise:g}, σx = {sx:g}, σy = {sy:g}, τ = {reg:g}")
 e1, e2, e3 = st.columns(3)

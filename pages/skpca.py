@@ -135,7 +135,10 @@ def stepper():
         # prevalidated: the cached figure was validated when built; skip it on every Step
         with st.container(key=chart_key(SKPCA)):
             shown = cut_animation(fig, n_steps, j, frame_ms=int(1000 / state["skpca.speed"]))
-            figure = prevalidated(phone_panel(SKPCA, fit_to_window(shown, present), PANELS))
+            # a short (projector) figure drops the axis titles that would meet the panel
+            # titles and the Play buttons below them
+            figure = prevalidated(phone_panel(SKPCA, fit_to_window(
+                shown, present, compact_axes=("xaxis", "xaxis2", "xaxis3")), PANELS))
             if quiz:  # a click on a point (data or quotient panel) is the guess
                 event = st.plotly_chart(figure, key="skpca.fig", config={"displaylogo": False},
                                         theme=None, on_select="rerun", selection_mode="points")

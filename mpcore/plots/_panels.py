@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["panels", "one_panel"]
+__all__ = ["panels", "one_panel", "narrow_layout"]
 
 _AXIS = re.compile(r"^([xy])axis(\d*)$")
 
@@ -140,3 +140,29 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
     if "frames" in fig:
         out["frames"] = frames
     return out
+
+
+def narrow_layout(fig: dict, *, height: int | None = None) -> dict:
+    """A figure for a phone's width: legend in one row above the plot, colour bars upright at
+    the right, the step slider under the Play buttons across the whole width."""
+    layout = dict(fig.get("layout", {}))
+    bar = dict(orientation="v", x=1.02, xanchor="left", y=0.5, yanchor="middle", len=0.9,
+               thickness=12)
+    data = []
+    for t in fig.get("data", []):
+        t = dict(t)
+        if isinstance(t.get("colorbar"), dict):
+            t["colorbar"] = dict(t["colorbar"], **bar)
+        if isinstance(t.get("marker"), dict) and isinstance(t["marker"].get("colorbar"), dict):
+            t["marker"] = dict(t["marker"], colorbar=dict(t["marker"]["colorbar"], **bar))
+        data.append(t)
+    if layout.get("showlegend", True) is not False:
+        layout["legend"] = dict(layout.get("legend") or {}, orientation="h", x=0.0,
+                                xanchor="left", y=1.02, yanchor="bottom", yref="paper")
+    layout["margin"] = dict(layout.get("margin") or {}, l=50, r=20, t=150, b=150)
+    if layout.get("sliders"):
+        layout["sliders"] = [dict(sl, x=0.0, len=1.0, y=-0.18, yanchor="top")
+                             for sl in layout["sliders"]]
+    if height is not None:
+        layout["height"] = int(height)
+    return dict(fig, data=data, layout=layout)

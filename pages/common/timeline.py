@@ -220,27 +220,30 @@ def phone_panel(schema: Schema, fig: dict, names: dict[str, str], *, height: int
     """
     if not is_narrow():
         return fig
-    from mpcore.plots._panels import one_panel, panels
+    from mpcore.plots._panels import narrow_layout, one_panel, panels
 
     offered = [s for s in panels(fig) if s in names]
     if len(offered) < 2:
-        return fig
+        return narrow_layout(fig, height=height + 120)
     pick = st.radio("Panel", offered, format_func=names.get, key=f"{schema.page}.panel",
                     horizontal=True, help="A narrow screen shows one panel of the animation at "
                     "a time; every panel follows the same step.")
     return one_panel(fig, pick, height=height)
 
 
-def step_buttons(schema: Schema, n_steps: int):
-    """⟲ Reset, ◀ Back, Step ▶ and ⏭ Last on the page's one timeline."""
+def step_buttons(schema: Schema, n_steps: int, *, wrap: bool = False):
+    """⟲ Reset, ◀ Back, Step ▶ and ⏭ Last on the page's one timeline.
+
+    ``wrap`` (and always on a phone): buttons as wide as their labels, in a row that wraps
+    (for a narrow column); otherwise four equal columns."""
     def go(j):
         update(schema, j=min(max(j, 1), n_steps))
 
     def move(delta):
         go(current(schema)["j"] + delta)
 
-    if is_narrow():  # a phone: one row of buttons as wide as their labels (columns would stack)
-        row = st.container(horizontal=True, gap="small")
+    if wrap or is_narrow():  # as wide as their labels (a phone's columns would stack)
+        row = st.container(horizontal=True, gap="small", key=f"{schema.page}-step-row")
         c0 = c1 = c2 = c3 = row
         width = "content"
     else:

@@ -1,0 +1,74 @@
+"""A phone shows one panel of an animated figure at a time (pages/common/timeline.phone_panel,
+mpcore/plots/_panels.py)."""
+
+from __future__ import annotations
+
+import json
+
+import datasets
+import pytest
+from apptest_util import assert_clean, open_app_page
+
+from mpcore.plots import cut_animation, skpca_animation_dict
+from mpcore.plots._panels import narrow_layout, one_panel, panels
+from views.data import KernelChoice
+from views.skpca import skpca_steps, skpca_view
+
+
+@pytest.fixture(scope="module")
+def skpca_fig():
+    d = datasets.load("moons", n_samples=60)
+    kern = KernelChoice("rbf", sigma=1.0)
+    steps = skpca_steps(d.X, kern, 6)
+    v = skpca_view(d.X, d.y, kern, 6, steps)
+    return skpca_animation_dict(v["X2"], v["steps"], axis_labels=v["axis_labels"],
+                                trace0=v["trace0"], curves=v["curves"], heatmaps=v["heat"],
+                                heat_index=v["heat_index"])
+
+
+def _axes(t):
+    return (t.get("xaxis") or "x", t.get("yaxis") or "y")
+
+
+def test_one_panel_keeps_only_that_panels_traces_on_the_whole_area(skpca_fig):
+    assert panels(skpca_fig) == ["", "2", "3", "4"]
+    for sfx in panels(skpca_fig):
+        out = one_panel(skpca_fig, sfx, height=500)
+        shown = [t for t in out["data"] if t.get("visible", True) is True]
+        assert shown and all(_axes(t) == ("x" + sfx, "y" + sfx) for t in shown)
+        assert out["layout"]["xaxis" + sfx]["domain"] == [0.0, 1.0]
+        assert out["layout"]["yaxis" + sfx]["domain"] == [0.0, 1.0]
+        assert len(out["layout"]["annotations"]) == 1  # its own title only
+        assert 0.9 <= out["layout"]["annotations"][0]["y"] <= 1.1
+        assert out["layout"]["height"] == 500
+        # frames still address the same traces, so the panel keeps animating
+        assert [f["traces"] for f in out["frames"]] == [f["traces"] for f in skpca_fig["frames"]]
+        cut_animation(out, 6, 3)  # opens on any step
+
+
+def test_narrow_layout_puts_the_legend_above_and_the_slider_across(skpca_fig):
+    out = narrow_layout(skpca_fig, height=600)
+    assert out["layout"]["legend"]["orientation"] == "h"
+    assert out["layout"]["sliders"][0]["x"] == 0.0 and out["layout"]["sliders"][0]["len"] == 1.0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("page, panel, sfx", [("pages/skpca.py", "Quotients ρ", "2"),
+                                              ("pages/kcca.py", "Correlation", "5")])
+def test_a_phone_chooses_one_panel(page, panel, sfx):
+    at = open_app_page(page, params={"n": 60, "kcca.n": 60}, state={"_window_width": 390})
+    assert_clean(at)
+    radio = next(r for r in at.radio if r.label == "Panel")
+    assert panel in list(radio.options)  # the labels shown
+    radio.set_value(sfx).run()
+    assert_clean(at)
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    shown = {_axes(t) for t in spec["data"] if t.get("visible", True) is True}
+    assert shown == {("x" + sfx, "y" + sfx)}
+
+
+@pytest.mark.slow
+def test_a_wide_window_has_no_panel_selector():
+    at = open_app_page("pages/skpca.py", params={"n": 60})
+    assert_clean(at)
+    assert not [r for r in at.radio if r.label == "Panel"]
