@@ -259,7 +259,7 @@ with tabs[0]:
             if task == "classification":
                 tr, te = (scores(task, y, P[j - 1], classes) for y, P in
                           ((y_tr, v["train"]), (y_te, v["test"])))
-                a, b = st.columns(2)
+                a = b = st.container()  # stacked: the column is narrow at 1280 px
                 a.metric("Training accuracy", f"{tr['accuracy']:.1%}")
                 b.metric("Test accuracy", f"{te['accuracy']:.1%}")
                 st.markdown("**Confusion matrix (test)**: rows true class, columns predicted")
@@ -268,7 +268,7 @@ with tabs[0]:
             else:
                 tr, te = (scores(task, y, P[j - 1]) for y, P in
                           ((y_tr, v["train"]), (y_te, v["test"])))
-                a, b = st.columns(2)
+                a = b = st.container()
                 a.metric("Training RMSE", f"{tr['rmse']:.4g}")
                 b.metric("Test RMSE", f"{te['rmse']:.4g}")
                 st.metric("Test R²", f"{te['r2']:.3f}")

@@ -46,7 +46,7 @@ def test_one_panel_keeps_only_that_panels_traces_on_the_whole_area(skpca_fig):
         cut_animation(out, 6, 3)  # opens on any step
 
 
-def test_narrow_layout_puts_the_legend_above_and_the_slider_across(skpca_fig):
+def test_narrow_layout_puts_the_legend_in_rows_and_the_slider_across(skpca_fig):
     out = narrow_layout(skpca_fig, height=600)
     assert out["layout"]["legend"]["orientation"] == "h"
     assert out["layout"]["sliders"][0]["x"] == 0.0 and out["layout"]["sliders"][0]["len"] == 1.0

@@ -143,8 +143,8 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
 
 
 def narrow_layout(fig: dict, *, height: int | None = None) -> dict:
-    """A figure for a phone's width: legend in one row above the plot, colour bars upright at
-    the right, the step slider under the Play buttons across the whole width."""
+    """A figure for a phone's width: legend in rows at the bottom, colour bars upright at the
+    right, the step slider under the Play buttons across the whole width."""
     layout = dict(fig.get("layout", {}))
     bar = dict(orientation="v", x=1.02, xanchor="left", y=0.5, yanchor="middle", len=0.9,
                thickness=12)
@@ -156,12 +156,17 @@ def narrow_layout(fig: dict, *, height: int | None = None) -> dict:
         if isinstance(t.get("marker"), dict) and isinstance(t["marker"].get("colorbar"), dict):
             t["marker"] = dict(t["marker"], colorbar=dict(t["marker"]["colorbar"], **bar))
         data.append(t)
-    if layout.get("showlegend", True) is not False:
+    if layout.get("showlegend", True) is not False:  # at the bottom, under the slider
         layout["legend"] = dict(layout.get("legend") or {}, orientation="h", x=0.0,
-                                xanchor="left", y=1.02, yanchor="bottom", yref="paper")
-    layout["margin"] = dict(layout.get("margin") or {}, l=50, r=20, t=150, b=150)
+                                xanchor="left", y=0.0, yanchor="bottom", yref="container",
+                                entrywidth=0.5, entrywidthmode="fraction",
+                                font=dict((layout.get("legend") or {}).get("font") or {}, size=12))
+    layout["margin"] = dict(layout.get("margin") or {}, l=50, r=20, t=70, b=360)
+    # under the axis title: the Play buttons, then the slider, then the legend
+    if layout.get("updatemenus"):
+        layout["updatemenus"] = [dict(um, y=-0.2, yanchor="top") for um in layout["updatemenus"]]
     if layout.get("sliders"):
-        layout["sliders"] = [dict(sl, x=0.0, len=1.0, y=-0.18, yanchor="top")
+        layout["sliders"] = [dict(sl, x=0.0, len=1.0, y=-0.36, yanchor="top")
                              for sl in layout["sliders"]]
     if height is not None:
         layout["height"] = int(height)

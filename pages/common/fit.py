@@ -25,7 +25,8 @@ export default function () {
     [data-testid="stWidgetLabel"] .stMarkdownEllipsis p,
     [data-testid="stMetricLabel"] .stMarkdownEllipsis,
     [data-testid="stMetricLabel"] .stMarkdownEllipsis p,
-    button .stMarkdownEllipsis, button .stMarkdownEllipsis p {
+    button .stMarkdownEllipsis, button .stMarkdownEllipsis p,
+    [data-testid="stMetricDelta"] div, [data-testid="stMetricDelta"] p {
       white-space: normal !important; overflow: visible !important;
       text-overflow: clip !important; overflow-wrap: anywhere; }
     [data-testid="stMetricLabel"] > div { overflow: visible !important; }

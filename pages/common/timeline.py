@@ -224,7 +224,7 @@ def phone_panel(schema: Schema, fig: dict, names: dict[str, str], *, height: int
 
     offered = [s for s in panels(fig) if s in names]
     if len(offered) < 2:
-        return narrow_layout(fig, height=height + 120)
+        return narrow_layout(fig, height=height + 260)
     pick = st.radio("Panel", offered, format_func=names.get, key=f"{schema.page}.panel",
                     horizontal=True, help="A narrow screen shows one panel of the animation at "
                     "a time; every panel follows the same step.")
