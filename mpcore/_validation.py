@@ -384,6 +384,19 @@ class ValidatedKernel(np.ndarray):
     def __array_finalize__(self, obj):
         self._mp_checked = False
         self._mp_psd = False
+        self._mp_memo = {}
+
+    def memo(self, name, compute):
+        """``compute()`` once per checked matrix (its values cannot change): e.g. K @ K or
+        its eigenvalues, which several diagnostics need. The result is made read-only."""
+        if not self._mp_checked:
+            return compute()
+        if name not in self._mp_memo:
+            value = compute()
+            if isinstance(value, np.ndarray):
+                value.setflags(write=False)
+            self._mp_memo[name] = value
+        return self._mp_memo[name]
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         plain = tuple(x.view(np.ndarray) if isinstance(x, ValidatedKernel) else x

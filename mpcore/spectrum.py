@@ -37,6 +37,7 @@ from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, eigsh
 from sklearn.random_projection import GaussianRandomProjection
 
 from ._validation import (
+    ValidatedKernel,
     DIAG_TOL,
     _as_float_array,
     check_array_data,
@@ -697,12 +698,16 @@ def ekm_perturbation_bound(K, q, n=None, *, sketch="gaussian", random_state=None
     m = K.shape[0]
     n = m if n is None else _check_n(n, m)
     Zt = _sketch(K, q, _check_sketch(sketch), random_state)
+    # K @ K and the eigenvalues of K do not depend on the sketch: once per matrix checked by
+    # validated_kernel (e.g. for both sketches and every q of a grid)
+    memo = K.memo if isinstance(K, ValidatedKernel) else (lambda _name, compute: compute())
     # Eq. (2) with X = K, Z = S K:  X'X = Z'Z + E
-    E = K @ K - Zt @ Zt.T
+    E = memo("K @ K", lambda: np.asarray(K @ K)) - Zt @ Zt.T
     E = 0.5 * (E + E.T)
     spectral = _spectral_norm(E)
     entrywise = float(m * np.max(np.abs(E)))
-    exact = np.sort(np.abs(eigh(K, eigvals_only=True, check_finite=False)))[::-1][:n]
+    exact = memo("|eigenvalues| descending", lambda: np.sort(
+        np.abs(eigh(K, eigvals_only=True, check_finite=False)))[::-1])[:n]
     # eigenvalues of Z'Z = those of ZZ' padded with zeros
     lam_tilde = _pad(np.maximum(_top_eigh(Zt.T @ Zt, n, eigvals_only=True), 0.0), n)
     approx = np.sqrt(lam_tilde)

@@ -90,7 +90,9 @@ eq3_now = "; ".join(f"{name}: observed {e['observed']:.3g} ≤ ‖E‖₂ = {e['
 st.caption(f"Stars: this run (k = {k}, q = {q}). Dashed: the bound, never below the observed "
            "error of its sketch. Middle: carried to the eigenvalue scale, where dividing by small "
            "λᵢ makes it loose. Right: Eq. 3 as stated, on the squared scale. The dash-dot line at "
-           f"1 is what an estimate of 0 scores. At q = {q}: {eq3_now}.")
+           f"1 is what an estimate of 0 scores. At q = {q}: {eq3_now}."
+           + (f" The q axis stops at {int(curves['q_grid'][-1])} of m = {m}: a larger sketch "
+              "costs as much as the exact eigenvalues." if curves["q_grid"][-1] < m else ""))
 if not curves["with_bound"]:
     st.info(f"m = {m}: Eq. 3 costs O(m³) per point, so it is drawn at the chosen q only (in the "
             f"caption above), not over the whole q grid (up to m = {cached.SPECTRUM_BOUND_GRID_MAX_M}).")

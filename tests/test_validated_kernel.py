@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from mpcore import (
     ValidatedKernel,
     ekm_eigenvalues,
+    ekm_perturbation_bound,
     exact_eigenvalues,
     kernel_matrix,
     nystrom_eigenvalues,
@@ -42,6 +43,13 @@ def test_same_results_as_the_plain_matrix(seed, m, k):
     np.testing.assert_array_equal(exact_eigenvalues(V, k), exact_eigenvalues(K, k))
     np.testing.assert_array_equal(ekm_eigenvalues(V, k, k, random_state=seed),
                                   ekm_eigenvalues(K, k, k, random_state=seed))
+    # Eq. 3 reuses K @ K and the eigenvalues of K across calls on the checked matrix
+    for q in (k, min(k + 1, m), k):
+        plain, marked = (ekm_perturbation_bound(A, q, k, random_state=seed) for A in (K, V))
+        for field in ("exact", "approx", "observed", "eigenvalue_bound"):
+            np.testing.assert_allclose(getattr(marked, field), getattr(plain, field),
+                                       rtol=1e-12, atol=1e-12)
+        assert marked.spectral_bound == pytest.approx(plain.spectral_bound, rel=1e-12)
 
 
 def test_a_matrix_that_is_not_psd_is_still_refused_where_psd_is_needed():

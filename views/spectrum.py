@@ -28,13 +28,16 @@ from mpcore import (
     validated_kernel,
 )
 
-__all__ = ["EXACT_VECTORS", "exact_spectrum", "SPECTRUM_GRID", "SPECTRUM_BOUND_GRID_MAX_M", "SPECTRUM_ZERO_RATIO", "scree_length",
+__all__ = ["EXACT_VECTORS", "exact_spectrum", "SPECTRUM_GRID", "SPECTRUM_Q_GRID_MAX", "SPECTRUM_BOUND_GRID_MAX_M", "SPECTRUM_ZERO_RATIO", "scree_length",
            "log_grid", "n_compared", "compare_methods", "error_curves"]
 
 #: Points of the error-against-k and error-against-q grids (log-spaced).
 SPECTRUM_GRID = 8
 #: Above this m, Marukatat's Eq. 3 (an O(m^3) diagnostic per point) is drawn at the chosen q only.
 SPECTRUM_BOUND_GRID_MAX_M = 1000
+#: Largest sketch size q on the error-against-q grid: past it a sketch costs about what the
+#: exact eigenvalues cost (a q x q eigenproblem of the size of K), and the curve is flat.
+SPECTRUM_Q_GRID_MAX = 1000
 #: Exact eigenvalues at or below this fraction of the largest count as zero and are not
 #: compared (a relative error against a rounding-level eigenvalue means nothing).
 SPECTRUM_ZERO_RATIO = 1e-10
@@ -181,6 +184,8 @@ def error_curves(K, seed: int, n_eig: int, k_max: int, *,
                  exact: dict | None = None) -> dict:
     """Max relative error over the top n against k (three rules) and q (two sketches).
 
+    The q grid runs from 1 to ``min(m, SPECTRUM_Q_GRID_MAX)``.
+
     The sparse-KPCA and Cholesky subsets are nested, so one run to ``k_max``
     gives every k on the grid as a prefix; random subsets and sketches use
     ``seed``, so a grid point equal to k or q reproduces :func:`compare_methods`
@@ -193,7 +198,7 @@ def error_curves(K, seed: int, n_eig: int, k_max: int, *,
     else:
         exact = exact["values"][:n_eig]
     n_cmp = n_compared(exact)
-    k_grid, q_grid = log_grid(min(k_max, m)), log_grid(m)
+    k_grid, q_grid = log_grid(min(k_max, m)), log_grid(min(m, SPECTRUM_Q_GRID_MAX))
     nested = {rule: nystrom_indices(K, int(k_grid[-1]), rule=rule)
               for rule in ("skpca", "cholesky")}
     nystrom = {}
