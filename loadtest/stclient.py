@@ -82,6 +82,7 @@ class StreamlitClient:
         self.widgets: dict[str, object] = {}  # user key -> element proto (last seen)
         self.fragments: dict[str, str] = {}  # user key -> id of the st.fragment holding it
         self._cache: dict[str, int] = {}  # message hash -> run number it was last seen
+        self._messages: dict[str, ForwardMsg] = {}  # message hash -> the message itself
         self._run_no = 0
         self._reader = None
         self._finished: asyncio.Future | None = None
@@ -130,8 +131,14 @@ class StreamlitClient:
         kind = msg.WhichOneof("type")
         if msg.metadata.cacheable and msg.hash:
             self._cache[msg.hash] = self._run_no
+            self._messages[msg.hash] = msg
         if kind == "ref_hash":
+            # an unchanged element the browser already holds: read it as the browser would
             self._cache[msg.ref_hash] = self._run_no
+            cached = self._messages.get(msg.ref_hash)
+            if cached is not None and cached.WhichOneof("type") == "delta" and \
+                    cached.delta.WhichOneof("type") == "new_element":
+                self._element(cached.delta.new_element, run, cached.delta.fragment_id)
         elif kind == "new_session":
             self.session_id = msg.new_session.initialize.session_id
         elif kind == "file_urls_response":
@@ -188,6 +195,7 @@ class StreamlitClient:
     def _cached_hashes(self) -> list[str]:
         alive = {h: r for h, r in self._cache.items() if self._run_no - r < CACHE_AGE}
         self._cache = alive
+        self._messages = {h: m for h, m in self._messages.items() if h in alive}
         return list(alive)
 
     async def rerun(self, values: dict | None = None, trigger: str | None = None) -> RunResult:
