@@ -38,6 +38,7 @@ from ._spectrum import (
     scree_figure,
 )
 from ._common import OKABE_ITO, PALETTE, base_layout, project_2d
+from ._panels import narrow_layout, one_panel, panels
 from ._skpca import (
     cut_animation,
     skpca_animation,
@@ -55,6 +56,8 @@ __all__ = ["argmin_distribution_figure", "sweep_heatmap_figure", "digit_errors_f
            "plotted_rows", "scree_figure", "bound_curves_figure", "OKABE_ITO", "PALETTE", "base_layout", "project_2d", "skpca_animation",
            "trace_curves_figure", "with_start_frame", "cut_animation", "skpca_animation_dict",
            "open_at", "grid_2d", "zero_level",
+           # a phone's view of an animation: one panel at a time
+           "narrow_layout", "one_panel", "panels",
            # curve names the pages pass back (KMP curves tab; spectrum series)
            "BOUND_STOP", "TEST_ERR", "TEST_MIN", "TRAIN_ERR", "VAL_ERR", "VAL_STOP",
            "EKM_SERIES", "EXACT", "NYSTROM_SERIES"]

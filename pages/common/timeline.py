@@ -220,7 +220,7 @@ def phone_panel(schema: Schema, fig: dict, names: dict[str, str], *, height: int
     """
     if not is_narrow():
         return fig
-    from mpcore.plots._panels import narrow_layout, one_panel, panels
+    from mpcore.plots import narrow_layout, one_panel, panels
 
     offered = [s for s in panels(fig) if s in names]
     if len(offered) < 2:
