@@ -231,7 +231,7 @@ _SETTLED_JS = """(need) => {
 
 
 def wait_for_app(page, *, content: str | None = "h1", timeout_ms: int = PAGE_TIMEOUT_MS,
-                 settle_ms: int = 300, stable_polls: int = 3):
+                 settle_ms: int = 150, stable_polls: int = 3):
     """Wait until the script run is over and what it drew has mounted.
 
     Streamlit marks ``stApp`` with ``data-test-script-state="notRunning"`` when a

@@ -33,6 +33,7 @@ from browser_util import (  # noqa: F401  (fixtures)
     animated_graphs,
     animation_log,
     animation_state,
+    REPO_ROOT,
     app_pages,
     browser,
     drop_interrupted_animation_errors,
@@ -175,10 +176,19 @@ def assert_plays_client_side_and_pauses(page, g, where):
 # ---------------------------------------------------------------- every page
 
 
-@pytest.mark.parametrize("app_page", PAGES, ids=[p.name for p in PAGES])
+def test_only_the_animated_pages_have_play_buttons():
+    """The pages with an animation are the ones tested below (a new one is not left out);
+    every page, animated or not, is opened at three sizes by test_browser_layout.py."""
+    assert {p.url_path for p in PAGES} >= ANIMATED
+    source = {p.url_path: (REPO_ROOT / p.file).read_text(encoding="utf-8") for p in PAGES}
+    assert {name for name, text in source.items() if "timeline(" in text} == ANIMATED
+
+
+@pytest.mark.parametrize("app_page", [p for p in PAGES if p.url_path in ANIMATED],
+                         ids=[p.name for p in PAGES if p.url_path in ANIMATED])
 def test_page_plays_steps_without_errors(streamlit_server, page, app_page):
-    """Every page opens without an error; on an animated page, at its default speed (what a
-    lecturer gets), Play runs client-side to the end and Pause stops it; Step advances."""
+    """An animated page opens without an error; at its default speed (what a lecturer
+    gets), Play runs client-side to the end and Pause stops it; Step advances."""
     log_websocket_sends(page)
     open_app_page(page, streamlit_server.base, app_page)
     assert_no_errors(page, f"{app_page.name} on load")
@@ -234,31 +244,6 @@ def test_play_at_the_fastest_speed_runs_client_side_to_the_end(streamlit_server,
 
 
 # ---------------------------------------------------------------- URL, link, downloads
-
-
-def test_skpca_url_opens_the_same_view(streamlit_server, page):
-    """A link with settings opens them; moved controls go into the URL; the URL reopens the view."""
-    query = "dataset=circles&n=80&seed=3&sigma=0.3&k=7"
-    open_app_page(page, streamlit_server.base, _skpca(), query)
-    assert_no_errors(page, "skpca from a link")
-    assert step_counter(page) == (1, 7)
-
-    k = page.get_by_role("slider", name=re.compile("Sparsity k"))
-    k.focus()
-    k.press("ArrowLeft")
-    wait_for_app(page)
-    assert step_counter(page) == (1, 6)
-    page.wait_for_function("() => new URLSearchParams(location.search).get('k') === '6'")
-    params = dict(parse_qsl(urlsplit(page.url).query))
-    assert {key: params.get(key) for key in ("n", "seed", "k")} == dict(n="80", seed="3", k="6")
-
-    choose(page, "Kernel", "laplacian")
-    shown = (step_counter(page), chosen_text(page))
-    other = page.context.new_page()  # the copied address bar, in a new session
-    other.goto(page.url)
-    wait_for_app(other)
-    assert (step_counter(other), chosen_text(other)) == shown, page.url
-    other.close()
 
 
 def choose(page, label, option):

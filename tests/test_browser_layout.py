@@ -1,8 +1,9 @@
 """Layout at a projector, a full-HD screen and a phone: nothing truncated or overlapping.
 
 Every page registered in app.py is opened at 1280x720, 1920x1080 and 390x844 (the
-animated pages also in presentation mode at the two wide sizes) and its geometry is
-read in the browser, not its pixels:
+animated pages in presentation mode at the two wide sizes by test_browser_present.py,
+with the same checks) and its geometry is read in the browser, not its pixels; the page
+shows no exception and raised no JavaScript error, and:
 
 - the document has no horizontal overflow (nothing wider than the window);
 - no text of the app's own content overflows its box: equations (``.katex-display``),
@@ -16,10 +17,12 @@ read in the browser, not its pixels:
   screen allows.
 
 A screenshot of every page at every size is saved under ``screenshots/`` (git-ignored)
-for a person to look at.
+for a person to look at; ``SCREENSHOTS_WHOLE=1`` adds one of the whole page.
 """
 
 from __future__ import annotations
+
+import os
 
 import pytest
 
@@ -169,10 +172,18 @@ def _screenshots(pg, label, whole: bool):
         pg.set_viewport_size(size)
 
 
-def _check(pg, label, whole=True):
+#: Whole-page screenshots (the window grown to the page's height, then restored) cost a
+#: relayout of every chart: taken when this variable is set, for a person to look at.
+WHOLE = os.environ.get("SCREENSHOTS_WHOLE", "").lower() not in ("", "0", "false", "no")
+
+
+def check_layout(pg, label, whole=True):
+    """The geometry checks above on an opened page (and its screenshots)."""
     geo = pg.evaluate(_GEOMETRY_JS)
-    _screenshots(pg, label, whole)
+    _screenshots(pg, label, whole and WHOLE)
     assert not exceptions_on(pg), label
+    errors = vars(pg).get("page_errors", [])  # collected by _open (not playwright's method)
+    assert not errors, (label, errors)
     assert geo["overflow"] <= 0, (label, geo)
     assert not geo["overflowing"], (label, geo["overflowing"])
     assert not geo["outside"], (label, geo["outside"])
@@ -186,7 +197,7 @@ def test_nothing_truncated_or_overlapping(streamlit_server, browser, name, size)
     context, pg = _open(browser, PAGES[name].url(streamlit_server.base, QUERY.get(name, "")),
                         SIZES[size])
     try:
-        geo = _check(pg, f"{name}_{size}")
+        geo = check_layout(pg, f"{name}_{size}")
         if size == "phone" and name in ANIMATED:
             # one panel at a time (KMP's 2-D fit is a single panel), using most of the width
             panel = pg.locator('[data-testid="stRadio"]', has_text="Panel")
@@ -196,13 +207,5 @@ def test_nothing_truncated_or_overlapping(streamlit_server, browser, name, size)
         context.close()
 
 
-@pytest.mark.parametrize("size", ["projector", "full-hd"])
-@pytest.mark.parametrize("name", ANIMATED)
-def test_presentation_mode_has_nothing_truncated(streamlit_server, browser, name, size):
-    query = "&".join(q for q in (QUERY.get(name, ""), "present=true") if q)
-    context, pg = _open(browser, PAGES[name].url(streamlit_server.base, query), SIZES[size],
-                        content='[data-testid="stPlotlyChart"] .main-svg')
-    try:
-        _check(pg, f"{name}_{size}_present", whole=False)
-    finally:
-        context.close()
+# Presentation mode at the two wide sizes is checked the same way (check_layout) by
+# tests/test_browser_present.py, on the page it opens to check that the animation fits.

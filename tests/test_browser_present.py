@@ -9,8 +9,10 @@ from browser_util import (  # noqa: F401  (fixtures)
     exceptions_on,
     page,
     streamlit_server,
+    wait_for_stable_layout,
 )
 from browser_views import PAGES, settle
+from test_browser_layout import check_layout
 
 pytestmark = pytest.mark.browser
 
@@ -59,6 +61,9 @@ def test_presentation_mode_fits_the_animation_on_one_screen(streamlit_server, br
         assert not exceptions_on(pg)
         SHOTS.mkdir(exist_ok=True)
         pg.screenshot(path=str(SHOTS / f"present_{name}_{w}x{h}.png"))
+        # and nothing truncated or overlapping, as test_browser_layout checks every page
+        wait_for_stable_layout(pg)
+        check_layout(pg, f"{name}_{w}x{h}_present", whole=False)
         # the keyboard drives the same timeline: → steps, Home goes back to the start
         pg.evaluate("() => document.activeElement && document.activeElement.blur()")
         pg.keyboard.press("ArrowRight")
