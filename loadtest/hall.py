@@ -41,6 +41,7 @@ import urllib.request
 import uuid
 from dataclasses import dataclass, field
 
+from run import pct as _pct  # one percentile rule for both load tests
 from stclient import STEP_RE, ProtocolError, StreamlitClient
 
 PAGE = "skpca"
@@ -205,13 +206,6 @@ def _kb(pid: int, name: str) -> int:
     except OSError:
         pass
     return 0
-
-
-def _pct(values, q):
-    if not values:
-        return float("nan")
-    v = sorted(values)
-    return v[min(len(v) - 1, int(round(q / 100 * (len(v) - 1))))]
 
 
 async def run_hall(n_clients: int, args, progress=None) -> dict:
