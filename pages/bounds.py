@@ -7,7 +7,13 @@ import streamlit as st
 from mpcore.plots import bound_curves_figure
 from pages.common import cached
 from pages.common.schemas import BOUNDS
-from pages.common.share import data_snippet, kernel_kwargs, page_footer, preset_links
+from pages.common.share import (
+    data_snippet,
+    kernel_kwargs,
+    page_footer,
+    preset_links,
+    split_snippet,
+)
 from pages.common.text import literal
 from pages.common.widgets import (
     data_or_stop,
@@ -139,10 +145,9 @@ st.latex(r"\mathbb E\|P^\perp_{U_k}\phi(x)\|^2\le\min_{1\le t\le k}\Big["
          r"+3R^2\sqrt{\frac{\ln(2m/\delta)}{2m}}")
 
 table = pd.DataFrame(c.columns())
-strat = ", stratify=y" if cached.stratified(choice, test) else ""
+has_y = cached.load_data(choice).y is not None
 snippet = (f"from mpcore.curves import bound_curves\n{data_snippet(choice)}\n"
-           f"X_tr, X_te = train_test_split(\n    X, test_size={test!r}, random_state={choice.seed}"
-           f"{strat})\n"
+           f"{split_snippet(choice, test, cached.stratified(choice, test), has_y)}\n"
            f"c = bound_curves(\n    X_tr, X_te, {kernel_kwargs(kern)},\n"
            f"    k_max={k_max}, delta={delta!r})\n"
            f"print(c.k_star_compression, c.min_compression)  # Corollary 1\n"

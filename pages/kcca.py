@@ -113,7 +113,7 @@ table = pd.DataFrame({
 gx, gy = sigma_to_gamma(sx, "book"), sigma_to_gamma(sy, "book")
 snippet = (f"from mpcore.kcca import SparseKCCA\n"
            f"X, Y, z = datasets.two_view(n_samples={n}, noise={noise!r}, random_state={seed})\n"
-           f"tr, te = train_test_split(np.arange({n}), test_size={test!r}, random_state={seed})\n"
+           f"tr, te = datasets.split_indices({n}, test_size={test!r}, random_state={seed})\n"
            f"model = SparseKCCA({k}, kernel_x='rbf', kernel_y='rbf', gamma_x={gx!r}, "
            f"gamma_y={gy!r}, reg={reg!r}).fit(X[tr], Y[tr])\n"
            f"print(model.indices_, model.correlation_path_, model.score(X[te], Y[te]))")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.linalg import solve_triangular
-from sklearn.model_selection import train_test_split
 
 import datasets
 from mpcore._linalg import cholesky_with_jitter, pearson
@@ -23,10 +22,10 @@ __all__ = ["kcca_data", "kcca_view"]
 
 
 def kcca_data(n: int, noise: float, seed: int, test: float) -> dict:
-    """``datasets.two_view``, split with a seeded ``train_test_split`` (its order):
+    """``datasets.two_view``, split by the seeded ``datasets.split_indices``:
     dict(X, Y, z, X_te, Y_te, z_te)."""
     X, Y, z = datasets.two_view(n, noise, seed)
-    tr, te = train_test_split(np.arange(n), test_size=test, random_state=seed)
+    tr, te = datasets.split_indices(n, test_size=test, random_state=seed)
     return dict(X=X[tr], Y=Y[tr], z=z[tr], X_te=X[te], Y_te=Y[te], z_te=z[te])
 
 

@@ -61,8 +61,7 @@ def split_snippet(choice: DataChoice, test_fraction: float, stratify: bool,
 
 # `mpdatasets`: the data loaders under their installed name (pyproject.toml; in a clone,
 # mpdatasets.py), so every snippet runs after `pip install` of the project, in any folder.
-HEADER = ("import numpy as np\nimport mpdatasets as datasets\n"
-          "from sklearn.model_selection import train_test_split\n")
+HEADER = "import numpy as np\nimport mpdatasets as datasets\n"
 
 
 def classroom_builder(state: State):
