@@ -47,7 +47,7 @@ from typing import Iterator
 
 import numpy as np
 from scipy.linalg.blas import dger
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
 from sklearn.utils._param_validation import Interval, InvalidParameterError, StrOptions
@@ -88,7 +88,7 @@ from .kernels import (
 __all__ = [
     "KernelSpec", "normalize_kernel_specs", "KMPDictionary", "kmp_dictionary",
     "KMPStep", "kmp_steps", "kmp_steps_from_data", "KMPRegressor", "KMPClassifier",
-    "KMPPursuit", "PURSUIT_ATTRIBUTES", "pursuit", "basis_functions", "staged_values",
+    "KMPPursuit", "PURSUIT_ATTRIBUTES", "pursuit", "replay_steps", "basis_functions", "staged_values",
     "MIX_MODES", "WIDTH_FACTORS", "has_width", "spec_label", "mixed_dictionary",
     "FITTINGS", "EARLY_STOPPING", "ALPHA_STD_FACTOR", "PRECOMPUTED",
 ]
@@ -835,6 +835,74 @@ def pursuit(model, path=None) -> KMPPursuit:
     return pursuits[path]
 
 
+def replay_steps(model, X, y, path=None):
+    """Run the pursuit ``path`` of a fitted KMP estimator again and return its steps.
+
+    The estimator keeps only what it predicts with; this gives back every
+    :class:`KMPStep` of the kept steps, with ``KMPStep.scores``: the criterion
+    the pursuit maximised at each step (Vincent & Bengio, Fig. 1 / Eq. 9 on the
+    residue, or on the negative gradient of the loss, Eq. 8, for the other
+    losses; pre-fitting scores the parts orthogonal to the chosen columns, Eq. 7).
+    ``steps[n].scores`` chose ``steps[n].index``: the step n + 1 pick.
+
+    Parameters
+    ----------
+    model : fitted KMPRegressor or KMPClassifier
+    X, y : the data given to ``fit``
+    path : int or None
+        The pursuit (class index of a one-vs-rest classifier), as in :func:`pursuit`.
+
+    Returns
+    -------
+    dictionary : KMPDictionary
+        The dictionary of the run; ``dictionary.train_index`` indexes ``rows``.
+    rows : ndarray of int
+        Row of X of each point the pursuit ran on (all rows, or the part kept
+        from the validation split with ``early_stopping="validation"``).
+    steps : list of KMPStep
+        The ``n_basis_`` kept steps of that pursuit.
+
+    Raises
+    ------
+    ValueError
+        When the run cannot be repeated (a random split or candidate draw without
+        an integer ``random_state``), or X, y are not the data of the fit (the
+        replayed choices differ from ``basis_indices_``).
+    """
+    p = pursuit(model, path)
+    draws = model.early_stopping == "validation" or model.n_candidates is not None
+    if draws and not isinstance(model.random_state, Integral):
+        raise ValueError(
+            "This fit drew a validation split or candidates at random: replaying it needs "
+            "an integer random_state."
+        )
+    est = clone(model)
+    if isinstance(model, KMPClassifier):
+        X, y = est._validate_fit(X, y)
+        classes, y_enc = np.unique(y, return_inverse=True)
+        if not np.array_equal(classes, model.classes_):
+            raise ValueError("y does not have the classes this model was fitted on.")
+        c = 1 if classes.size == 2 else (path or 0)
+        target, labels, margin = np.where(y_enc == c, 1.0, -1.0), y_enc, True
+    else:
+        X, y = est._validate_fit(X, y, y_numeric=True)
+        target = np.asarray(check_array_data(y, "y", ndim=1), dtype=float)
+        labels, margin = None, False
+    su = est._setup(X, target, margin=margin, labels=labels)
+    rows, dictionary = su["fit_idx"], su["dictionary"]
+    steps = []
+    for s in est._steps(su["D"], target[rows], dictionary, su["alpha"], su["error"]):
+        if len(steps) == p.n_basis_:
+            break
+        steps.append(s)
+    picked = np.array([rows[s.train_index] if s.train_index >= 0 else -1 for s in steps],
+                      dtype=int)
+    if not np.array_equal(picked, p.basis_indices_):
+        raise ValueError("X and y are not the data this model was fitted on: the replayed "
+                         "pursuit chose other points.")
+    return dictionary, rows, steps
+
+
 class _BaseKMP(BaseEstimator):
     """Parameters, validation and prediction shared by the two estimators."""
 
@@ -946,8 +1014,11 @@ class _BaseKMP(BaseEstimator):
         )
         return np.sort(fit_idx), np.sort(val_idx)
 
-    def _fit_paths(self, X, targets, *, margin, labels=None):
-        """Run :func:`kmp_steps` once per target; return the fit rows of X, dictionary, paths."""
+    def _setup(self, X, first_target, *, margin, labels=None):
+        """Split, dictionary and Theorem 3 settings of a fit (no attribute is set).
+
+        Returns dict(specs, fit_idx, val_idx, dictionary, D, V, alpha, error, seconds).
+        """
         specs = self._check_params(X.shape[1])
         n = X.shape[0]
         if n < 2:
@@ -975,13 +1046,21 @@ class _BaseKMP(BaseEstimator):
             )
         t0 = time.perf_counter()
         D = dictionary.evaluate(X_fit)
-        self.dictionary_seconds_ = time.perf_counter() - t0
+        seconds = time.perf_counter() - t0
         V = dictionary.evaluate(X[val_idx]) if val_idx is not None else None
         error = "margin" if margin and self.alpha is None else "absolute"
         alpha = self.alpha
         if alpha is None and not margin:
             # Default regression threshold of Theorem 3 (see ALPHA_STD_FACTOR).
-            alpha = ALPHA_STD_FACTOR * float(np.std(targets[0][fit_idx])) or None
+            alpha = ALPHA_STD_FACTOR * float(np.std(first_target[fit_idx])) or None
+        return dict(specs=specs, fit_idx=fit_idx, val_idx=val_idx, dictionary=dictionary, D=D,
+                    V=V, alpha=alpha, error=error, seconds=seconds)
+
+    def _fit_paths(self, X, targets, *, margin, labels=None):
+        """Run :func:`kmp_steps` once per target; return the fit rows of X, dictionary, paths."""
+        su = self._setup(X, targets[0], margin=margin, labels=labels)
+        fit_idx, val_idx, dictionary = su["fit_idx"], su["val_idx"], su["dictionary"]
+        self.dictionary_seconds_ = su["seconds"]
         paths = []
         for t in targets:
             y_fit = t[fit_idx]
@@ -991,17 +1070,22 @@ class _BaseKMP(BaseEstimator):
                     "class for a target; lower validation_fraction or give more data."
                 )
             y_val = t[val_idx] if val_idx is not None else None
-            paths.append(self._run(D, y_fit, dictionary, alpha, error, V, y_val, margin))
-        self.kernel_specs_ = specs
-        self.alpha_ = alpha
+            paths.append(self._run(su["D"], y_fit, dictionary, su["alpha"], su["error"], su["V"],
+                                   y_val, margin))
+        self.kernel_specs_ = su["specs"]
+        self.alpha_ = su["alpha"]
         return fit_idx, dictionary, paths
 
-    def _run(self, D, y, dictionary, alpha, error, V, y_val, margin):
-        steps = kmp_steps(
+    def _steps(self, D, y, dictionary, alpha, error):
+        """The :func:`kmp_steps` generator of one target, as ``fit`` runs it."""
+        return kmp_steps(
             D, y, self.n_basis, fitting=self.fitting, loss=self.loss,
             backfit_every=self.backfit_every, train_index=dictionary.train_index,
             kernel_index=dictionary.kernel_index, alpha=alpha, delta=self.delta, error=error,
         )
+
+    def _run(self, D, y, dictionary, alpha, error, V, y_val, margin):
+        steps = self._steps(D, y, dictionary, alpha, error)
         columns, coefs, losses, n_errors, bounds, val, seconds = [], [], [], [], [], [], []
         for s, sec in _timed(steps):
             seconds.append(sec)

@@ -593,3 +593,51 @@ def test_no_warnings_on_a_regular_fit(moons):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         KMPClassifier(n_basis=20, gamma=2.0, fitting="backfit", loss="tanh").fit(X_train, y_train)
+
+
+# ---- replay_steps: the fitted pursuit's steps, with every column's score ---------------
+
+@pytest.mark.parametrize("loss", ["squared", "logistic", "tanh"])
+@pytest.mark.parametrize("fitting", ["basic", "backfit", "prefit"])
+@pytest.mark.parametrize("early_stopping", [None, "validation"])
+def test_replay_steps_repeats_the_fit_and_its_argmax(loss, fitting, early_stopping):
+    from mpcore.kmp import replay_steps
+
+    ds = datasets.load("moons", n_samples=60, noise=0.2, random_state=0)
+    X, y = ds.X, ds.y
+    model = KMPClassifier(6, loss=loss, fitting=fitting, early_stopping=early_stopping,
+                          random_state=0).fit(X, y)
+    dictionary, rows, steps = replay_steps(model, X, y)
+    assert len(steps) == model.n_basis_
+    for s, picked in zip(steps, model.basis_indices_):
+        assert s.index == int(np.nanargmax(s.scores))  # the criterion chose it
+        assert (rows[s.train_index] if s.train_index >= 0 else -1) == picked
+    assert rows.size == (X.shape[0] if early_stopping is None else X.shape[0] - 12)
+
+
+def test_replay_steps_one_vs_rest_and_regression():
+    from mpcore.kmp import replay_steps
+
+    X, y = make_blobs(90, centers=3, random_state=1)
+    model = KMPClassifier(5, random_state=0).fit(X, y)
+    for c in range(3):
+        _, _, steps = replay_steps(model, X, y, c)
+        assert [s.train_index for s in steps] == list(model.estimators_[c].basis_indices_)
+    t = X[:, 0] - X[:, 1] ** 2
+    reg = KMPRegressor(5, kernel=[{"kernel": "rbf", "gamma": g} for g in (0.1, 1.0)]).fit(X, t)
+    d, _, steps = replay_steps(reg, X, t)
+    assert steps[0].scores.size == d.n_columns
+    assert [s.train_index for s in steps] == list(reg.basis_indices_)
+
+
+def test_replay_steps_refuses_other_data_and_unrepeatable_draws():
+    from mpcore.kmp import replay_steps
+
+    X, y = make_blobs(60, centers=2, random_state=2)
+    t = X[:, 0].copy()
+    reg = KMPRegressor(5).fit(X, t)
+    with pytest.raises(ValueError, match="not the data"):
+        replay_steps(reg, X, -t + np.sin(3 * X[:, 1]))
+    drawn = KMPRegressor(5, early_stopping="validation").fit(X, t)
+    with pytest.raises(ValueError, match="integer random_state"):
+        replay_steps(drawn, X, t)
