@@ -31,7 +31,7 @@ from pages.common.share import (
     preset_links,
     split_snippet,
 )
-from pages.common.quiz import Reveal, quiz_box
+from pages.common.quiz import Reveal, guess_from_selection, quiz_box
 from pages.common.text import literal
 from pages.common.timeline import (
     chart_key,
@@ -51,7 +51,7 @@ from pages.common.widgets import (
     sync,
 )
 from views.kmp import path_of
-from views.kmp_quiz import next_pick_scores
+from views.kmp_quiz import reveal_lines
 from views.reference import scores
 
 TABS = KMP_TABS
@@ -169,25 +169,23 @@ def _live_lines() -> list[list[str]]:
 
 
 def _reveal(j, guess):
-    """The basis function of step j + 1 against the guess, with both collinearities."""
+    """The basis function of step j + 1 against the guess, with both scores of the
+    pursuit's own criterion (views.kmp_quiz, from mpcore.kmp.replay_steps)."""
     actual = int(v["basis"][j])
-    name = "the constant function" if actual < 0 else f"K(·, x_{actual})"
-    lines = [f"Step {j + 1}: you guessed i = {guess}, the pursuit added {name}."]
-    if loss == "squared" and mix == "single" and es != "validation":
-        sc, const = next_pick_scores(model, X_tr, y_tr, kern, fitting, j, cls)
-        best = const if actual < 0 else sc[actual]
-        g = sc[guess]
-        lines.append(f"Collinearity with the residue |⟨d, R⟩| / ‖d‖"
-                     + (" (parts orthogonal to the chosen functions)" if fitting == "prefit"
-                        else "") + f": chosen {best:.4g}, yours "
-                     + ("undefined (already spanned)" if g != g else
-                        f"{g:.4g} ({g / best:.0%} of the chosen)" if best > 0 else f"{g:.4g}")
-                     + ". Its square is how much the function alone lowers ‖R‖².")
-    else:
-        lines.append("(Scores are shown for the squared loss with one kernel.)")
-    if guess == actual:
-        lines.append("Right!")
+    lines = reveal_lines(picks, j, int(guess), actual, loss=loss, fitting=fitting,
+                         chosen_before=v["basis"][:j], spec_labels=v["spec_labels"])
     return Reveal(step=j + 1, guess=int(guess), actual=actual, lines=tuple(lines))
+
+
+def _clicked(event) -> int | None:
+    """The training index of a clicked point (its customdata: training points and rings)."""
+    points = event.selection.points if event and event.selection else []
+    for pt in points:
+        cd = pt.get("customdata")
+        cd = cd[0] if isinstance(cd, list) and cd else cd
+        if isinstance(cd, (int, float)) and float(cd).is_integer() and 0 <= cd < len(X_tr):
+            return int(cd)
+    return None
 
 
 tabs = st.tabs(TABS, key="kmp.tab", on_change="rerun")
@@ -209,6 +207,14 @@ for w in warns:
 X_tr, y_tr, X_te, y_te, names = cached.kmp_data(choice, test, feature)
 p = cls or 0
 k_model = len(v["basis"])
+quiz = bool(state["kmp.quiz"])
+picks = None
+if quiz:
+    try:  # the pursuit's own criterion for every candidate (one more run, cached)
+        picks = cached.kmp_pick_scores(choice, kern, test, s, es, cls)
+    except ValueError as exc:
+        st.error("Predict the next pick cannot score this fit: " + literal(exc))
+        quiz = False
 
 with tabs[0]:
     if tabs[0].open:
@@ -227,11 +233,17 @@ with tabs[0]:
             fig = cached.kmp_animation(choice, kern, test, s, es, cls,
                                        int(1000 / state["kmp.speed"]))
             with st.container(key=chart_key(KMP)):
-                st.plotly_chart(prevalidated(phone_panel(
-                                    KMP, fit_to_window(start_at(fig, j - 1), present, reserve=240),
-                                    {"": "Fit", "2": "Basis functions"})),
-                                key="kmp.fig",
-                                config={"displaylogo": False}, theme=None)
+                figure = prevalidated(phone_panel(
+                    KMP, fit_to_window(start_at(fig, j - 1), present, reserve=240),
+                    {"": "Fit", "2": "Basis functions"}))
+                if quiz:  # a click on a training point (or its ring) is the guess
+                    event = st.plotly_chart(figure, key="kmp.fig", config={"displaylogo": False},
+                                            theme=None, on_select="rerun",
+                                            selection_mode="points")
+                    guess_from_selection(KMP, _clicked(event))
+                else:
+                    st.plotly_chart(figure, key="kmp.fig", config={"displaylogo": False},
+                                    theme=None)
             if task == "classification" and X_tr.shape[1] != 2:
                 st.caption(f"The decision surface needs 2-D data; these {d.n_features} features "
                            "show the decision values f(x) of the test points instead (right of "
@@ -254,8 +266,11 @@ with tabs[0]:
         with right:
             live = _live_lines()
             timeline(KMP, n_steps=k_model, lines=live)
-            if state["kmp.quiz"]:
+            if quiz:
                 quiz_box(KMP, n_steps=k_model, m=len(X_tr), reveal=_reveal)
+                if task == "classification" and X_tr.shape[1] != 2:
+                    st.caption("This figure shows test points: type the training index of "
+                               "your guess.")
             if task == "classification":
                 tr, te = (scores(task, y, P[j - 1], classes) for y, P in
                           ((y_tr, v["train"]), (y_te, v["test"])))

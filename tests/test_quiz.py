@@ -104,3 +104,81 @@ def test_kmp_quiz_reveals_the_pursuit_choice_and_its_collinearity(fitting):
     chosen, yours = (float(x) for x in re.search(r"chosen ([\d.e+-]+), yours ([\d.e+-]+)",
                                                   text).groups()) if actual != 3 else (1, 1)
     assert chosen >= yours
+
+
+# Every setting of the page's Step: the five losses, the three fittings, mixed dictionaries,
+# early stopping (a held-out point is no candidate), one-vs-rest and regression.
+KMP_CASES = [
+    dict(**{"kmp.loss": "squared", "kmp.fitting": "backfit"}),
+    dict(**{"kmp.loss": "logistic", "kmp.fitting": "basic"}),
+    dict(**{"kmp.loss": "tanh", "kmp.fitting": "prefit", "kmp.dict": "widths"}),
+    dict(**{"kmp.loss": "exponential", "kmp.fitting": "backfit"}),
+    dict(**{"kmp.loss": "margin_tanh", "kmp.fitting": "prefit", "kmp.dict": "types"}),
+    dict(dataset="blobs", **{"kmp.loss": "logistic", "kmp.class": "2"}),
+    dict(dataset="sine", **{"kmp.fitting": "prefit", "kmp.stop": "bound"}),
+]
+
+
+def _kmp_reference(at):
+    """mpcore's fit and replayed steps for the page's settings, on data rebuilt here."""
+    from test_page_kmp import reference_model, reference_split, settings
+
+    from mpcore.kmp import replay_steps
+
+    s = settings(at)
+    X, y, _, _, task = reference_split(s)
+    model = reference_model(s)
+    multi = task == "classification" and np.unique(y).size > 2
+    path = s["cls"] if multi else None
+    dictionary, rows, steps = replay_steps(model, X, y, path)
+    basis = (model.estimators_[path] if multi else model).basis_indices_
+    centre = np.where(dictionary.train_index >= 0, rows[np.maximum(dictionary.train_index, 0)], -1)
+    return list(basis), centre, steps
+
+
+@pytest.mark.parametrize("params", KMP_CASES, ids=lambda p: "-".join(map(str, p.values())))
+def test_kmp_quiz_every_setting_reveals_mpcore_pick_with_its_criterion(params):
+    at = open_app_page("pages/kmp.py", params={"n": N, "k": 5, "kmp.quiz": "true", **params})
+    assert_clean(at)
+    basis, centre, steps = _kmp_reference(at)
+    assert len(basis) >= 3
+    rights = 0
+    for j, guess_right in ((1, True), (2, False)):
+        actual = basis[j]  # mpcore's pick of step j + 1
+        guess = actual if guess_right and actual >= 0 else (
+            next(i for i in range(10) if i not in basis[: j + 1]))
+        at.number_input(key="kmp.quiz.guess").set_value(guess).run()
+        at.button(key="kmp.quiz.reveal").click().run()
+        assert_clean(at)
+        assert timeline(at)["j"] == j + 1
+        text = " ".join(m.value for m in [*at.info, *at.success])
+        name = "the constant function" if actual < 0 else f"K(·, x_{actual})"
+        assert f"Step {j + 1}: you guessed i = {guess}, the pursuit added {name}." in text
+        sc = steps[j].scores  # the criterion mpcore maximised to choose step j + 1
+        assert steps[j].index == int(np.nanargmax(sc))
+        assert f"chosen {sc[steps[j].index]:.4g}, yours" in text
+        mine = sc[centre == guess]  # the guess's columns (one per kernel of the dictionary)
+        if np.any(np.isfinite(mine)):
+            assert f"yours {np.nanmax(mine):.4g}" in text
+        else:
+            assert re.search(r"yours (not a candidate|undefined)", text)
+        assert ("Right!" in text) == (guess == actual)
+        rights += guess == actual
+        squared = params.get("kmp.loss", "squared") == "squared" or params.get("dataset") == "sine"
+        assert ("Collinearity with the residue" if squared
+                else "Collinearity with the negative gradient") in text
+    assert _score(at) == (rights, 2)
+
+
+def test_kmp_quiz_validation_hold_out_is_no_candidate():
+    at = open_app_page("pages/kmp.py", params={"n": N, "k": 4, "kmp.quiz": "true",
+                                                "kmp.stop": "validation"})
+    assert_clean(at)
+    _, centre, _ = _kmp_reference(at)
+    held = next(i for i in range(N) if i not in set(centre.tolist()))
+    at.number_input(key="kmp.quiz.guess").set_value(held).run()
+    at.button(key="kmp.quiz.reveal").click().run()
+    assert_clean(at)
+    text = " ".join(m.value for m in [*at.info, *at.success])
+    assert "yours not a candidate (held out" in text
+    assert _score(at) == (0, 1)

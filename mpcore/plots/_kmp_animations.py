@@ -140,8 +140,8 @@ def kmp_surface_animation(X, y, Z, xs, ys, basis, kernels=None, *, classes=None,
         bx, by = boundary[j] if boundary is not None else ([], [])
         data = [go.Contour(z=Z[j]),
                 go.Scatter(x=bx if len(bx) else [None], y=by if len(by) else [None])]
-        for rx, ry, labels in _rings(X, basis, kernels, j, n_specs):
-            data.append(go.Scatter(x=rx, y=ry, text=labels))
+        for rx, ry, labels, idx in _rings(X, basis, kernels, j, n_specs):
+            data.append(go.Scatter(x=rx, y=ry, text=labels, customdata=idx))
         i = int(basis[j])
         data.append(go.Scatter(x=[X[i, 0]] if i >= 0 else [None], y=[X[i, 1]] if i >= 0 else [None]))
         return data
@@ -256,8 +256,8 @@ def kmp_fit_animation(x, y, xs, F, B, coef_path, basis, kernels=None, *, spec_la
 
     def frame_data(j):
         data = [go.Scatter(y=F[j])]
-        for rx, ry, labels in _rings(X2, basis, kernels, j, n_specs):
-            data.append(go.Scatter(x=rx, y=ry, text=labels))
+        for rx, ry, labels, idx in _rings(X2, basis, kernels, j, n_specs):
+            data.append(go.Scatter(x=rx, y=ry, text=labels, customdata=idx))
         for px, py in parts(j):
             data.append(go.Scatter(x=px, y=py))
         has_b = bool(np.any(basis[: j + 1] < 0))
@@ -331,7 +331,9 @@ def kmp_prediction_animation(y, P, y_test=None, P_test=None, *, basis=None, fram
                              line=dict(color="#555", dash="dash", width=2), hoverinfo="skip"))
     fig.add_trace(go.Scatter(x=y, y=P[start], mode="markers", name="training points",
                              marker=dict(size=8, color=PALETTE[0], line=dict(width=0.5, color="#222")),
-                             hovertemplate="true %{x:.3g}<br>predicted %{y:.3g}<extra></extra>"))
+                             customdata=np.arange(y.size),
+                             hovertemplate="i = %{customdata}<br>true %{x:.3g}<br>"
+                                           "predicted %{y:.3g}<extra></extra>"))
     moving = [1]
     if y_test is not None and P_test is not None:
         P_test = np.asarray(P_test, dtype=np.float32)
@@ -357,7 +359,7 @@ def kmp_prediction_animation(y, P, y_test=None, P_test=None, *, basis=None, fram
                     first.setdefault(int(basis[n]), n + 1)
             idx = np.array(list(first), dtype=int)
             data.append(go.Scatter(x=y[idx] if idx.size else [], y=P[j][idx] if idx.size else [],
-                                   text=[str(v) for v in first.values()]))
+                                   text=[str(v) for v in first.values()], customdata=idx))
         return data
 
     fig.frames = [go.Frame(data=frame_data(j), traces=moving, name=str(j + 1),

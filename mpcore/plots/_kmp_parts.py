@@ -64,7 +64,9 @@ def _limit(Z):
 
 
 def _rings(X2, basis, kernels, j, n_specs):
-    """Per kernel specification: x, y and labels of the points chosen at steps 1..j+1.
+    """Per kernel specification: x, y, labels and training indices of the points chosen
+    at steps 1..j+1 (the indices become the rings' customdata, so a click on a ring
+    names its point).
 
     A point chosen several times (basic matching pursuit) is ringed once and
     labelled "first step ×count".
@@ -81,7 +83,7 @@ def _rings(X2, basis, kernels, j, n_specs):
         idx = np.array(list(first), dtype=int)
         labels = [str(first[i]) + (f"×{count[i]}" if count[i] > 1 else "") for i in first]
         out.append((X2[idx, 0] if idx.size else [None], X2[idx, 1] if idx.size else [None],
-                    labels))
+                    labels, idx if idx.size else [None]))
     return out
 
 

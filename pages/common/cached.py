@@ -23,6 +23,7 @@ from views import bounds as _bounds
 from views import data as _data
 from views import kcca as _kcca
 from views import kmp as _kmp
+from views import kmp_quiz as _kmp_quiz
 from views import skpca as _skpca
 from views import spectrum as _spectrum
 from views.kmp import (  # noqa: F401  (re-exported for the pages)
@@ -246,6 +247,16 @@ def kmp_staged(choice: DataChoice, kern: KernelChoice, test_fraction: float, s: 
     X, _, Xt, _, _ = kmp_data(choice, test_fraction, s.feature)
     model, _ = kmp_model(choice, kern, test_fraction, s, early_stopping)
     return freeze_tree(_kmp.staged(model, X, Xt, cls))
+
+
+@st.cache_data(max_entries=ENTRIES, ttl=TTL,
+               show_spinner="Scoring every candidate of every step (the pursuit run again)...")
+def kmp_pick_scores(choice: DataChoice, kern: KernelChoice, test_fraction: float, s: KMPSettings,
+                    early_stopping: str | None, cls: int | None = None) -> dict:
+    """views.kmp_quiz.pick_scores of the page's model: every candidate's score per step."""
+    X, y, _, _, _ = kmp_data(choice, test_fraction, s.feature)
+    model, _ = kmp_model(choice, kern, test_fraction, s, early_stopping)
+    return freeze_tree(_kmp_quiz.pick_scores(model, X, y, cls))
 
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Preparing the animation...")
