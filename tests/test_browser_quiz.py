@@ -61,3 +61,59 @@ def test_click_a_point_then_reveal_the_greedy_choice(streamlit_server, page):
     assert re.search(r"score: [01] of 1 right", box)
     assert not exceptions_on(page)
     assert not page.page_errors
+
+
+#: Page coordinates of the training point farthest (in pixels) from every other drawn point,
+#: with its training index (customdata) — a click there cannot land on a neighbour.
+_KMP_TARGET_JS = """() => {
+  const gd = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
+  const fl = gd._fullLayout, box = gd.getBoundingClientRect();
+  const px = (x, y) => [box.left + fl.xaxis._offset + fl.xaxis.l2p(x),
+                        box.top + fl.yaxis._offset + fl.yaxis.l2p(y)];
+  const train = [], others = [];
+  gd._fullData.forEach((t) => {
+    if (t.type !== 'scatter' || t.visible !== true || !t.x) return;
+    const isTrain = /^class /.test(t.name) && !/test/.test(t.name);
+    for (let i = 0; i < t.x.length; i++) {
+      if (t.x[i] === null) continue;
+      const p = px(t.x[i], t.y[i]);
+      (isTrain ? train : others).push({p, i: isTrain ? t.customdata[i] : -1});
+    }
+  });
+  const all = train.concat(others);
+  let best = null;
+  for (const a of train) {
+    const [w, h] = [fl.xaxis._length, fl.yaxis._length];
+    const [u, v] = [a.p[0] - box.left - fl.xaxis._offset, a.p[1] - box.top - fl.yaxis._offset];
+    if (u < 20 || v < 20 || u > w - 20 || v > h - 20) continue;
+    let near = Infinity;
+    for (const b of all) if (b !== a) near = Math.min(near, Math.hypot(a.p[0] - b.p[0], a.p[1] - b.p[1]));
+    if (!best || near > best.near) best = {x: a.p[0], y: a.p[1], i: a.i, near};
+  }
+  return best;
+}"""
+
+
+def test_click_a_kmp_point_then_reveal_the_pursuit_choice(streamlit_server, page):
+    page.goto(PAGES["kmp"].url(streamlit_server.base, "n=60&k=5&kmp.quiz=true"))
+    _settle(page)
+    box = ".st-key-kmp-quiz-box"
+    assert page.locator(f"{box} input[type=number]").input_value() == "0"
+    page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot').first.scroll_into_view_if_needed()
+    target = page.evaluate(_KMP_TARGET_JS)
+    assert target and target["i"] != 0  # 0 is the box's starting value: a click must change it
+    page.mouse.click(target["x"], target["y"])
+    page.wait_for_function(
+        "([sel, v]) => { const e = document.querySelector(sel + ' input[type=number]');"
+        " return e && e.value === v; }", arg=[box, str(target["i"])], timeout=60_000)
+    _settle(page)
+    page.locator(f"{box} button", has_text="Reveal step 2").click()
+    page.wait_for_function("() => new URL(location.href).searchParams.get('j') === '2'",
+                           timeout=60_000)
+    _settle(page)
+    text = page.locator(box).inner_text()
+    assert f"you guessed i = {target['i']}, the pursuit added" in text
+    assert "Collinearity with the residue" in text and "chosen " in text
+    assert re.search(r"score: [01] of 1 right", text)
+    assert not exceptions_on(page)
+    assert not page.page_errors
