@@ -67,12 +67,13 @@ def pick_scores(model, X, y, cls: int | None = None) -> dict:
 def criterion(loss: str, fitting: str) -> str:
     """The greedy criterion of the page's settings, in words (plain text)."""
     if loss == "squared":
-        what = "Collinearity with the residue R = y − f, |⟨d, R⟩| / ‖d‖"
+        what = ("Collinearity with the residue R = y − f: its square is how much the "
+                "function alone lowers ‖R‖².")
     else:
-        what = (f"Collinearity with the negative gradient of the {loss} loss, "
-                "R = −∂L/∂f (Eq. 8), |⟨d, R⟩| / ‖d‖")
+        what = (f"Collinearity with the negative gradient R = −∂L/∂f of the {loss} loss "
+                "(Eq. 8): the largest wins, then a line search sets its weight (Eq. 10).")
     if fitting == "prefit":
-        what += " (parts orthogonal to the chosen functions, Eq. 7)"
+        what += " Pre-fitting scores the parts orthogonal to the chosen functions (Eq. 7)."
     return what
 
 
@@ -100,10 +101,8 @@ def reveal_lines(sc: dict, j: int, guess: int, actual: int, *, loss: str, fittin
         yours = f"{g:.4g}" + (f" ({g / best:.0%} of the chosen)" if best > 0 else "")
         if len(spec_labels) > 1 and sc["kernel"][n, guess] >= 0:
             yours += f" with {spec_labels[int(sc['kernel'][n, guess])]}"
-    lines.append(f"{criterion(loss, fitting)}: chosen {best:.4g}, yours {yours}."
-                 + (" Its square is how much the function alone lowers ‖R‖²."
-                    if loss == "squared" else
-                    " The largest wins: the line search (Eq. 10) then sets its weight."))
+    lines.append(f"|⟨d, R⟩| / ‖d‖: chosen {best:.4g}, yours {yours}.")
+    lines.append(criterion(loss, fitting))
     if guess == actual:
         lines.append("Right!")
     return lines
