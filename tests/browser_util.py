@@ -477,18 +477,68 @@ def browser():
         try:
             yield b
         finally:
+            _SHARED.pop(b, None)
             b.close()
+
+
+_SHARED: dict = {}
+
+
+def shared_context_of(browser):
+    """The one context shared by the pages a module opens in ``browser`` (made on first use,
+    closed with the browser). Its pages share the HTTP and compiled-script caches, so a new
+    page loads the app's JavaScript from cache instead of fetching and compiling it again,
+    while each page is still its own Streamlit session. Tests that must show a link in a
+    browser with nothing in common make their own context."""
+    if browser not in _SHARED:
+        _SHARED[browser] = browser.new_context(viewport=VIEWPORT, device_scale_factor=1,
+                                               accept_downloads=True)
+    return _SHARED[browser]
+
+
+def new_page(context, size=None):
+    """A page of ``context`` (a new Streamlit session) at ``size`` = (width, height), with
+    its JavaScript errors collected in ``page.page_errors``."""
+    pg = context.new_page()
+    if size is not None:
+        pg.set_viewport_size(dict(width=size[0], height=size[1]))
+    pg.set_default_timeout(PAGE_TIMEOUT_MS)
+    pg.page_errors = []
+    pg.on("pageerror", lambda exc: pg.page_errors.append(str(exc)))
+    return pg
+
+
+#: True when the page has nothing left to adapt to its window: no timeline, or the
+#: timeline's last data agree with the window (phone or not; in presentation mode, the
+#: height the figure was sized for), so no report to the server (and rerun) is pending.
+_FITTED_JS = """() => {
+  let tl = null;
+  for (const host of [document, ...[...document.querySelectorAll('*')].map(e => e.shadowRoot)
+                      .filter(Boolean)]) { tl = tl || host.querySelector('.tl'); }
+  if (!tl) return true;
+  const d = tl.__tl && tl.__tl.data;
+  if (!d) return false;
+  const narrow = innerWidth < d.narrowBelow;
+  return narrow === !!d.narrow && (!d.present || Math.abs((d.vh || 0) - innerHeight) <= 40);
+}"""
+
+
+def wait_for_fit(page, content: str | None = "h1", timeout_ms: int = PAGE_TIMEOUT_MS):
+    """After a load or a resize: wait until the page has adapted to the window (the timeline
+    reports a phone width or a presentation height once, and the page reruns), then until
+    that run has drawn. A condition, not a fixed sleep."""
+    wait_for_app(page, content=content, timeout_ms=timeout_ms)
+    page.wait_for_function(_FITTED_JS, polling=100, timeout=timeout_ms)
+    wait_for_app(page, content=content, timeout_ms=timeout_ms)
+    wait_for_charts(page, timeout_ms=timeout_ms)
 
 
 @pytest.fixture
 def page(browser):
-    """A fresh context (own cookies, own Streamlit session); page errors collected."""
-    context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1, accept_downloads=True)
-    pg = context.new_page()
-    pg.set_default_timeout(PAGE_TIMEOUT_MS)
-    pg.page_errors = []
-    pg.on("pageerror", lambda exc: pg.page_errors.append(str(exc)))
+    """A new page (its own Streamlit session) in the module's shared context; page errors
+    collected."""
+    pg = new_page(shared_context_of(browser))
     try:
         yield pg
     finally:
-        context.close()
+        pg.close()

@@ -1,13 +1,13 @@
 """Real-browser tests: Debian's chromium (through playwright) against ``streamlit run app.py``.
 
-Every page registered in app.py is opened; where a plotly "▶ Play" button
-exists it is pressed (and paused), where a Streamlit "Step ▶" button exists it
-is pressed; no ``[data-testid="stException"]`` and no JavaScript page error may
-appear; a screenshot of each page goes to screenshots/<page>.png (git-ignored)
-for a person to look at.
+Every animated page is opened; its plotly "▶ Play" button is pressed (and
+paused), its Streamlit "Step ▶" button is pressed; no ``[data-testid="stException"]``
+and no JavaScript page error may appear (every page, animated or not, is opened at
+three sizes by test_browser_layout.py); with ``SCREENSHOTS_WHOLE=1`` a screenshot of
+each whole page goes to screenshots/<page>.png (git-ignored) for a person to look at.
 
-On every page with a plotly Play button (at its default speed, and the
-sparse-KPCA page also at its fastest) Play advances the figure through every
+On every page with a plotly Play button (KMP and KCCA at their default speed,
+sparse KPCA at its fastest) Play advances the figure through every
 frame to the last one without sending any message to the server while it
 plays (playback is client-side, no rerun per frame), and Pause stops it where
 it is. These tests assert only the order of events, never how fast they come:
@@ -52,6 +52,9 @@ from browser_util import (  # noqa: F401  (fixtures)
     wait_for_stop,
     websocket_sends,
 )
+from test_browser_layout import WHOLE
+
+from pages.common.schemas import ALL_SCHEMAS
 
 pytestmark = pytest.mark.browser
 
@@ -184,23 +187,39 @@ def test_only_the_animated_pages_have_play_buttons():
     assert {name for name, text in source.items() if "timeline(" in text} == ANIMATED
 
 
+#: Play speed (the URL's <page>.speed, frames/s) each animated page is opened at: sparse
+#: KPCA at the fastest setting of its control, the others at their default (what a
+#: lecturer gets); the figure must play at the speed asked for, to the last frame.
+SPEED = {"skpca": max(ALL_SCHEMAS["skpca"]["skpca.speed"].options)}
+
+
+def _speed(url_path):
+    return SPEED.get(url_path, ALL_SCHEMAS[url_path][f"{url_path}.speed"].default)
+
+
 @pytest.mark.parametrize("app_page", [p for p in PAGES if p.url_path in ANIMATED],
                          ids=[p.name for p in PAGES if p.url_path in ANIMATED])
 def test_page_plays_steps_without_errors(streamlit_server, page, app_page):
-    """An animated page opens without an error; at its default speed (what a lecturer
-    gets), Play runs client-side to the end and Pause stops it; Step advances."""
+    """An animated page opens without an error; at the speed it is opened at (the default,
+    or the fastest setting for sparse KPCA), Play runs client-side to the end and Pause
+    stops it; Step advances."""
+    name = app_page.url_path
     log_websocket_sends(page)
-    open_app_page(page, streamlit_server.base, app_page)
+    query = f"{name}.speed={SPEED[name]}" if name in SPEED else ""
+    open_app_page(page, streamlit_server.base, app_page, query)
     assert_no_errors(page, f"{app_page.name} on load")
     assert page.locator("h1").count() >= 1, f"{app_page.name} has no title"
     graphs = animated_graphs(page)
     # a page without an animation must not grow one untested (and an animated one keeps it)
-    assert bool(graphs) == (app_page.url_path in ANIMATED), (
+    assert bool(graphs) == (name in ANIMATED), (
         f"{app_page.name}: Play buttons on figures {graphs}; ANIMATED = {sorted(ANIMATED)}")
-    if app_page.url_path == "skpca":
+    # the speed control reaches the figure
+    assert animation_state(page, graphs[0])["frame_ms"] == int(1000 / _speed(name))
+    if name == "skpca":
         assert len(animation_state(page, graphs[0])["frames"]) >= 10, "too few frames to play"
     for g in graphs:
-        assert_plays_client_side_and_pauses(page, g, f"{app_page.name}, figure {g}")
+        assert_plays_client_side_and_pauses(page, g, f"{app_page.name}, figure {g} at "
+                                                     f"{_speed(name)} frames/s")
 
     n_step = step_buttons(page).count()
     for i in range(n_step):
@@ -213,7 +232,8 @@ def test_page_plays_steps_without_errors(streamlit_server, page, app_page):
         after = step_counter(page)
         assert after == (min(before[0] + 1, before[1]), before[1]), (before, after)
 
-    full_screenshot(page, SCREENSHOTS / f"{app_page.name}.png")
+    if WHOLE:
+        full_screenshot(page, SCREENSHOTS / f"{app_page.name}.png")
     assert_no_errors(page, f"{app_page.name} at the end")
 
 
@@ -223,24 +243,6 @@ def _page(url_path):
 
 def _skpca():
     return _page("skpca")
-
-
-#: The fastest setting of each page's "Play speed (frames/s)" control (the URL's <page>.speed).
-FASTEST = {"skpca": 12}
-
-
-@pytest.mark.parametrize("url_path", sorted(FASTEST))
-def test_play_at_the_fastest_speed_runs_client_side_to_the_end(streamlit_server, page, url_path):
-    """The speed control reaches the figure, and at its fastest Play still draws every frame
-    without a message to the server and Pause still stops it."""
-    speed = FASTEST[url_path]
-    log_websocket_sends(page)
-    open_app_page(page, streamlit_server.base, _page(url_path), f"{url_path}.speed={speed}")
-    assert_no_errors(page, url_path)
-    graphs = animated_graphs(page)
-    assert graphs, f"the {url_path} figure lost its Play button"
-    assert animation_state(page, graphs[0])["frame_ms"] == int(1000 / speed)
-    assert_plays_client_side_and_pauses(page, graphs[0], f"{url_path} at {speed} frames/s")
 
 
 # ---------------------------------------------------------------- URL, link, downloads

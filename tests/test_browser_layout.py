@@ -16,6 +16,10 @@ shows no exception and raised no JavaScript error, and:
 - on a phone (390 px), the animated pages show one panel at a time, as wide as the
   screen allows.
 
+At 1280 px the same page is then checked for accessibility (tests/a11y.py): axe-core
+finds no serious or critical WCAG 2.1 A/AA violation in the app's own content, and
+every plot text has AA contrast.
+
 A screenshot of every page at every size is saved under ``screenshots/`` (git-ignored)
 for a person to look at; ``SCREENSHOTS_WHOLE=1`` adds one of the whole page.
 """
@@ -26,14 +30,16 @@ import os
 
 import pytest
 
+from a11y import check_accessibility
 from browser_util import (  # noqa: F401  (fixtures)
     SCREENSHOTS,
     app_pages,
     browser,
     exceptions_on,
+    new_page,
+    shared_context_of,
     streamlit_server,
-    wait_for_app,
-    wait_for_charts,
+    wait_for_fit,
     wait_for_stable_layout,
 )
 
@@ -141,21 +147,13 @@ _GEOMETRY_JS = r"""() => {
 
 
 def _open(browser, url, size, content="h1"):
-    w, h = size
-    context = browser.new_context(viewport=dict(width=w, height=h), device_scale_factor=1)
-    pg = context.new_page()
-    pg.set_default_timeout(90_000)
-    pg.page_errors = []
-    pg.on("pageerror", lambda exc: pg.page_errors.append(str(exc)))
+    """A new page (own Streamlit session) of the module's shared context at ``size``, once
+    it has adapted to the window and drawn."""
+    pg = new_page(shared_context_of(browser), size)
     pg.goto(url)
-    wait_for_app(pg, content=content)
-    wait_for_charts(pg)
-    # the timeline reports the window's size once; the page may rerun to fit it
-    pg.wait_for_timeout(600)
-    wait_for_app(pg, content=content)
-    wait_for_charts(pg)
+    wait_for_fit(pg, content=content)
     wait_for_stable_layout(pg)
-    return context, pg
+    return pg
 
 
 def _screenshots(pg, label, whole: bool):
@@ -191,20 +189,33 @@ def check_layout(pg, label, whole=True):
     return geo
 
 
-@pytest.mark.parametrize("size", list(SIZES), ids=list(SIZES))
+def _check_at(streamlit_server, browser, name, size):
+    pg = _open(browser, PAGES[name].url(streamlit_server.base, QUERY.get(name, "")), SIZES[size])
+    geo = check_layout(pg, f"{name}_{size}")
+    if size == "phone" and name in ANIMATED:
+        # one panel at a time (KMP's 2-D fit is a single panel), using most of the width
+        panel = pg.locator('[data-testid="stRadio"]', has_text="Panel")
+        assert panel.count() == (name != "kmp"), "a phone shows a panel selector"
+        assert geo["graphs"] and max(geo["graphs"]) >= 0.75 * geo["width"], geo["graphs"]
+    return pg
+
+
+@pytest.mark.parametrize("size", ["full-hd", "phone"])
 @pytest.mark.parametrize("name", list(PAGES))
 def test_nothing_truncated_or_overlapping(streamlit_server, browser, name, size):
-    context, pg = _open(browser, PAGES[name].url(streamlit_server.base, QUERY.get(name, "")),
-                        SIZES[size])
+    _check_at(streamlit_server, browser, name, size).close()
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_projector_layout_and_accessibility(streamlit_server, browser, name):
+    """At 1280x720 the checks above; then, on the same page with all of it on screen,
+    the accessibility checks of tests/a11y.py."""
+    pg = _check_at(streamlit_server, browser, name, "projector")
     try:
-        geo = check_layout(pg, f"{name}_{size}")
-        if size == "phone" and name in ANIMATED:
-            # one panel at a time (KMP's 2-D fit is a single panel), using most of the width
-            panel = pg.locator('[data-testid="stRadio"]', has_text="Panel")
-            assert panel.count() == (name != "kmp"), "a phone shows a panel selector"
-            assert geo["graphs"] and max(geo["graphs"]) >= 0.75 * geo["width"], geo["graphs"]
+        check_accessibility(pg, name)
+        assert not pg.page_errors, pg.page_errors
     finally:
-        context.close()
+        pg.close()
 
 
 # Presentation mode at the two wide sizes is checked the same way (check_layout) by

@@ -7,11 +7,13 @@ from browser_util import SCREENSHOTS as SHOTS
 from browser_util import (  # noqa: F401  (fixtures)
     browser,
     exceptions_on,
-    page,
+    new_page,
+    shared_context_of,
     streamlit_server,
+    wait_for_fit,
     wait_for_stable_layout,
 )
-from browser_views import PAGES, settle
+from browser_views import PAGES
 from test_browser_layout import check_layout
 
 pytestmark = pytest.mark.browser
@@ -42,14 +44,11 @@ _GEOMETRY_JS = """() => {
 def test_presentation_mode_fits_the_animation_on_one_screen(streamlit_server, browser, name,
                                                             size):
     w, h = size
-    context = browser.new_context(viewport=dict(width=w, height=h))
+    pg = new_page(shared_context_of(browser), size)
     try:
-        pg = context.new_page()
         pg.goto(PAGES[name].url(streamlit_server.base, "present=true"))
-        chart = '[data-testid="stPlotlyChart"] .main-svg'
-        settle(pg, chart)
-        pg.wait_for_timeout(500)  # the window's height is reported once, then the figure fits
-        settle(pg, chart)
+        # the window's height is reported once, then the figure is sized to it
+        wait_for_fit(pg, content='[data-testid="stPlotlyChart"] .main-svg')
         geo = pg.evaluate(_GEOMETRY_JS)
         assert geo["sidebar"] == 0, geo  # hidden
         assert geo["overflow"] <= 0, geo
@@ -73,4 +72,4 @@ def test_presentation_mode_fits_the_animation_on_one_screen(streamlit_server, br
         pg.wait_for_function("() => new URL(location.href).searchParams.get('j') === '1'",
                              timeout=60_000)
     finally:
-        context.close()
+        pg.close()
