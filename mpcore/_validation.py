@@ -580,7 +580,10 @@ def check_parameters(estimator):
     scikit-learn raises) whose message names the parameter.
     """
     constraints = type(estimator)._parameter_constraints
-    params = estimator.get_params(deep=False)
+    # a NumPy scalar (np.float32(3.0)) is compared as the Python number it holds: comparing
+    # it with a bound such as MAX_ABS_VALUE would cast the bound to its narrow type
+    params = {k: v.item() if isinstance(v, np.generic) else v
+              for k, v in estimator.get_params(deep=False).items()}
     for name, options in constraints.items():
         try:
             _check_constrained(params[name], name, options)

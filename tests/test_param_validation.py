@@ -81,3 +81,19 @@ def test_messages_say_what_to_change(bad, message):
     with pytest.raises(InvalidParameterError) as info:
         KMPRegressor(**bad).fit(X, Y.astype(float))
     assert str(info.value) == message
+
+
+@pytest.mark.parametrize("value", [np.float32(3.0), np.float16(0.5), np.int8(2)])
+def test_numpy_scalars_are_checked_as_the_numbers_they_hold(value):
+    """A NumPy scalar is compared with the bounds (1e300-like) without a narrowing cast:
+    found by tests/test_fuzz_estimators.py (np.float32 gamma overflowed a float32 cast)."""
+    import warnings
+
+    rng = np.random.default_rng(0)
+    X, Y = rng.normal(size=(12, 2)), rng.normal(size=(12, 2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = SparseKCCA(2, gamma_x=value, gamma_y=value).fit(X, Y)
+    assert model.gamma_x == value
+    with pytest.raises(ValueError, match="gamma_x"):
+        SparseKCCA(2, gamma_x=np.float32(-1.0)).fit(X, Y)
