@@ -4,10 +4,11 @@
   new page is visited by the browser tests without editing them).
 - :class:`StreamlitServer` runs ``streamlit run app.py`` on a free loopback
   port and stops exactly that process.
-- Fixtures ``streamlit_server`` and ``browser`` (module scope) and ``page``
-  (one fresh browser context per test). Import them into a test module::
-
-      from browser_util import browser, page, streamlit_server  # noqa: F401
+- Fixtures ``streamlit_server`` and ``browser`` (session scope: one server and one
+  browser per test process, so the server's caches and the browser's script cache
+  stay warm from one module to the next) and ``page`` (a new page, hence a new
+  Streamlit session, per test). tests/conftest.py makes them available to every
+  test module.
 
 - :func:`require_chromium` skips when Debian's chromium is absent locally, and
   fails with an actionable message when ``CI`` is set (CI must run them).
@@ -203,8 +204,20 @@ def require_chromium():
         pytest.skip(problem)
 
 
-def launch_browser(playwright):
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+#: The pages most tests open run in one browser process (renderer, compositor and network in
+#: the browser process). Measured on the 2-core machine, a warm page load of the app then
+#: costs about half the CPU time it costs in the default multi-process browser (no renderer
+#: process per page, no inter-process rendering), and page loads are most of what the
+#: browser tests spend; the page, its scripts and its layout are the same. Such a browser
+#: holds one context: tests that need a context of their own (a link opened where nothing is
+#: shared, a blocked network) use the default browser (``browser``), as benchmarks do.
+SINGLE_PROCESS_ARGS = ["--single-process"]
+
+
+def launch_browser(playwright, *, single_process: bool = False):
+    """Debian's chromium through playwright (``single_process``: see SINGLE_PROCESS_ARGS)."""
+    args = LAUNCH_ARGS + (SINGLE_PROCESS_ARGS if single_process else [])
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=args)
 
 
 #: True once the script run is over and the page has drawn: the script is not running, the
@@ -457,7 +470,7 @@ def wait_for_painted_frames(page, count: int, min_ms: float = 0.0):
 # ---------------------------------------------------------------- fixtures
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def streamlit_server():
     require_chromium()
     server = StreamlitServer().start()
@@ -467,33 +480,35 @@ def streamlit_server():
         server.stop()
 
 
-@pytest.fixture(scope="module")
-def browser():
+@pytest.fixture(scope="session")
+def _playwright():
     require_chromium()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = launch_browser(p)
-        try:
-            yield b
-        finally:
-            _SHARED.pop(b, None)
-            b.close()
+        yield p
 
 
-_SHARED: dict = {}
+@pytest.fixture(scope="session")
+def browser(_playwright):
+    """The default (multi-process) chromium, for tests that make contexts of their own."""
+    b = launch_browser(_playwright)
+    try:
+        yield b
+    finally:
+        b.close()
 
 
-def shared_context_of(browser):
-    """The one context shared by the pages a module opens in ``browser`` (made on first use,
-    closed with the browser). Its pages share the HTTP and compiled-script caches, so a new
-    page loads the app's JavaScript from cache instead of fetching and compiling it again,
-    while each page is still its own Streamlit session. Tests that must show a link in a
-    browser with nothing in common make their own context."""
-    if browser not in _SHARED:
-        _SHARED[browser] = browser.new_context(viewport=VIEWPORT, device_scale_factor=1,
-                                               accept_downloads=True)
-    return _SHARED[browser]
+@pytest.fixture(scope="session")
+def shared_context(_playwright):
+    """The one context of a single-process chromium (see SINGLE_PROCESS_ARGS), shared by the
+    pages the tests open: they also share its HTTP and compiled-script caches, while each
+    page is still its own Streamlit session."""
+    b = launch_browser(_playwright, single_process=True)
+    try:
+        yield b.new_context(viewport=VIEWPORT, device_scale_factor=1, accept_downloads=True)
+    finally:
+        b.close()
 
 
 def new_page(context, size=None):
@@ -534,10 +549,9 @@ def wait_for_fit(page, content: str | None = "h1", timeout_ms: int = PAGE_TIMEOU
 
 
 @pytest.fixture
-def page(browser):
-    """A new page (its own Streamlit session) in the module's shared context; page errors
-    collected."""
-    pg = new_page(shared_context_of(browser))
+def page(shared_context):
+    """A new page (its own Streamlit session) in the shared context; page errors collected."""
+    pg = new_page(shared_context)
     try:
         yield pg
     finally:

@@ -10,6 +10,9 @@ RTOL_APPROX : approximations that are close but not exact (59-trick against
 import numpy as np
 import pytest
 
+# the real-app fixtures (one Streamlit server and one browser per test process)
+from browser_util import _playwright, browser, page, shared_context, streamlit_server  # noqa: F401
+
 ATOL_EXACT = 1e-8
 RTOL_EXACT = 1e-8
 RTOL_APPROX = 0.05

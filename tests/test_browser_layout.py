@@ -34,11 +34,8 @@ from a11y import check_accessibility
 from browser_util import (  # noqa: F401  (fixtures)
     SCREENSHOTS,
     app_pages,
-    browser,
     exceptions_on,
     new_page,
-    shared_context_of,
-    streamlit_server,
     wait_for_fit,
     wait_for_stable_layout,
 )
@@ -146,10 +143,10 @@ _GEOMETRY_JS = r"""() => {
 }"""
 
 
-def _open(browser, url, size, content="h1"):
-    """A new page (own Streamlit session) of the module's shared context at ``size``, once
+def _open(shared_context, url, size, content="h1"):
+    """A new page (own Streamlit session) of the shared context at ``size``, once
     it has adapted to the window and drawn."""
-    pg = new_page(shared_context_of(browser), size)
+    pg = new_page(shared_context, size)
     pg.goto(url)
     wait_for_fit(pg, content=content)
     wait_for_stable_layout(pg)
@@ -189,8 +186,8 @@ def check_layout(pg, label, whole=True):
     return geo
 
 
-def _check_at(streamlit_server, browser, name, size):
-    pg = _open(browser, PAGES[name].url(streamlit_server.base, QUERY.get(name, "")), SIZES[size])
+def _check_at(streamlit_server, shared_context, name, size):
+    pg = _open(shared_context, PAGES[name].url(streamlit_server.base, QUERY.get(name, "")), SIZES[size])
     geo = check_layout(pg, f"{name}_{size}")
     if size == "phone" and name in ANIMATED:
         # one panel at a time (KMP's 2-D fit is a single panel), using most of the width
@@ -202,15 +199,15 @@ def _check_at(streamlit_server, browser, name, size):
 
 @pytest.mark.parametrize("size", ["full-hd", "phone"])
 @pytest.mark.parametrize("name", list(PAGES))
-def test_nothing_truncated_or_overlapping(streamlit_server, browser, name, size):
-    _check_at(streamlit_server, browser, name, size).close()
+def test_nothing_truncated_or_overlapping(streamlit_server, shared_context, name, size):
+    _check_at(streamlit_server, shared_context, name, size).close()
 
 
 @pytest.mark.parametrize("name", list(PAGES))
-def test_projector_layout_and_accessibility(streamlit_server, browser, name):
+def test_projector_layout_and_accessibility(streamlit_server, shared_context, name):
     """At 1280x720 the checks above; then, on the same page with all of it on screen,
     the accessibility checks of tests/a11y.py."""
-    pg = _check_at(streamlit_server, browser, name, "projector")
+    pg = _check_at(streamlit_server, shared_context, name, "projector")
     try:
         check_accessibility(pg, name)
         assert not pg.page_errors, pg.page_errors

@@ -5,11 +5,8 @@ from __future__ import annotations
 import pytest
 from browser_util import SCREENSHOTS as SHOTS
 from browser_util import (  # noqa: F401  (fixtures)
-    browser,
     exceptions_on,
     new_page,
-    shared_context_of,
-    streamlit_server,
     wait_for_fit,
     wait_for_stable_layout,
 )
@@ -41,10 +38,10 @@ _GEOMETRY_JS = """() => {
 
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["projector", "full-hd"])
 @pytest.mark.parametrize("name", ["skpca", "kmp", "kcca"])
-def test_presentation_mode_fits_the_animation_on_one_screen(streamlit_server, browser, name,
-                                                            size):
+def test_presentation_mode_fits_the_animation_on_one_screen(streamlit_server, shared_context,
+                                                            name, size):
     w, h = size
-    pg = new_page(shared_context_of(browser), size)
+    pg = new_page(shared_context, size)
     try:
         pg.goto(PAGES[name].url(streamlit_server.base, "present=true"))
         # the window's height is reported once, then the figure is sized to it

@@ -8,10 +8,7 @@ import pytest
 
 from browser_util import (  # noqa: F401  (fixtures)
     app_pages,
-    browser,
     exceptions_on,
-    page,
-    streamlit_server,
     wait_for_app,
     wait_for_charts,
 )

@@ -15,10 +15,7 @@ from urllib.parse import urlencode
 
 import pytest
 from browser_util import (  # noqa: F401  (fixtures)
-    browser,
     exceptions_on,
-    page,
-    streamlit_server,
 )
 from browser_views import PAGES, QUICK_DATA, START, fingerprint, query_of, settle
 

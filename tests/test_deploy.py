@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import os
 import random
 import shutil
@@ -36,6 +37,13 @@ sys.path[:0] = [str(ROOT / "deploy"), str(ROOT / "loadtest")]
 from serve import COOKIE, Hall, haproxy_config  # noqa: E402
 
 pytestmark = pytest.mark.slow
+
+
+def run_async(coro):
+    """``asyncio.run`` in a thread of its own: the browser tests' playwright (sync API) may
+    hold this thread's event loop for the whole test session."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def require_haproxy() -> str:
@@ -102,7 +110,7 @@ def test_a_few_students_through_the_balancer():
                               upload_share=0.34, min_actions=3)
     # the Streamlit ports must be consecutive and free: take them after the balancer's
     args.port = _free_ports(1)[0]
-    result = asyncio.run(run_hall(6, args))
+    result = run_async(run_hall(6, args))
     assert result["errors"] == 0, result["error_samples"]
     assert result["uploads"] == 2
     assert result["interactions"] >= 6 * 3  # every student acted, whatever the machine's speed
@@ -130,11 +138,13 @@ def test_a_few_students_through_the_balancer():
             await c.close()
 
     with Hall(2, port=_free_ports(1)[0], first_port=_free_ports(1)[0], bind="127.0.0.1") as hall:
-        status = asyncio.run(upload_with_the_wrong_cookie(hall))
+        status = run_async(upload_with_the_wrong_cookie(hall))
     assert status == 400  # Streamlit: "Invalid session_id ... without sticky sessions"
 
 
 def test_the_protocol_client_sees_what_apptest_sees():
     from run import main
 
-    assert main(["--validate", "--port", str(_free_ports(1)[0])]) == 0
+    argv = ["--validate", "--port", str(_free_ports(1)[0])]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:  # see run_async
+        assert pool.submit(main, argv).result() == 0

@@ -13,7 +13,6 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from browser_util import browser  # noqa: F401  (fixture)
 
 from mpcore.plots import cut_animation, kcca_animation, skpca_animation_dict
 from pages.common.offline import animation_html

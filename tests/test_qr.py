@@ -20,7 +20,6 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
-from browser_util import browser  # noqa: F401  (fixture)
 
 from pages.common.qr import QUIET_ZONE, qr_svg
 
