@@ -23,7 +23,7 @@ from pages.common.schemas import ALL_SCHEMAS
 
 pytestmark = pytest.mark.browser
 
-#: One seeded walk per page (each walk is 8 actions, a classroom link and a fresh browser).
+#: One seeded walk per page (each walk is 6 actions, a classroom link and a fresh browser).
 SEEDS = (1,)
 
 
@@ -106,7 +106,7 @@ def test_random_changes_then_link_reproduces_the_view(streamlit_server, browser,
     rng = random.Random(f"{name}-{seed}")
     page.goto(PAGES[name].url(streamlit_server.base, urlencode(START[name])))
     settle(page)
-    done = [act(page, rng, name) for _ in range(5)]
+    done = [act(page, rng, name) for _ in range(4)]
     # a classroom link: hide two controls that apply, keep their values, continue on the rest
     now = query_of(page.url)
     state, _ = schema.from_query(now)
@@ -114,7 +114,7 @@ def test_random_changes_then_link_reproduces_the_view(streamlit_server, browser,
     page.goto(PAGES[name].url(streamlit_server.base, urlencode({**now, "hide": ",".join(hide)},
                                                                safe=",:;")))
     settle(page)
-    done += [f"hide {hide}"] + [act(page, rng, name) for _ in range(3)]
+    done += [f"hide {hide}"] + [act(page, rng, name) for _ in range(2)]
     assert not exceptions_on(page), (done, exceptions_on(page))
 
     link = page.url

@@ -249,7 +249,8 @@ def test_every_page_renders_for_every_dataset_and_kernel(page):
     page computes at its default size here (latency is benchmarked apart).
     The sparse-KPCA page has its own, stricter loop below.
     """
-    at = open_page(page)
+    # (the page at its default size is test_every_registered_page_renders's)
+    at = open_page(page, params=dict(n=SMALL_N))
     assert_clean(at)
     names = [o for o in _options(at, "dataset") if o != "csv upload"]
     from pages.common.schemas import ALL_SCHEMAS
