@@ -4,11 +4,12 @@
   new page is visited by the browser tests without editing them).
 - :class:`StreamlitServer` runs ``streamlit run app.py`` on a free loopback
   port and stops exactly that process.
-- Fixtures ``streamlit_server`` and ``browser`` (session scope: one server and one
-  browser per test process, so the server's caches and the browser's script cache
-  stay warm from one module to the next) and ``page`` (a new page, hence a new
-  Streamlit session, per test). tests/conftest.py makes them available to every
-  test module.
+- Fixtures, all of session scope but ``page`` (one server and one browser per test
+  process, so the server's caches and the browser's script cache stay warm from one
+  module to the next), made available to every test module by tests/conftest.py:
+  ``streamlit_server``; ``shared_context``, the one context of a single-process
+  chromium; ``page``, a new page of it per test (a new Streamlit session);
+  ``browser``, the default multi-process chromium, for a context of one's own.
 
 - :func:`require_chromium` skips when Debian's chromium is absent locally, and
   fails with an actionable message when ``CI`` is set (CI must run them).

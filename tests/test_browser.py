@@ -27,7 +27,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from browser_util import (  # noqa: F401  (fixtures)
+from browser_util import (
     SCREENSHOTS,
     VIEWPORT,
     animated_graphs,

@@ -31,7 +31,7 @@ import os
 import pytest
 
 from a11y import check_accessibility
-from browser_util import (  # noqa: F401  (fixtures)
+from browser_util import (
     SCREENSHOTS,
     app_pages,
     exceptions_on,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from browser_util import SCREENSHOTS as SHOTS
-from browser_util import (  # noqa: F401  (fixtures)
+from browser_util import (
     exceptions_on,
     new_page,
     wait_for_fit,

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from browser_util import (  # noqa: F401  (fixtures)
+from browser_util import (
     app_pages,
     exceptions_on,
     wait_for_app,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_util import (  # noqa: F401  (fixtures)
+from browser_util import (
     app_pages,
     exceptions_on,
     wait_for_app,

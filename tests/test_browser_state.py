@@ -14,7 +14,7 @@ import random
 from urllib.parse import urlencode
 
 import pytest
-from browser_util import (  # noqa: F401  (fixtures)
+from browser_util import (
     exceptions_on,
 )
 from browser_views import PAGES, QUICK_DATA, START, fingerprint, query_of, settle

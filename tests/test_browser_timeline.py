@@ -6,9 +6,6 @@ import json
 from urllib.parse import urlencode
 
 import pytest
-from browser_util import (  # noqa: F401  (fixtures)
-    exceptions_on,
-)
 from browser_views import PAGES, START, fingerprint, query_of, settle
 
 from pages.common.schemas import ALL_SCHEMAS
