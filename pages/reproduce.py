@@ -69,14 +69,44 @@ with st.expander("Verdict rules, and how to rebuild everything without a browser
                "summary.md / summary.csv with the table above, with a progress bar in the "
                "terminal. For the same settings its numbers are the ones this page shows.")
 
-results, chosen = [], []
-for i, exp in enumerate(EXPERIMENTS.values(), start=1):
+EXPERIMENT_LIST = list(EXPERIMENTS.values())
+results, chosen, failed = {}, [], {}
+for i, exp in enumerate(EXPERIMENT_LIST, start=1):
+    values = {name: state[f"reproduce.{exp.key}.{name}"] for name, _, _ in exp.controls}
+    settings = replace(exp.default_settings(quick), **values)
+    chosen.append((exp.key, settings))
+    overall.progress((i - 1) / len(EXPERIMENTS),
+                     text=f"Experiment {i} of {len(EXPERIMENTS)}: {exp.title}")
+    try:
+        results[exp.key] = cached.reproduce_result(exp.key, settings)
+    except ValueError as exc:
+        failed[exp.key] = exc
+
+# Every experiment is computed (the summary needs them all, and they are cached); one is
+# drawn at a time, since twelve sections of figures take a browser many seconds to draw.
+SHOW_FIELD = SCHEMA["reproduce.show"]
+SHOW_LABELS = SHOW_FIELD.labels
+
+
+def _show_label(key):
+    if key in results:
+        return f"{SHOW_LABELS[key]} ({_label(results[key].verdict)})"
+    return SHOW_LABELS[key] + (" (settings refused)" if key in failed else "")
+
+
+show = state["reproduce.show"]
+if "reproduce.show" in state.hidden:
+    st.caption(f"{SHOW_FIELD.label}: {_show_label(show)}")
+else:
+    st.selectbox(SHOW_FIELD.label, SHOW_FIELD.options, format_func=_show_label,
+                 key="reproduce.show", help=SHOW_FIELD.help)
+for i, exp in enumerate(EXPERIMENT_LIST, start=1):
+    if show not in ("all", exp.key):
+        continue
     st.header(f"{i}. {exp.title}", anchor=exp.key, divider="gray")
     st.caption(exp.source)
     body = st.container()
-    base = exp.default_settings(quick)
     with st.expander("Settings: what we chose, and controls to change it"):
-        values = {}
         cols = st.columns(max(len(exp.controls), 1))
         for col, (name, label, options) in zip(cols, exp.controls):
             key = f"reproduce.{exp.key}.{name}"
@@ -85,19 +115,11 @@ for i, exp in enumerate(EXPERIMENTS.values(), start=1):
                     st.caption(f"{label}: {state[key]}")
                 else:
                     st.select_slider(label, options=options, key=key)
-            values[name] = state[key]
-        settings = replace(base, **values)
-        st.code(repr(settings), language="python", wrap_lines=True)
-    chosen.append((exp.key, settings))
-    overall.progress((i - 1) / len(EXPERIMENTS),
-                     text=f"Experiment {i} of {len(EXPERIMENTS)}: {exp.title} (its own progress "
-                          "bar is in its section below)")
-    try:
-        res = cached.reproduce_result(exp.key, settings)
-    except ValueError as exc:
-        body.error(literal(exc))
+        st.code(repr(dict(chosen)[exp.key]), language="python", wrap_lines=True)
+    if exp.key in failed:
+        body.error(literal(failed[exp.key]))
         continue
-    results.append(res)
+    res = results[exp.key]
     with body:
         text, colour = BADGE[res.verdict]
         st.badge(text, color=colour)
@@ -125,7 +147,7 @@ for i, exp in enumerate(EXPERIMENTS.values(), start=1):
                 st.dataframe(table, hide_index=True, width="stretch")
 
 overall.empty()
-summary = summary_frame(results)
+summary = summary_frame(results.values())
 with summary_box:
     counts = {v: int((summary["verdict"] == v).sum()) for v in VERDICTS}
     cols = st.columns(4)
@@ -138,7 +160,7 @@ with summary_box:
     st.caption(("Quick run (as `--quick`): reduced sizes, so these counts are not the full "
                 "run's (the README quotes the full run's); switch to full in the sidebar for the "
                 "command's defaults. " if quick else "Full run (the counts the README quotes). ")
-               + "Each section below has the figure, the settings, and the numbers.")
+               + "Choose an experiment below for its figure, its settings and its numbers.")
 
 
 def _settings_code(settings):

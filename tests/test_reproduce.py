@@ -238,6 +238,12 @@ def test_page_shows_the_numbers_the_command_writes(direct):
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
+    # one experiment is drawn at a time (the first by default); "all" draws every one
+    first = next(iter(EXPERIMENTS))
+    assert at.selectbox(key="reproduce.show").value == first
+    assert len(at.get("plotly_chart")) == 1 + len(direct[first].extra_figures)
+    assert [h.value for h in at.header] == [f"1. {EXPERIMENTS[first].title}"]
+    at.selectbox(key="reproduce.show").set_value("all").run()
     assert len(at.get("plotly_chart")) == len(EXPERIMENTS) + sum(
         len(r.extra_figures) for r in direct.values())
     shown = at.dataframe[0].value.reset_index(drop=True)
@@ -264,6 +270,15 @@ def test_page_shows_the_numbers_the_command_writes(direct):
     assert list(rows["ours"]) == [c.ours for c in changed.checks]
     snippet = next(c.value for c in at.code if "run_experiment(" in c.value)
     assert "replace(BostonBoundsSettings.quick(), sigma=3.0)" in snippet
+
+    # drawing another experiment keeps the changed setting (in the summary, the snippet and
+    # its control when it is drawn again)
+    at.selectbox(key="reproduce.show").set_value("vb_fig5_losses").run()
+    assert [h.value for h in at.header] == [f"4. {EXPERIMENTS['vb_fig5_losses'].title}"]
+    assert list(at.dataframe[0].value["ours"].iloc[: len(changed.checks)]) == [
+        c.ours for c in changed.checks]
+    at.selectbox(key="reproduce.show").set_value("hst_fig1_boston").run()
+    assert at.select_slider(key=key).value == 3.0
 
 
 def test_page_controls_keep_their_default_across_run_sizes():

@@ -239,6 +239,13 @@ def reproduce_schema() -> Schema:
                     help="Quick: fewer splits and smaller sets (what `--quick` runs). Full: the "
                          "settings of `python -m experiments` (Table 3 with 50 splits takes "
                          "a few minutes the first time; results stay cached for an hour).")]
+    shown = {e.key: f"{i}. {e.title}" for i, e in enumerate(EXPERIMENTS.values(), start=1)}
+    fields.append(Field("reproduce.show", "Experiment shown", "choice", next(iter(shown)),
+                        options=(*shown, "all"),
+                        labels={**shown, "all": f"All {len(shown)} (slowest to draw)"},
+                        widget="page",
+                        help="Every experiment is computed for the summary; one is drawn at a "
+                             "time so the page stays quick on a projector and a phone."))
     for exp in EXPERIMENTS.values():
         for name, label, options in exp.controls:
             key = f"reproduce.{exp.key}.{name}"
