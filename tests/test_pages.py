@@ -242,12 +242,15 @@ def _options(at, key):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("page", OTHER_PAGES, ids=lambda f: Path(f).stem)
-def test_every_page_renders_for_every_dataset_and_kernel(page):
-    """Every data set x kernel a page offers: no exception, no st.error.
+def test_every_page_renders_for_every_dataset_and_every_kernel(page):
+    """Every data set and every kernel a page offers: no exception, no st.error.
 
-    Each data set opens in a fresh session from a link with n = SMALL_N, so no
-    page computes at its default size here (latency is benchmarked apart).
-    The sparse-KPCA page has its own, stricter loop below.
+    Each data set opens in a fresh session from a link with n = SMALL_N (so no page
+    computes at its default size here) and a kernel taken in turn from the page's list,
+    so every kernel is drawn on several data sets; on the first data set every kernel
+    is also chosen with the sidebar widget. The full data set x kernel product of the
+    computations behind these pages is tests/test_page_compute.py's (no figures, no
+    Streamlit), and the sparse-KPCA page has its own, stricter loop below.
     """
     # (the page at its default size is test_every_registered_page_renders's)
     at = open_page(page, params=dict(n=SMALL_N))
@@ -259,18 +262,25 @@ def test_every_page_renders_for_every_dataset_and_kernel(page):
     assert bool(names) == uses_shared_data, f"{page}: data-set control present = {bool(names)}"
     if not names:
         return  # the page has its own data (two-view generator, paper settings, or none)
-    tried = 0
-    for name in names:
-        at = open_page(page, params=dict(dataset=name, n=SMALL_N))
-        assert not at.exception, (page, name, _exc(at))
+    schema = ALL_SCHEMAS[Path(page).stem]
+    kernels = list(schema["kernel"].at("options", schema.from_query({})[0]))
+    assert len(kernels) == len(_options(at, "kernel")) > 1, f"{page}: kernel control"
+    drawn = set()
+    for i, name in enumerate(names):
+        kernel = kernels[i % len(kernels)]
+        at = open_page(page, params=dict(dataset=name, n=SMALL_N, kernel=kernel))
+        assert not at.exception, (page, name, kernel, _exc(at))
+        assert not at.error, (page, name, kernel, [e.value for e in at.error])
         assert widget_value(at, "selectbox", "dataset") == name
-        for kernel in _options(at, "kernel") or [None]:
-            if kernel is not None:
-                at.selectbox(key="kernel").set_value(kernel).run()
-            assert not at.exception, (page, name, kernel, _exc(at))
-            assert not at.error, (page, name, kernel, [e.value for e in at.error])
-            tried += 1
-    assert tried >= len(names)
+        assert widget_value(at, "selectbox", "kernel") == kernel
+        drawn.add(kernel)
+        if i == 0:  # the widget path: every kernel chosen in the sidebar on one data set
+            for other in kernels:
+                at.selectbox(key="kernel").set_value(other).run()
+                assert not at.exception, (page, name, other, _exc(at))
+                assert not at.error, (page, name, other, [e.value for e in at.error])
+                assert widget_value(at, "selectbox", "kernel") == other
+    assert drawn == set(kernels) or len(names) < len(kernels)
 
 
 # ---------------------------------------------------------------- sparse KPCA: data x kernel
