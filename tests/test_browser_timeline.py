@@ -6,7 +6,7 @@ import json
 from urllib.parse import urlencode
 
 import pytest
-from browser_views import PAGES, START, fingerprint, query_of, settle
+from browser_views import _FINGERPRINT_JS, PAGES, START, fingerprint, query_of, settle
 
 from pages.common.schemas import ALL_SCHEMAS
 
@@ -65,6 +65,159 @@ def test_play_pause_step_and_link_share_one_timeline(streamlit_server, browser, 
         assert fingerprint(other) == fingerprint(page)
     finally:
         fresh.close()
+
+
+#: In one task (no message from the server can be handled before it returns): press the
+#: page's step button ``suffix`` (or, with ``key``, the keyboard shortcut) ``times`` times,
+#: then read the counter, the figure's current frame and the slider.
+_STEP_NOW_JS = """([page, suffix, times, key]) => {
+  const gd = document.querySelector(`.st-key-${page}-figure .js-plotly-plot`);
+  const fingerprint = %s;
+  for (let i = 0; i < times; i++) {
+    if (key) document.body.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true}));
+    else document.querySelector(`.st-key-${page}-${suffix} button`).click();
+  }
+  return {fp: JSON.parse(fingerprint()), frame: gd._fullLayout._currentFrame};
+}""" % _FINGERPRINT_JS
+
+#: Hold every message the page sends to the server (the server learns nothing), or send
+#: the held ones in order and stop holding.
+_HOLD_JS = """() => {
+  const send = WebSocket.prototype.send;
+  const held = [];
+  WebSocket.prototype.send = function (data) { held.push([this, data]); };
+  window.__mpRelease = () => {
+    WebSocket.prototype.send = send;
+    for (const [ws, data] of held) send.call(ws, data);
+    return held.length;
+  };
+}"""
+
+#: Logs, at every animation frame from now on, the step the counter and the figure's
+#: slider show (a figure element not drawn yet, or hidden, is not seen).
+_WATCH_JS = """([page]) => {
+  if (window.__mpSteps) window.__mpSteps.stop = true;
+  const log = window.__mpSteps = {counter: [], slider: [], stop: false};
+  let tl = null;
+  for (const host of [document, ...[...document.querySelectorAll('*')].map(e => e.shadowRoot)
+                      .filter(Boolean)]) { tl = tl || host.querySelector('.tl'); }
+  const push = (list, v) => { if (list[list.length - 1] !== v) list.push(v); };
+  const sample = () => {
+    if (log.stop) return;
+    push(log.counter, Number(tl.dataset.step));
+    const gd = document.querySelector(`.st-key-${page}-figure .js-plotly-plot`);
+    const sl = gd && gd.layout && gd.layout.sliders && gd.layout.sliders[0];
+    if (sl && gd._fullLayout && gd.querySelector('.main-svg') && gd.style.visibility !== 'hidden') {
+      push(log.slider, sl.active + 1);
+    }
+    requestAnimationFrame(sample);
+  };
+  sample();
+}"""
+
+
+def step_now(pg, name: str, suffix: str = "next", times: int = 1, key: str = "") -> dict:
+    return pg.evaluate(_STEP_NOW_JS, [name, suffix, times, key])
+
+
+_DRAWN_JS = """([page, j]) => {
+  const gd = document.querySelector(`.st-key-${page}-figure .js-plotly-plot`);
+  const sl = gd && gd.layout && gd.layout.sliders && gd.layout.sliders[0];
+  const ok = !!sl && sl.active === j - 1 && gd.style.visibility !== 'hidden'
+    && gd._fullLayout && gd._fullLayout._currentFrame === String(j)
+    && !gd._transitionData._animationRaf;
+  return ok && (%s)();
+}""" % _FINGERPRINT_JS
+
+
+def drawn_step(pg, name: str, j: int) -> dict:
+    """The fingerprint of the view once the figure has drawn step ``j`` (an animation already
+    running when a step was pressed draws it at its next frame)."""
+    handle = pg.wait_for_function(_DRAWN_JS, arg=[name, j], polling="raf", timeout=60_000)
+    return json.loads(handle.json_value())
+
+
+def wait_for_j(pg, j: int):
+    pg.wait_for_function("([t]) => new URL(location.href).searchParams.get('j') === t",
+                         arg=[str(j)], timeout=60_000)
+    settle(pg)
+
+
+def _monotone(seq: list, up: bool) -> bool:
+    return all((b >= a) if up else (b <= a) for a, b in zip(seq, seq[1:]))
+
+
+@pytest.mark.parametrize("name", ["skpca", "kmp", "kcca"])
+def test_step_buttons_move_the_view_in_the_browser_before_the_server_answers(
+        streamlit_server, page, name):
+    page.goto(PAGES[name].url(streamlit_server.base, urlencode({**START[name], "j": "1"})))
+    settle(page)
+    n = int(counter_text(page).rsplit(" ", 1)[1])
+    assert n >= 6
+    # Step ▶: counter, numbers and figure show step 2 in the task of the click itself, and
+    # the figure draws it while the server has not even been told of the click
+    page.evaluate(_HOLD_JS)
+    now = step_now(page, name)
+    assert counter_text_of(now) == f"Step 2 of {n}"
+    assert now["fp"]["tl"][0] == "2"
+    assert now["frame"] == "2" and now["fp"]["active"] == 1
+    drawn = drawn_step(page, name, 2)
+    assert page.evaluate("() => window.__mpRelease()") >= 1  # the click's message, held
+    # the server stores the same step (URL), and its redrawn view is the one already shown
+    wait_for_j(page, 2)
+    assert fingerprint(page) == drawn
+
+    # three fast clicks: the counter moves one step a click at once (the figure at its next
+    # frame); then one more click the server is told of only after it has answered the
+    # three: its answer (step 5) leaves the view on step 6, which the server then stores
+    page.evaluate(_WATCH_JS, [name])
+    now = step_now(page, name, times=3)
+    assert counter_text_of(now) == f"Step 5 of {n}"
+    page.evaluate(_HOLD_JS)
+    now = step_now(page, name)
+    assert counter_text_of(now) == f"Step 6 of {n}"
+    wait_for_j(page, 5)
+    assert counter_text(page) == f"Step 6 of {n}"
+    assert drawn_step(page, name, 6)["tl"] == now["fp"]["tl"]
+    assert page.evaluate("() => window.__mpRelease()") >= 1
+    wait_for_j(page, 6)
+    log = page.evaluate("() => window.__mpSteps")
+    assert _monotone(log["counter"], up=True), log  # never back to an older step
+    assert counter_text(page) == f"Step 6 of {n}" and fingerprint(page)["active"] == 5
+
+    # ◀ Back from the keyboard, then Last ▶▶ and ⟲ Reset, each at once in the browser
+    now = step_now(page, name, key="ArrowLeft")
+    assert counter_text_of(now) == f"Step 5 of {n}" and now["frame"] == "5"
+    assert drawn_step(page, name, 5)["active"] == 4
+    now = step_now(page, name, "last")
+    assert counter_text_of(now) == f"Step {n} of {n}"
+    assert drawn_step(page, name, n)["active"] == n - 1
+    page.evaluate(_WATCH_JS, [name])
+    now = step_now(page, name, "reset_step")
+    assert counter_text_of(now) == f"Step 1 of {n}"
+    assert drawn_step(page, name, 1)["active"] == 0
+    wait_for_j(page, 1)
+    log = page.evaluate("() => window.__mpSteps")
+    # from the frame after the click on, only step 1 is counted
+    assert log["counter"][1:] in ([], [1]) and log["slider"][-1] == 1, log
+    assert fingerprint(page)["active"] == 0
+
+    # ▶ Play after a Step continues from the step shown: its first frame is the next one
+    step_now(page, name, times=2)
+    wait_for_j(page, 3)
+    page.evaluate("""() => {
+      const gd = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
+      window.__mpPlayed = [];
+      gd.on('plotly_animatingframe', (e) => window.__mpPlayed.push(e.name));
+    }""")
+    page.evaluate(_PAUSE_AT_JS, ["4"])
+    wait_for_j(page, 4)
+    assert page.evaluate("() => window.__mpPlayed")[0] == "4"
+    assert counter_text(page) == f"Step 4 of {n}"
+
+
+def counter_text_of(now: dict) -> str:
+    return now["fp"]["tl"][1].splitlines()[0]
 
 
 # ---------------------------------------------------------------- saved runs

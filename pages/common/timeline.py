@@ -11,6 +11,15 @@ once, and the page stores it in its state (and so in the URL). Step ▶ then
 continues from the paused step, and ▶ Play continues from the current frame
 (``fromcurrent``).
 
+Step ▶, ◀ Back, ⟲ Reset and Last ▶▶ (and their keys) are answered in the browser
+too: the component catches their clicks, moves the counter, the numbers and the
+figure to the target step at once, and sends the page the target itself with a
+sequence number (not "one more", which clicks faster than the page's runs would
+add up differently). The page stores the step and returns the number of the last
+one it stored, so a run that has not seen the latest click leaves the browser's
+step alone (its figure is moved to that step before it is shown). Without the
+component (AppTest, no JavaScript) the buttons' own callbacks move the step.
+
 The per-step numbers are passed as plain text (the page escapes nothing into
 HTML: the component sets ``textContent``).
 """
@@ -27,7 +36,7 @@ export default function (component) {
   const { parentElement, data, setTriggerValue } = component;
   const root = parentElement.querySelector(".tl");
   if (!root) return;
-  const s = root.__tl || (root.__tl = {});
+  const s = root.__tl || (root.__tl = { seq: data.seq || 0 });
   s.data = data;
   root.classList.toggle("present", !!data.present);
   const count = root.querySelector(".tl-count");
@@ -45,27 +54,83 @@ export default function (component) {
       return p;
     }));
   };
-  if (!s.playing) show(data.j);
-  s.reported = data.j;
+  // Every step sent to the page carries a number; the page returns the number of the
+  // last one it stored. A run that has not seen the latest step yet (one interrupted by
+  // a second click, or a run under way when Step was pressed) leaves the browser's step.
+  const current = (data.seq || 0) >= s.seq;
+  if (current) s.seq = s.ack = data.seq || 0;
+  if (!s.playing && (current || s.j === undefined)) show(data.j);
+  s.reported = current ? data.j : s.j;
+  const send = (j) => {
+    s.seq += 1;
+    s.reported = j;
+    setTriggerValue("step", { j, seq: s.seq });
+  };
+  const sliderAt = (gd) => {
+    const sl = gd.layout && gd.layout.sliders && gd.layout.sliders[0];
+    return sl && typeof sl.active === "number" ? sl.active + 1 : null;
+  };
+  const reveal = (gd = s.gd) => { if (gd && gd.style.visibility === "hidden") gd.style.visibility = ""; };
+  const hide = (gd) => {
+    if (gd.style.visibility === "hidden") return;
+    gd.style.visibility = "hidden";
+    setTimeout(() => reveal(gd), 1000);  // never left hidden
+  };
   const settle = () => {
+    if (s.gd && sliderAt(s.gd) === s.j) reveal();
     s.playing = false;
     root.dataset.playing = "false";
-    if (s.j !== s.reported) {
-      s.reported = s.j;
-      setTriggerValue("step", s.j);
-    }
+    if (s.stepTo !== null && s.stepTo !== undefined) { s.stepTo = null; return; }
+    if (s.j !== s.reported) send(s.j);
   };
   const frameOf = (name) => {
     const j = parseInt(name, 10);
     return Number.isFinite(j) ? j : null;
   };
+  // the figure on frame j at once (frames are named "1".."n"; the slider follows them)
+  const toFrame = (j) => {
+    const gd = s.gd, P = window.Plotly;
+    if (!gd || !P || !gd._fullLayout || !gd._transitionData) return false;
+    if (!(gd._transitionData._frameHash || {})[String(j)]) return false;
+    if (sliderAt(gd) === j && gd._fullLayout._currentFrame === String(j)) return true;
+    s.stepTo = String(j);
+    gd.__mpAt = j;
+    P.animate(gd, [String(j)], { mode: "immediate", frame: { duration: 0, redraw: true },
+                                 transition: { duration: 0 } }).then(() => {
+      // a figure redrawn by the page may not move its slider with the frame: set it
+      if (gd.__mpAt === j && sliderAt(gd) !== j) P.relayout(gd, { "sliders[0].active": j - 1 });
+    }, () => {});
+    return true;
+  };
+  // a figure drawn by the page: while a step the page has not stored yet is pending, a
+  // run that had not seen it draws an older step, so a new figure element is hidden until
+  // it is on the browser's step. Play continues from the step shown.
+  const follow = () => {
+    const gd = s.gd;
+    if (!gd || !gd._fullLayout || s.playing) return;
+    const at = sliderAt(gd);
+    if (at === null) return;
+    if (at !== s.j && (s.seq > (s.ack || 0) || s.sync)) {
+      s.sync = false;
+      if (gd.__mpAt === s.j) return;  // on its way there: shown when the frame is drawn
+      if (toFrame(s.j)) hide(gd); else reveal(gd);
+    } else {
+      reveal(gd);
+      if (!gd._fullLayout._currentFrame) gd._fullLayout._currentFrame = String(at);
+    }
+  };
   const attach = () => {
     const gd = document.querySelector(`.st-key-${s.data.chart} .js-plotly-plot`);
-    if (!gd || gd === s.gd || typeof gd.on !== "function") return;
+    if (!gd || gd === s.gd) return;
+    if (!gd.__mpSeen) {
+      gd.__mpSeen = true;
+      if (s.seq > (s.ack || 0)) hide(gd);
+    }
+    if (typeof gd.on !== "function") return;
     s.gd = gd;
     gd.on("plotly_animatingframe", (ev) => {
       const j = frameOf(ev && ev.name);
-      if (j === null) return;
+      if (j === null || String(j) === s.stepTo) return;
       s.playing = true;
       root.dataset.playing = "true";
       show(j);
@@ -79,6 +144,23 @@ export default function (component) {
       const j = frameOf(args && args[0] && args[0][0]);
       if (j !== null) { show(j); settle(); }
     });
+    gd.on("plotly_afterplot", follow);
+    gd.on("plotly_react", () => { gd.__mpAt = null; follow(); });  // the page's figure again
+    follow();
+  };
+  // the page's answer to the latest step: the figure shows that step too
+  if (current && s.gd && !s.playing) { s.sync = true; follow(); s.sync = false; }
+  // Step / Back / Reset / Last: the counter, the numbers and the figure move at once in
+  // the browser; the page is sent the step itself (not "one more"), so clicks faster
+  // than its runs never add up to a different step than the one shown
+  s.step = (suffix) => {
+    const n = s.data.n;
+    const from = s.j || s.data.j;
+    const j = Math.max(1, Math.min(n, suffix === "next" ? from + 1 : suffix === "back"
+      ? from - 1 : suffix === "reset_step" ? 1 : n));
+    show(j);
+    toFrame(j);
+    send(j);
   };
   // Play / Pause drive the figure's own (client-side) animation buttons
   s.press = (label) => {
@@ -112,6 +194,25 @@ export default function (component) {
     });
   }
   s.report = setTriggerValue;
+  if (!window.__mpSteps) {
+    // the step buttons (clicked, or pressed from the keyboard below) are answered here,
+    // in the capture phase, before Streamlit's own handler would start a server run
+    window.__mpSteps = true;
+    document.addEventListener("click", (e) => {
+      const tl = window.__mpTimeline;
+      const b = tl && e.target && e.target.closest && e.target.closest("button");
+      if (!b || b.disabled || !tl.root || !tl.root.isConnected) return;
+      for (const suffix of ["next", "back", "reset_step", "last"]) {
+        if (b.closest(`.st-key-${tl.data.page}-${suffix}`)) {
+          e.stopPropagation();
+          e.preventDefault();
+          tl.step(suffix);
+          return;
+        }
+      }
+    }, true);
+  }
+  s.root = root;
   if (!window.__mpKeys) {
     // keyboard shortcuts, once per page: space play/pause, arrows step, Home/End
     window.__mpKeys = true;
@@ -134,10 +235,15 @@ export default function (component) {
       else if (e.key === "End") click("last");
     });
   }
+  // a run of the page draws a new figure element: follow it as soon as it is there
+  if (s.watch) s.watch.disconnect();
+  s.watch = new MutationObserver(() => { attach(); follow(); });
+  s.watch.observe(document.querySelector('[data-testid="stMain"]') || document.body,
+                  { childList: true, subtree: true });
   clearInterval(s.timer);
   s.timer = setInterval(attach, 250);
   attach();
-  return () => clearInterval(s.timer);
+  return () => { clearInterval(s.timer); s.watch.disconnect(); };
 }
 """
 
@@ -178,8 +284,15 @@ def timeline(schema: Schema, *, n_steps: int, lines: list[list[str]]):
     state = current(schema)
     j = min(max(int(state["j"]), 1), n_steps)
 
+    seq_key = f"_{schema.page}.timeline.seq"
+
     def _on_step():
         value = st.session_state.get(f"{schema.page}.timeline", {}).get("step")
+        if isinstance(value, dict):  # {"j": step, "seq": its number}: the number is returned
+            seq = value.get("seq")
+            if isinstance(seq, int) and not isinstance(seq, bool) and 0 <= seq < 2**31:
+                st.session_state[seq_key] = seq
+            value = value.get("j")
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             update(schema, j=min(max(int(value), 1), n_steps))
 
@@ -194,7 +307,8 @@ def timeline(schema: Schema, *, n_steps: int, lines: list[list[str]]):
             st.session_state["_window_width"] = int(min(max(value, 200), 10000))
 
     _COMPONENT(key=f"{schema.page}.timeline",
-               data=dict(j=j, n=int(n_steps), chart=chart_key(schema), lines=lines,
+               data=dict(j=j, seq=int(st.session_state.get(seq_key, 0)), n=int(n_steps),
+                         chart=chart_key(schema), lines=lines,
                          page=schema.page, present=bool(state.get("present", False)),
                          vh=st.session_state.get("_window_height", 0),
                          narrow=is_narrow(), narrowBelow=NARROW),
@@ -297,6 +411,8 @@ def fit_to_window(fig: dict, present: bool, *, reserve: int = 150,
     if not present:
         return fig
     height = max(int(st.session_state.get("_window_height", 720)) - reserve, 360)
+    from mpcore.plots import resized  # controls and colour bars keep their pixel offsets
+    fig = resized(fig, height)
     layout = dict(fig.get("layout", {}), height=height)
     if height < 640:
         for axis in compact_axes:
