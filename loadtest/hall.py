@@ -14,7 +14,9 @@ address**, as browsers behind one NAT address would arrive. Each student:
    first pause random so that the hall does not act in step), **moves the k
    slider** to a random value or **presses Step**; after a move the page must say
    ``Step j of k`` with this student's own k, after Step the counter must have
-   moved on by one;
+   moved on by one (a run that stops early, because the kernel matrix of a small
+   upload has numerical rank n < k, counts to n, and the page must then warn
+   ``Stopped early after n of k = <this student's k> steps``);
 3. a share of the students (``--upload-share``) opened the CSV link instead and
    **upload a CSV** first: the file-URL request on the websocket, a multipart
    ``PUT /_stcore/upload_file/<session>/<file>`` through the balancer with the
@@ -41,6 +43,7 @@ import urllib.request
 import uuid
 from dataclasses import dataclass, field
 
+from run import early_stop, expected_steps
 from run import pct as _pct  # one percentile rule for both load tests
 from stclient import STEP_RE, ProtocolError, StreamlitClient
 
@@ -116,6 +119,21 @@ def _check(run, stats: HallStats, what: str):
     return int(j), int(n)
 
 
+def slider_error(run, shown: tuple[int, int], k: int) -> str | None:
+    """What is wrong with the page's ``Step j of n`` after this student moved the slider to k."""
+    if shown[1] != expected_steps(run, k):
+        return f"slider: sent k = {k}, page shows {run.step_text}"
+    return None
+
+
+def step_error(run, shown: tuple[int, int], j: int, k: int) -> str | None:
+    """What is wrong with the page's counter after Step from step j with this student's k."""
+    n = expected_steps(run, k)
+    if shown != (min(j + 1, n), n):
+        return f"step: expected Step {min(j + 1, n)} of {n}, page shows {run.step_text}"
+    return None
+
+
 async def hall_student(base: str, port: int, i: int, deadline: float, args, rng: random.Random,
                        stats: HallStats, counter: list, upload: bool) -> None:
     browser = Browser(base, args.timeout)
@@ -153,6 +171,7 @@ async def hall_student(base: str, port: int, i: int, deadline: float, args, rng:
             stats.uploads.append(time.perf_counter() - t1)
             counter[0] += 1
             shown = _check(run, stats, "upload")
+            first = run  # the run the student's page now shows
             mine = f"Using {name}: {rows} rows"
             texts = [t.replace("\\", "") for t in run.texts]  # shown literally (escaped)
             if not any(mine in t for t in texts):
@@ -164,7 +183,9 @@ async def hall_student(base: str, port: int, i: int, deadline: float, args, rng:
         if shown is None or K_KEY not in c.widget_ids or STEP_KEY not in c.widget_ids:
             stats.errors.append("load: the page did not show the k slider and Step button")
             return
-        j, k = shown
+        j, n = shown
+        stop = early_stop(first)
+        k = stop[1] if stop else n  # the page's k (a run that stopped early names it)
         k_hi = int(c.slider_max(K_KEY))
         await asyncio.sleep(args.think * rng.random())
         done = 0
@@ -175,18 +196,18 @@ async def hall_student(base: str, port: int, i: int, deadline: float, args, rng:
                 run = await c.rerun({K_KEY: k})
                 shown = _check(run, stats, "slider")
                 k_hi = int(c.slider_max(K_KEY))
-                if shown is not None and shown[1] != min(k, k_hi):
-                    stats.errors.append(f"slider: sent k = {k}, page shows {run.step_text}")
+                k = min(k, k_hi)  # the page keeps k within the slider's range
+                error = shown and slider_error(run, shown, k)
             else:
                 run = await c.rerun({K_KEY: k}, trigger=STEP_KEY)
                 shown = _check(run, stats, "step")
-                if shown is not None and shown != (min(j + 1, k), k):
-                    stats.errors.append(f"step: expected Step {min(j + 1, k)} of {k}, "
-                                        f"page shows {run.step_text}")
+                error = shown and step_error(run, shown, j, k)
+            if error:
+                stats.errors.append(error)
             stats.interactions.append(run.seconds)
             counter[0] += 1
             if shown is not None:
-                j, k = shown
+                j = shown[0]
             await asyncio.sleep(args.think * rng.uniform(0.5, 1.5))
     except asyncio.TimeoutError:
         stats.errors.append(f"timeout: no answer within {args.timeout} s")

@@ -14,7 +14,10 @@ waiting ``--think`` seconds between interactions. Each interaction is timed
 from sending the ``rerun_script`` message to receiving ``script_finished``.
 Every answer is also checked for what the page must show *to that client*:
 after moving k the page says ``Step j of k`` with this client's own k, and
-after Step the counter moved by one (capped at k). A mismatch is an error
+after Step the counter moved by one (capped at k). A run that ends before k
+steps (the kernel matrix has numerical rank n < k) shows ``Step j of n``; that
+is right only when the page also warns ``Stopped early after n of k = <this
+client's k> steps`` (:func:`expected_steps`). A mismatch is an error
 (it would mean state leaking between sessions or a lost click), as are an
 exception element, an ``st.error`` box, a timeout and a dropped connection.
 
@@ -54,6 +57,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -71,6 +75,27 @@ HOST = "127.0.0.1"
 PAGE = "skpca"
 K_KEY = "k"
 STEP_KEY = "skpca.next"
+
+#: The page's warning when the kernel matrix has numerical rank below k (pages/skpca.py).
+STOPPED_RE = re.compile(r"Stopped early after (\d+) of k = (\d+) steps")
+
+
+def early_stop(run) -> tuple[int, int] | None:
+    """(n, k) of the page's "Stopped early after n of k = k steps" warning, if it shows one."""
+    for text in run.warnings:
+        m = STOPPED_RE.search(text)
+        if m:
+            return int(m.group(1)), int(m.group(2))
+    return None
+
+
+def expected_steps(run, k: int) -> int:
+    """The step count the page must show for this client's ``k``: k itself, or the n < k
+    of a run that stopped early, when the page's warning names this very k."""
+    stop = early_stop(run)
+    if stop is not None and stop[1] == k and 1 <= stop[0] < k:
+        return stop[0]
+    return k
 
 
 def progress(msg: str) -> None:
@@ -206,7 +231,7 @@ async def student(port: int, deadline: float, args, rng: random.Random, stats: S
             shown = _check(run, stats, "slider")
             if shown is not None:
                 j, n = shown
-                if n != k:
+                if n != expected_steps(run, k):
                     stats.errors.append(f"slider: sent k = {k}, page shows {run.step_text}")
             await asyncio.sleep(args.think * rng.uniform(0.5, 1.5))
             if time.perf_counter() >= deadline:
@@ -217,8 +242,9 @@ async def student(port: int, deadline: float, args, rng: random.Random, stats: S
             shown = _check(run, stats, "step")
             if shown is not None:
                 j_new, n = shown
-                if (j_new, n) != (min(j + 1, k), k):
-                    stats.errors.append(f"step: expected Step {min(j + 1, k)} of {k}, "
+                n_want = expected_steps(run, k)
+                if (j_new, n) != (min(j + 1, n_want), n_want):
+                    stats.errors.append(f"step: expected Step {min(j + 1, n_want)} of {n_want}, "
                                         f"page shows {run.step_text}")
                 j = j_new
             await asyncio.sleep(args.think * rng.uniform(0.5, 1.5))

@@ -57,6 +57,7 @@ class RunResult:
     n_bytes: int
     exceptions: list = field(default_factory=list)
     errors: list = field(default_factory=list)  # st.error texts
+    warnings: list = field(default_factory=list)  # st.warning texts
     step_text: str | None = None
     texts: list = field(default_factory=list)  # every markdown / caption text
 
@@ -178,6 +179,8 @@ class StreamlitClient:
             run.exceptions.append(f"{body.type}: {body.message}")
         elif kind == "alert" and body.format == Alert.ERROR:
             run.errors.append(body.body)
+        elif kind == "alert" and body.format == Alert.WARNING:
+            run.warnings.append(body.body)
         elif kind == "bidi_component" and body.component_name == "mp_timeline":
             # the page's timeline bar (pages/common/timeline.py): its data holds j and n
             try:

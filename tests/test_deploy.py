@@ -10,6 +10,10 @@
   cookie is refused by Streamlit (so affinity is what makes uploads work).
 - One client of the load test's protocol against AppTest: the same clicks show the
   same counter (``loadtest/run.py --validate``).
+- The load test's checks on an upload whose run stops early (a kernel matrix of rank
+  below the training rows): the slider's maximum is the training rows, the counter
+  ends at the rank with the page's warning naming the student's k, and that answer is
+  accepted while a counter that does not match the k sent is still an error.
 
 HAProxy comes from Debian's package (``.ci/run`` installs it, like chromium); without
 it these tests skip locally and fail in CI.
@@ -148,3 +152,59 @@ def test_the_protocol_client_sees_what_apptest_sees():
     argv = ["--validate", "--port", str(_free_ports(1)[0])]
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:  # see run_async
         assert pool.submit(main, argv).result() == 0
+
+
+def test_the_protocol_client_checks_a_run_that_stops_early(tmp_path):
+    """A small upload whose kernel matrix has numerical rank below its training rows: with k at
+    the slider's maximum (the training rows) the page counts to the rank and warns that it
+    stopped early. The load test's checks accept exactly that answer for this student's k, and
+    still refuse a counter that does not match the k the student sent."""
+    from hall import Browser, HallStats, _check, slider_error, step_error
+    from run import Server, early_stop
+    from stclient import RunResult, StreamlitClient
+
+    # 10 distinct points, each 4 times: 40 rows, 28 training rows (test 0.3), rank <= 10
+    points = [(0.1 * i, (0.37 * i * i) % 1.3) for i in range(10)]
+    data = ("x1,x2\n" + "".join(f"{x:.3f},{y:.3f}\n" for x, y in points * 4)).encode()
+    n_train = 40 - 12
+
+    async def student(port):
+        b = Browser(f"http://127.0.0.1:{port}", 60)
+        b.get("/skpca?dataset=csv+upload")
+        b.get("/_stcore/health")
+        c = StreamlitClient("127.0.0.1", port, "skpca", timeout=90,
+                            headers={"Cookie": b.cookie_header()})
+        c.query_string = "dataset=csv+upload"
+        await c.connect()
+        try:
+            await c.rerun()
+            urls = await c.upload_urls("repeated.csv")
+            assert await asyncio.to_thread(b.put_file, urls.upload_url, "repeated.csv",
+                                           data) in (200, 204)
+            upload = await c.rerun_with_file("csv.file", urls, "repeated.csv", len(data))
+            k_hi = int(c.slider_max("k"))
+            moved = await c.rerun({"k": k_hi})
+            stepped = await c.rerun({"k": k_hi}, trigger="skpca.next")
+            return upload, k_hi, moved, stepped
+        finally:
+            await c.close()
+
+    port = _free_ports(1)[0]
+    with Server(port, tmp_path / "server.log"):
+        upload, k_hi, moved, stepped = run_async(student(port))
+    stats = HallStats()
+    shown = [_check(run, stats, what) for run, what in
+             ((upload, "upload"), (moved, "slider"), (stepped, "step"))]
+    assert stats.errors == [] and None not in shown
+    assert k_hi == n_train  # the slider's maximum is the new file's training rows
+    j, n = shown[1]
+    assert 1 <= n <= 10 < k_hi  # the run stopped at the kernel matrix's rank
+    assert early_stop(moved) == (n, k_hi)
+    assert slider_error(moved, shown[1], k_hi) is None
+    assert step_error(stepped, shown[2], j, k_hi) is None and shown[2] == (min(j + 1, n), n)
+    # the same counter for another k, or without the page's warning, is still an error
+    assert slider_error(moved, shown[1], k_hi - 1) is not None
+    silent = RunResult(seconds=0.0, status=0, n_messages=0, n_bytes=0,
+                       step_text=moved.step_text)
+    assert slider_error(silent, shown[1], k_hi) is not None
+    assert step_error(stepped, (j, n), j, k_hi) is not None  # a lost click
