@@ -39,6 +39,7 @@ from ._spectrum import (
 )
 from ._common import OKABE_ITO, PALETTE, base_layout, project_2d
 from ._panels import narrow_layout, one_panel, panels
+from ._resize import resized
 from ._skpca import (
     cut_animation,
     skpca_animation,
@@ -58,6 +59,8 @@ __all__ = ["argmin_distribution_figure", "sweep_heatmap_figure", "digit_errors_f
            "open_at", "grid_2d", "zero_level",
            # a phone's view of an animation: one panel at a time
            "narrow_layout", "one_panel", "panels",
+           # another height (presentation mode), controls and colour bars kept in place
+           "resized",
            # curve names the pages pass back (KMP curves tab; spectrum series)
            "BOUND_STOP", "TEST_ERR", "TEST_MIN", "TRAIN_ERR", "VAL_ERR", "VAL_STOP",
            "EKM_SERIES", "EXACT", "NYSTROM_SERIES"]
