@@ -118,8 +118,8 @@ def bound_curves_figure(curves, *, show_terms=True, title=None, height=600):
                        font=dict(size=FONT_SIZE - 1, color=COLOURS[TRIVIAL]))
 
     base_layout(fig, height=height, title=title)
-    fig.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0,
-                                  font=dict(size=FONT_SIZE - 1)),
+    # the legend on top (base_layout): the top margin grows when it wraps onto more rows
+    fig.update_layout(legend=dict(font=dict(size=FONT_SIZE - 1)),
                       margin=dict(t=110 if title else 90))
     fig.update_xaxes(title_text="k = number of basis vectors (size of the compression set)",
                      range=[0.5, k[-1] + 0.5] if k.size > 1 else [0.5, 1.5])

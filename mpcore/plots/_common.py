@@ -155,9 +155,36 @@ def _readable_text(trace):
         trace.textfont.color = readable(trace.textfont.color)
 
 
+#: Distance (px) from the top edge of a figure to its title, and to a legend on top (under
+#: the title when there is one).
+TITLE_TOP_PX = 12
+LEGEND_TOP_PX = {True: 50, False: 8}
+
+
+def legend_on_top(fig, *, height, titled=False):
+    """A horizontal legend at the top of the figure, above the plot area (under the title).
+
+    It is placed in the figure's own coordinates (``yref="container"``), a fixed number of
+    pixels from the top edge; plotly keeps the plot area below it at every width (the top
+    margin grows when the legend wraps onto more rows). A legend placed in plot
+    coordinates instead (``y=1.02``, anchored at its bottom) pushes the top margin when it
+    wraps; when the figure then widens (a window made larger, a sidebar closed), plotly.js
+    redraws it at the height computed for the old, larger margin: over the data.
+    A title, if any, is pinned at the top edge too (its automatic place is the middle of the
+    top margin, which the legend moves).
+    """
+    fig.update_layout(legend=dict(orientation="h", yref="container", yanchor="top",
+                                  y=1 - LEGEND_TOP_PX[bool(titled)] / height, x=0))
+    if titled:
+        fig.update_layout(title=dict(yref="container", yanchor="top",
+                                     y=1 - TITLE_TOP_PX / height))
+    return fig
+
+
 def base_layout(fig, *, height=520, title=None, legend_top=True):
     """Projector-friendly defaults: large fonts, white background, light grid, and text of
-    at least 4.5:1 contrast in any host theme (:func:`ink`)."""
+    at least 4.5:1 contrast in any host theme (:func:`ink`). ``legend_top``: a horizontal
+    legend on top (:func:`legend_on_top`)."""
     fig.update_layout(
         template="plotly_white", height=height, font=dict(size=FONT_SIZE, color=INK),
         margin=dict(l=70, r=30, t=80 if title else 50, b=60),
@@ -165,7 +192,7 @@ def base_layout(fig, *, height=520, title=None, legend_top=True):
         hoverlabel=dict(font_size=FONT_SIZE - 1),
     )
     if legend_top:
-        fig.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0))
+        legend_on_top(fig, height=height, titled=bool(title))
     fig.update_xaxes(showline=True, linecolor="#444", mirror=True, title_standoff=8)
     fig.update_yaxes(showline=True, linecolor="#444", mirror=True, title_standoff=8)
     return ink(fig)

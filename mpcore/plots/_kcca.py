@@ -226,7 +226,7 @@ def kcca_animation(X, Y, latent, steps, *, train=None, test=None, rho=None, fram
                                      tickfont=dict(size=15, color=INK))),
     )
     play_controls(fig, k, start, frame_ms, slider_x=0.22, button_font=16)
-    base_layout(fig, height=height)
+    base_layout(fig, height=height, legend_top=False)
     # legend in the right margin, beside the correlation panel: inside it, it would hide
     # curves that stay low (a width so large that every point looks alike)
     fig.update_layout(margin=dict(b=140, t=70, r=160),

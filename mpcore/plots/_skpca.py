@@ -252,7 +252,7 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
     fig.update_yaxes(range=[0, ymax * 1.05], row=2, col=2)
 
     play_controls(fig, k, start, frame_ms, slider_x=0.31, button_font=16)
-    base_layout(fig, height=height)
+    base_layout(fig, height=height, legend_top=False)
     # the legend names panel 4's curves; under the figure, it covers no data at any width
     fig.update_layout(margin=dict(b=215, t=70),
                       legend=dict(x=1.0, y=0.0, yref="container", xanchor="right", yanchor="bottom",

@@ -142,7 +142,8 @@ def scree_figure(exact, approx, *, n_compared, k=None, q=None, height=560):
     fig.update_xaxes(title=f"index i (largest first); shaded: the top {n_compared} compared",
                      range=[0.5, exact.size + 0.5])
     base_layout(fig, height=height)
-    fig.update_layout(legend=dict(font=dict(size=15)), margin=dict(t=110))
+    # the legend on top (base_layout): the top margin grows when it wraps onto more rows
+    fig.update_layout(legend=dict(font=dict(size=15)), margin=dict(t=70))
     return projector_fonts(fig, title_shift=0)
 
 
@@ -232,8 +233,8 @@ def error_curves_figure(k_grid, nystrom_errors, q_grid, ekm_errors, *, ekm_bound
     for col in range(1, n_cols + 1):
         ys = [t.y for t in fig.data if t.xaxis == ("x" if col == 1 else f"x{col}")]
         fig.update_yaxes(type="log", dtick=decade_dtick(*ys), exponentformat="power", row=1, col=col)
-    base_layout(fig, height=height)
-    fig.update_layout(legend=dict(font=dict(size=15), y=-0.2, yanchor="top",
+    base_layout(fig, height=height, legend_top=False)
+    fig.update_layout(legend=dict(orientation="h", x=0, font=dict(size=15), y=-0.2, yanchor="top",
                                   entrywidth=0.33, entrywidthmode="fraction"),
                       margin=dict(t=90, b=170))
     fig.update_annotations(font_size=17)
