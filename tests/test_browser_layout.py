@@ -13,8 +13,15 @@ shows no exception and raised no JavaScript error, and:
   window horizontally;
 - a plotly legend or colour bar covers no data point of its figure, and a colour bar
   does not reach into another panel's plot area;
+- a colour bar covers no axis title, tick label, Play/Pause button or step slider, the
+  buttons and the slider cover no axis title or tick label, and all of them lie inside
+  their figure (what presentation mode's resized figures got wrong);
 - on a phone (390 px), the animated pages show one panel at a time, as wide as the
-  screen allows.
+  screen allows: its plot area at least 70 % of the screen's width (a colour bar beside
+  it would take a third).
+
+At 1280x720 the page is also resized to 1920x1080 and checked again, with no new page
+load: a legend placed for the narrower window must not be left over the data.
 
 At 1280 px the same page is then checked for accessibility (tests/a11y.py): axe-core
 finds no serious or critical WCAG 2.1 A/AA violation in the app's own content, and
@@ -136,10 +143,46 @@ _GEOMETRY_JS = r"""() => {
       }
     }
   }
+  // the parts plotly places outside a plot area, each at its own place: a colour bar, the
+  // Play/Pause buttons, the step slider, the axis titles and tick labels
+  const parts = [];
+  const at = (r) => `[${Math.round(r.left)}, ${Math.round(r.top)}, ${Math.round(r.right)}, `
+                    + `${Math.round(r.bottom)}]`;
+  for (const gd of document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')) {
+    if (!vis(gd)) continue;
+    const boxes = (sel, kind) => [...gd.querySelectorAll(sel)].filter(vis)
+      .map(e => [kind, e.getBoundingClientRect()]);
+    const titles = [...gd.querySelectorAll('g')]
+      .filter(g => /^g-[xy]\d*title$/.test(g.getAttribute('class') || '')).filter(vis)
+      .map(g => [`axis title "${g.textContent.trim().slice(0, 30)}"`, g.getBoundingClientRect()]);
+    const ticks = boxes('.xaxislayer-above .xtick text, .yaxislayer-above .ytick text',
+                        'tick label');
+    const bars = boxes('.colorbar', 'colour bar');
+    const controls = [...boxes('.updatemenu-container', 'Play/Pause buttons'),
+                      ...boxes('.slider-container', 'step slider')];
+    const fig = gd.getBoundingClientRect();
+    for (const [kind, b] of [...bars, ...controls]) {
+      if (b.top < fig.top - 1 || b.bottom > fig.bottom + 1 || b.left < fig.left - 1
+          || b.right > fig.right + 1) parts.push(`${kind} ${at(b)} outside its figure ${at(fig)}`);
+    }
+    for (const [kind, b] of bars) {
+      for (const [other, o] of [...titles, ...ticks, ...controls]) {
+        if (hit(b, o)) parts.push(`${kind} ${at(b)} covers ${other} ${at(o)}`);
+      }
+    }
+    for (const [kind, b] of controls) {
+      for (const [other, o] of [...titles, ...ticks]) {
+        if (hit(b, o)) parts.push(`${kind} ${at(b)} covers ${other} ${at(o)}`);
+      }
+    }
+  }
   const graphs = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
     .filter(vis).map(gd => gd.getBoundingClientRect().width);
-  return {overflow: doc.scrollWidth - doc.clientWidth, overflowing, outside, covers, graphs,
-          width: innerWidth};
+  const plots = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
+    .filter(vis).flatMap(gd => [...gd.querySelectorAll('.nsewdrag')].filter(vis)
+                                 .map(e => e.getBoundingClientRect().width));
+  return {overflow: doc.scrollWidth - doc.clientWidth, overflowing, outside, covers, parts,
+          graphs, plots, width: innerWidth};
 }"""
 
 
@@ -183,6 +226,7 @@ def check_layout(pg, label, whole=True):
     assert not geo["overflowing"], (label, geo["overflowing"])
     assert not geo["outside"], (label, geo["outside"])
     assert not geo["covers"], (label, geo["covers"])
+    assert not geo["parts"], (label, geo["parts"])
     return geo
 
 
@@ -194,6 +238,8 @@ def _check_at(streamlit_server, shared_context, name, size):
         panel = pg.locator('[data-testid="stRadio"]', has_text="Panel")
         assert panel.count() == (name != "kmp"), "a phone shows a panel selector"
         assert geo["graphs"] and max(geo["graphs"]) >= 0.75 * geo["width"], geo["graphs"]
+        # and its plot area too: no colour bar beside it
+        assert geo["plots"] and max(geo["plots"]) >= 0.7 * geo["width"], geo["plots"]
     return pg
 
 
@@ -206,11 +252,17 @@ def test_nothing_truncated_or_overlapping(streamlit_server, shared_context, name
 @pytest.mark.parametrize("name", list(PAGES))
 def test_projector_layout_and_accessibility(streamlit_server, shared_context, name):
     """At 1280x720 the checks above; then, on the same page with all of it on screen,
-    the accessibility checks of tests/a11y.py."""
+    the accessibility checks of tests/a11y.py; then, the same page resized to 1920x1080
+    (a window made larger: plotly lays the figures out again), the checks above again."""
     pg = _check_at(streamlit_server, shared_context, name, "projector")
     try:
         check_accessibility(pg, name)
         assert not pg.page_errors, pg.page_errors
+        w, h = SIZES["full-hd"]
+        pg.set_viewport_size(dict(width=w, height=h))
+        wait_for_fit(pg)
+        wait_for_stable_layout(pg)
+        check_layout(pg, f"{name}_projector_resized_to_full-hd", whole=False)
     finally:
         pg.close()
 

@@ -57,7 +57,9 @@ def test_presentation_mode_fits_the_animation_on_one_screen(streamlit_server, sh
         assert not exceptions_on(pg)
         SHOTS.mkdir(exist_ok=True)
         pg.screenshot(path=str(SHOTS / f"present_{name}_{w}x{h}.png"))
-        # and nothing truncated or overlapping, as test_browser_layout checks every page
+        # and nothing truncated or overlapping, as test_browser_layout checks every page: the
+        # figure is resized to the window, and its colour bar, buttons and slider keep their
+        # places (no colour bar over an axis title, a tick label, the buttons or the slider)
         wait_for_stable_layout(pg)
         check_layout(pg, f"{name}_{w}x{h}_present", whole=False)
         # the keyboard drives the same timeline: → steps, Home goes back to the start

@@ -15,6 +15,87 @@ __all__ = ["panels", "one_panel", "narrow_layout"]
 
 _AXIS = re.compile(r"^([xy])axis(\d*)$")
 
+# A phone's figure, from its plot area down, in pixels: the x axis (tick labels and title),
+# a horizontal colour bar (an upright one at the right would take a third of the width),
+# the Play/Pause buttons, then the step slider across the whole width.
+_AXIS_PX = 62
+_BAR_PX = 78
+_BUTTONS_PX = 46
+_SLIDER_PX = 92
+#: Room (px) for one row of a legend at a phone's font size.
+_LEGEND_ROW_PX = 22
+#: From the top edge of a phone's figure (px): a legend on top.
+_LEGEND_TOP_PX = 8
+_NARROW_MARGIN = dict(l=55, r=10)
+
+
+def _colour_bar_shown(t: dict) -> bool:
+    """Whether a trace draws a colour bar (a scatter's marker bar shows when it has one)."""
+    if t.get("visible", True) is not True:
+        return False
+    if isinstance(t.get("colorbar"), dict) and t.get("showscale", True) is not False:
+        return True
+    m = t.get("marker")
+    return (isinstance(m, dict) and isinstance(m.get("colorbar"), dict)
+            and m.get("showscale", True) is not False)
+
+
+def _bar_below(cb: dict, y: float) -> dict:
+    """A colour bar laid flat under the plot area (its top ``y`` in paper units)."""
+    title = dict(cb.get("title") or {}, side="top")  # above the bar, which keeps its length
+    return dict(cb, orientation="h", x=0.0, xanchor="left", xref="paper", y=y, yanchor="top",
+                yref="paper", len=0.9, lenmode="fraction", thickness=12, nticks=5, tickangle=0,
+                title=title)
+
+
+def _stack_below(data: list, layout: dict, *, height: int, top: int, extra: int = 0):
+    """Colour bars, Play/Pause buttons and the step slider under the plot area, each at a
+    fixed pixel distance from it (see the constants above), whatever the figure's height.
+
+    ``top``: the top margin; ``extra``: pixels kept free at the bottom (a legend). Returns
+    the traces and the layout, with the bottom margin they need.
+    """
+    bar = any(_colour_bar_shown(t) for t in data) or any(
+        re.fullmatch(r"coloraxis\d*", k) and isinstance(v, dict) and v.get("showscale", True)
+        is not False and isinstance(v.get("colorbar"), dict) for k, v in layout.items())
+    controls = bool(layout.get("updatemenus")) + bool(layout.get("sliders"))
+    bottom = (_AXIS_PX + _BAR_PX * bar + _BUTTONS_PX * bool(layout.get("updatemenus"))
+              + _SLIDER_PX * bool(layout.get("sliders")) + extra + 8 * bool(controls))
+    plot = max(height - top - bottom, 120)
+
+    def frac(px):
+        return -px / plot
+
+    y_bar = frac(_AXIS_PX)
+    y_buttons = frac(_AXIS_PX + _BAR_PX * bar)
+    y_slider = frac(_AXIS_PX + _BAR_PX * bar + _BUTTONS_PX * bool(layout.get("updatemenus")))
+    out = []
+    for t in data:
+        if isinstance(t.get("colorbar"), dict):
+            t = dict(t, colorbar=_bar_below(t["colorbar"], y_bar))
+        m = t.get("marker")
+        if isinstance(m, dict) and isinstance(m.get("colorbar"), dict):
+            t = dict(t, marker=dict(m, colorbar=_bar_below(m["colorbar"], y_bar)))
+        out.append(t)
+    layout = dict(layout)
+    for key, val in list(layout.items()):
+        if re.fullmatch(r"coloraxis\d*", key) and isinstance(val, dict) and isinstance(
+                val.get("colorbar"), dict):
+            layout[key] = dict(val, colorbar=_bar_below(val["colorbar"], y_bar))
+    if layout.get("updatemenus"):
+        layout["updatemenus"] = [dict(um, x=0.0, xanchor="left", y=y_buttons, yanchor="top",
+                                      yref="paper") for um in layout["updatemenus"]]
+    if layout.get("sliders"):
+        layout["sliders"] = [dict(sl, x=0.0, len=1.0, y=y_slider, yanchor="top", yref="paper")
+                             for sl in layout["sliders"]]
+    layout["margin"] = dict(layout.get("margin") or {}, **_NARROW_MARGIN, t=top, b=bottom)
+    return out, layout
+
+
+def _legend_entries(data: list) -> int:
+    return sum(1 for t in data if t.get("showlegend", True) is not False
+               and t.get("visible", True) is not False and t.get("name"))
+
 
 def _suffix(ref: str | None) -> str:
     """'x3' -> '3', 'x' / None -> '' (plotly's axis numbering)."""
@@ -86,26 +167,19 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
     ya = "yaxis" + ysfx
     box = (_domain(layout, xa), _domain(layout, ya))
     shown_legend = False
-    bar = dict(x=1.1, xanchor="left", y=0.5, yanchor="middle", len=0.9)
     for t in fig.get("data", []):
         mine = _suffix(t.get("xaxis")) == sfx and _suffix(t.get("yaxis")) == ysfx
         if not mine:
             data.append(dict(t, visible=False))
             continue
-        t = dict(t)
-        if isinstance(t.get("colorbar"), dict):
-            t["colorbar"] = dict(t["colorbar"], **bar)
-        if isinstance(t.get("marker"), dict) and isinstance(t["marker"].get("colorbar"), dict):
-            t["marker"] = dict(t["marker"], colorbar=dict(t["marker"]["colorbar"], **bar))
         shown_legend |= t.get("showlegend", True) is not False and t.get("visible", True) is True
-        data.append(t)
+        data.append(dict(t))
     used = {(t.get("marker") or {}).get("coloraxis") for t in data if t.get("visible", True) is True}
     used |= {t.get("coloraxis") for t in data if t.get("visible", True) is True}
     for key in list(layout):
         if re.fullmatch(r"coloraxis\d*", key) and isinstance(layout[key], dict):
             if key in used:
-                layout[key] = dict(layout[key], colorbar=dict(layout[key].get("colorbar") or {},
-                                                              **bar))
+                layout[key] = dict(layout[key], colorbar=dict(layout[key].get("colorbar") or {}))
             else:
                 layout[key] = dict(layout[key], showscale=False)
     for key in list(layout):
@@ -121,15 +195,18 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
                         if _suffix(s.get("xref")) == sfx or _suffix(s.get("yref")) == sfx]
     layout["images"] = [s for s in layout.get("images") or []
                         if _suffix(s.get("xref")) == sfx]
-    if shown_legend:
-        layout["legend"] = dict(layout.get("legend") or {}, orientation="h", x=0.0, xanchor="left",
-                                y=1.02 + 0.06 * bool(layout["annotations"]), yanchor="bottom")
-    else:
-        layout["showlegend"] = False
-    layout["margin"] = dict(layout.get("margin") or {}, l=55, r=20,
-                            t=110 if shown_legend else 60)
     if height is not None:
         layout["height"] = int(height)
+    h = int(layout.get("height") or 450)
+    if shown_legend:  # on top, in the figure's own coordinates (see _common.legend_on_top)
+        layout["legend"] = dict(layout.get("legend") or {}, orientation="h", x=0.0,
+                                xanchor="left", xref="paper", yref="container",
+                                y=1 - _LEGEND_TOP_PX / h, yanchor="top")
+    else:
+        layout["showlegend"] = False
+    # the colour bar flat under the plot area, then the buttons and the slider: the panel
+    # keeps the whole width of the screen
+    data, layout = _stack_below(data, layout, height=h, top=110 if shown_legend else 60)
     frames = []
     for f in fig.get("frames", []) or []:
         fl = f.get("layout")
@@ -143,31 +220,20 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
 
 
 def narrow_layout(fig: dict, *, height: int | None = None) -> dict:
-    """A figure for a phone's width: legend in rows at the bottom, colour bars upright at the
-    right, the step slider under the Play buttons across the whole width."""
+    """A figure for a phone's width: colour bars flat under the plot area, then the Play
+    buttons, the step slider across the whole width and the legend in rows at the bottom;
+    the plot area keeps the whole width of the screen."""
     layout = dict(fig.get("layout", {}))
-    bar = dict(orientation="v", x=1.02, xanchor="left", y=0.5, yanchor="middle", len=0.9,
-               thickness=12)
-    data = []
-    for t in fig.get("data", []):
-        t = dict(t)
-        if isinstance(t.get("colorbar"), dict):
-            t["colorbar"] = dict(t["colorbar"], **bar)
-        if isinstance(t.get("marker"), dict) and isinstance(t["marker"].get("colorbar"), dict):
-            t["marker"] = dict(t["marker"], colorbar=dict(t["marker"]["colorbar"], **bar))
-        data.append(t)
+    data = [dict(t) for t in fig.get("data", [])]
+    if height is not None:
+        layout["height"] = int(height)
+    h = int(layout.get("height") or 450)
+    legend = 0
     if layout.get("showlegend", True) is not False:  # at the bottom, under the slider
         layout["legend"] = dict(layout.get("legend") or {}, orientation="h", x=0.0,
                                 xanchor="left", y=0.0, yanchor="bottom", yref="container",
                                 entrywidth=0.5, entrywidthmode="fraction",
                                 font=dict((layout.get("legend") or {}).get("font") or {}, size=12))
-    layout["margin"] = dict(layout.get("margin") or {}, l=50, r=20, t=70, b=360)
-    # under the axis title: the Play buttons, then the slider, then the legend
-    if layout.get("updatemenus"):
-        layout["updatemenus"] = [dict(um, y=-0.2, yanchor="top") for um in layout["updatemenus"]]
-    if layout.get("sliders"):
-        layout["sliders"] = [dict(sl, x=0.0, len=1.0, y=-0.36, yanchor="top")
-                             for sl in layout["sliders"]]
-    if height is not None:
-        layout["height"] = int(height)
+        legend = _LEGEND_ROW_PX * -(-_legend_entries(data) // 2) + 12
+    data, layout = _stack_below(data, layout, height=h, top=70, extra=legend)
     return dict(fig, data=data, layout=layout)
