@@ -191,6 +191,14 @@ def test_comparison_figure_has_one_surface_per_panel(surface):
         z = np.asarray(c.z, dtype=float)
         assert z.min() >= -1 and z.max() <= 1
     assert [a.text for a in fig.layout.annotations][:4] == [p["title"] for p in panels]
+    # four in a row (the reproduce page's Figure 6): each title on two lines, name first,
+    # so that neighbours do not run into each other at a projector's width
+    named = [dict(p, title=f"model {i}: {i + 5} steps, {i + 3} points")
+             for i, p in enumerate(panels)]
+    row = kmp_comparison_figure(X, y, xs, ys, named, cols=4)
+    assert [a.text for a in row.layout.annotations][:4] == [
+        f"model {i}:<br>{i + 5} steps, {i + 3} points" for i in range(4)]
+    assert row.layout.margin.t > fig.layout.margin.t
     with pytest.raises(ValueError, match="No panels"):
         kmp_comparison_figure(X, y, xs, ys, [])
 

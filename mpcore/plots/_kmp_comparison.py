@@ -22,6 +22,24 @@ from ._kmp_parts import (
 )
 
 
+#: From this many panels in a row, a panel title ("basic: 100 steps, 21 points") is broken
+#: after its name: four one-line titles at a projector's width run into each other.
+TITLE_BREAK_COLS = 3
+
+
+def _titles(panels, cols) -> list[str]:
+    """Panel titles, each on two lines (name, then numbers) when ``cols`` panels share a row."""
+    titles = [str(p["title"]) for p in panels]
+    if cols < TITLE_BREAK_COLS:
+        return titles
+    return [t.replace(": ", ":<br>", 1) for t in titles]
+
+
+def _top_margin(cols) -> int:
+    """Room above the panels for one title line, or two (:func:`_titles`)."""
+    return 60 if cols < TITLE_BREAK_COLS else 85
+
+
 def kmp_comparison_figure(X, y, xs, ys, panels, *, classes=None, positive=1, height=None,
                           cols=None):
     r"""Decision surfaces side by side, as in Vincent & Bengio's Figures 6 and 7.
@@ -50,7 +68,7 @@ def kmp_comparison_figure(X, y, xs, ys, panels, *, classes=None, positive=1, hei
         raise ValueError("No panels to draw.")
     cols = cols or (2 if n == 4 else n)
     rows = int(np.ceil(n / cols))
-    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[p["title"] for p in panels],
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=_titles(panels, cols),
                         horizontal_spacing=0.06, vertical_spacing=0.1)
     neg_colour = _class_colour(0) if classes.size == 2 else "#777777"
     scale = _surface_scale(neg_colour, _class_colour(positive))
@@ -88,8 +106,8 @@ def kmp_comparison_figure(X, y, xs, ys, panels, *, classes=None, positive=1, hei
         fig.update_xaxes(range=[float(xs[0]), float(xs[-1])], showticklabels=False, row=r, col=c)
         fig.update_yaxes(range=[float(ys[0]), float(ys[-1])], showticklabels=False, row=r, col=c)
     base_layout(fig, height=height or (430 * rows + 120), legend_top=False)
-    fig.update_layout(margin=dict(t=60, b=90), legend=dict(orientation="h", y=-0.04, x=0,
-                                                             yanchor="top"))
+    fig.update_layout(margin=dict(t=_top_margin(cols), b=90),
+                      legend=dict(orientation="h", y=-0.04, x=0, yanchor="top"))
     fig.update_annotations(font_size=FONT_SIZE)
     return fig
 
@@ -114,7 +132,7 @@ def kmp_fit_comparison_figure(x, y, xs, panels, *, height=None, cols=None, x_lab
         raise ValueError("No panels to draw.")
     cols = cols or (2 if n == 4 else n)
     rows = int(np.ceil(n / cols))
-    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[p["title"] for p in panels],
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=_titles(panels, cols),
                         horizontal_spacing=0.06, vertical_spacing=0.12, shared_yaxes=True)
     lo, hi = float(np.min(y)), float(np.max(y))
     pad = 0.15 * (hi - lo + 1e-12)
@@ -141,8 +159,8 @@ def kmp_fit_comparison_figure(x, y, xs, panels, *, height=None, cols=None, x_lab
         if c == 1:
             fig.update_yaxes(title=y_label, row=r, col=c)
     base_layout(fig, height=height or (400 * rows + 140), legend_top=False)
-    fig.update_layout(margin=dict(t=60, b=110), legend=dict(orientation="h", y=-0.1, x=0,
-                                                              yanchor="top"))
+    fig.update_layout(margin=dict(t=_top_margin(cols), b=110),
+                      legend=dict(orientation="h", y=-0.1, x=0, yanchor="top"))
     fig.update_annotations(font_size=FONT_SIZE)
     return fig
 
