@@ -12,6 +12,7 @@ from browser_util import (
     wait_for_app,
     wait_for_charts,
 )
+from test_browser_layout import check_layout
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -92,6 +93,8 @@ _KMP_TARGET_JS = """() => {
 
 
 def test_click_a_kmp_point_then_reveal_the_pursuit_choice(streamlit_server, page):
+    # a projector's window: the quiz box is a narrow column beside the figure
+    page.set_viewport_size(dict(width=1280, height=720))
     page.goto(PAGES["kmp"].url(streamlit_server.base, "n=60&k=5&kmp.quiz=true"))
     _settle(page)
     box = ".st-key-kmp-quiz-box"
@@ -114,3 +117,5 @@ def test_click_a_kmp_point_then_reveal_the_pursuit_choice(streamlit_server, page
     assert re.search(r"score: [01] of 1 right", text)
     assert not exceptions_on(page)
     assert not page.page_errors
+    # the reveal in that column: no text overflows its box, nothing overlaps (as every page)
+    check_layout(page, "kmp_quiz_revealed", whole=False)

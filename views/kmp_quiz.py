@@ -67,26 +67,27 @@ def pick_scores(model, X, y, cls: int | None = None) -> dict:
 def criterion(loss: str, fitting: str) -> str:
     """The greedy criterion of the page's settings, in words (plain text)."""
     if loss == "squared":
-        what = ("Collinearity with the residue R = y − f: its square is how much the "
-                "function alone lowers ‖R‖².")
+        what = "Collinearity with the residue R = y − f (squared: the drop in ‖R‖² alone)."
     else:
         what = (f"Collinearity with the negative gradient R = −∂L/∂f of the {loss} loss "
-                "(Eq. 8): the largest wins, then a line search sets its weight (Eq. 10).")
+                "(Eq. 8); a line search sets the weight (Eq. 10).")
     if fitting == "prefit":
-        what += " Pre-fitting scores the parts orthogonal to the chosen functions (Eq. 7)."
+        what += " Pre-fitting: the parts orthogonal to the chosen (Eq. 7)."
     return what
 
 
 def reveal_lines(sc: dict, j: int, guess: int, actual: int, *, loss: str, fitting: str,
                  chosen_before, spec_labels=()) -> list[str]:
-    """What the quiz says after a guess of step j + 1 (1-based j, the step shown).
+    """What the quiz says after a guess of step j + 1 (1-based j, the step shown): a
+    headline (the guess, the pick, "Right!"), both scores, then the criterion in words.
 
     ``actual`` is the training index added at step j + 1 (-1: the constant);
     ``chosen_before`` the training indices of steps 1..j.
     """
     n = j  # row j of the scores chose step j + 1
     name = "the constant function" if actual < 0 else f"K(·, x_{actual})"
-    lines = [f"Step {j + 1}: you guessed i = {guess}, the pursuit added {name}."]
+    lines = [f"Step {j + 1}: you guessed i = {guess}, the pursuit added {name}."
+             + (" Right!" if guess == actual else "")]
     best = float(sc["constant"][n] if actual < 0 else sc["chosen"][n])
     g = float(sc["point"][n, guess])
     if g != g:
@@ -98,11 +99,9 @@ def reveal_lines(sc: dict, j: int, guess: int, actual: int, *, loss: str, fittin
         else:
             yours = "undefined (its function is already spanned by the chosen ones)"
     else:
-        yours = f"{g:.4g}" + (f" ({g / best:.0%} of the chosen)" if best > 0 else "")
+        yours = f"{g:.4g}" + (f" ({g / best:.0%})" if best > 0 else "")
         if len(spec_labels) > 1 and sc["kernel"][n, guess] >= 0:
             yours += f" with {spec_labels[int(sc['kernel'][n, guess])]}"
     lines.append(f"|⟨d, R⟩| / ‖d‖: chosen {best:.4g}, yours {yours}.")
     lines.append(criterion(loss, fitting))
-    if guess == actual:
-        lines.append("Right!")
     return lines

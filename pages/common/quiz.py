@@ -48,6 +48,14 @@ def guess_from_selection(schema: Schema, index: int | None):
         st.session_state[f"{schema.page}.quiz.guess"] = int(index)
 
 
+def _compact(lines) -> str:
+    """A reveal for a narrow column: its first line (the guess and the pick) as it is, the
+    details under it in small type, one line each (no paragraph gaps)."""
+    head, *rest = lines
+    small = [f":small[{line}]" if "[" not in line and "]" not in line else line for line in rest]
+    return "  \n".join([f"**{head}**", *small])
+
+
 def quiz_box(schema: Schema, *, n_steps: int, m: int, reveal: Callable[[int, int], Reveal],
              what: str = "training index i"):
     """The guess box, the Reveal button, the last result and the running score.
@@ -61,7 +69,7 @@ def quiz_box(schema: Schema, *, n_steps: int, m: int, reveal: Callable[[int, int
         st.markdown(f"**Predict the next pick** · score: {sc['right']} of {sc['tries']} right")
         last = sc["last"]
         if last is not None:
-            (st.success if last.right else st.info)("\n\n".join(last.lines))
+            (st.success if last.right else st.info)(_compact(last.lines))
         if j >= n_steps:
             st.caption("This is the last step: press ⟲ Reset (or Back) to play again.")
             return
