@@ -121,7 +121,8 @@ def bound_curves_figure(curves, *, show_terms=True, title=None, height=600):
     # the legend on top (base_layout): the top margin grows when it wraps onto more rows
     fig.update_layout(legend=dict(font=dict(size=FONT_SIZE - 1)),
                       margin=dict(t=110 if title else 90))
-    fig.update_xaxes(title_text="k = number of basis vectors (size of the compression set)",
+    # two lines: one would be wider than a phone's plot (about 420 px at this font size)
+    fig.update_xaxes(title_text="k = number of basis vectors<br>(the size of the compression set)",
                      range=[0.5, k[-1] + 0.5] if k.size > 1 else [0.5, 1.5])
     fig.update_yaxes(title_text="mean squared residual ‖P<sub>k</sub><sup>⊥</sup>φ(x)‖²",
                      range=[0, top])
