@@ -72,3 +72,23 @@ def test_a_wide_window_has_no_panel_selector():
     at = open_app_page("pages/skpca.py", params={"n": 60})
     assert_clean(at)
     assert not [r for r in at.radio if r.label == "Panel"]
+
+
+def test_a_long_panel_title_takes_two_lines_on_a_phone():
+    """A title wider than a phone's plot area (the KCCA quotient panel's) is broken after its
+    name, in the figure and in every frame; a short one stays on one line."""
+    from plotly.subplots import make_subplots
+
+    long = "Quotient ρ<sub>i</sub> of every candidate at step 1: argmax i = 24"
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("View X", long))
+    fig.add_scatter(x=[0, 1], y=[0, 1], row=1, col=1)
+    fig.add_scatter(x=[0, 1], y=[1, 0], row=1, col=2)
+    d = fig.to_plotly_json()
+    d["frames"] = [dict(name="1", layout=dict(annotations=d["layout"]["annotations"]))]
+    short = one_panel(d, "", height=500)
+    assert [a["text"] for a in short["layout"]["annotations"]] == ["View X"]
+    out = one_panel(d, "2", height=500)
+    want = "Quotient ρ<sub>i</sub> of every candidate at step 1:<br>argmax i = 24"
+    assert [a["text"] for a in out["layout"]["annotations"]] == [want]
+    assert [a["text"] for a in out["frames"][0]["layout"]["annotations"]] == [want]
+    assert [a["text"] for a in d["layout"]["annotations"]] == ["View X", long]  # input kept

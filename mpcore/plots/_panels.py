@@ -128,17 +128,42 @@ def _in_box(a: dict, box) -> bool:
     return x0 - 0.02 <= x <= x1 + 0.02 and y0 - 0.02 <= y <= y1 + 0.12
 
 
+#: Characters of a panel title that fit one line of a phone's plot area (about 290 px).
+PHONE_TITLE_CHARS = 34
+
+
+def _wrapped(text):
+    """A title too long for a phone's line on two lines: after its first ': ' (name, then
+    numbers), else at the space nearest its middle. Markup counts for nothing."""
+    if not isinstance(text, str) or "<br>" in text:
+        return text
+    plain = re.sub(r"<[^>]+>", "", text)
+    if len(plain) <= PHONE_TITLE_CHARS:
+        return text
+    if ": " in text:
+        return text.replace(": ", ":<br>", 1)
+    spaces = [m.start() for m in re.finditer(" ", text)]
+    if not spaces:
+        return text
+    cut = min(spaces, key=lambda i: abs(i - len(text) / 2))
+    return text[:cut] + "<br>" + text[cut + 1:]
+
+
 def _annotations(items, sfx: str, box) -> list:
     """The panel's own annotations: axis-referenced ones on it, paper ones inside its box
-    (moved to the same place of the full area)."""
+    (moved to the same place of the full area; its title, above the box, on two lines when
+    one would be wider than a phone)."""
     (x0, x1), (y0, y1) = box
     keep = []
     for a in items or []:
         xref, yref = a.get("xref", "paper"), a.get("yref", "paper")
         if xref == "paper" and yref == "paper":
             if _in_box(a, box):
-                keep.append(dict(a, x=(a.get("x", 0.5) - x0) / ((x1 - x0) or 1.0),
-                                 y=(a.get("y", 0.5) - y0) / ((y1 - y0) or 1.0)))
+                moved = dict(a, x=(a.get("x", 0.5) - x0) / ((x1 - x0) or 1.0),
+                             y=(a.get("y", 0.5) - y0) / ((y1 - y0) or 1.0))
+                if moved["y"] >= 1.0 and "text" in moved:
+                    moved["text"] = _wrapped(moved["text"])
+                keep.append(moved)
         elif _suffix(xref) == sfx or _suffix(yref) == sfx:
             keep.append(a)
     return keep
