@@ -194,10 +194,10 @@ export default function (component) {
     });
   }
   s.report = setTriggerValue;
-  if (!window.__mpSteps) {
+  if (!window.__mpStepClicks) {
     // the step buttons (clicked, or pressed from the keyboard below) are answered here,
     // in the capture phase, before Streamlit's own handler would start a server run
-    window.__mpSteps = true;
+    window.__mpStepClicks = true;
     document.addEventListener("click", (e) => {
       const tl = window.__mpTimeline;
       const b = tl && e.target && e.target.closest && e.target.closest("button");
