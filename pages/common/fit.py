@@ -50,10 +50,16 @@ export default function () {
     const r = parts.map((e) => e.getBoundingClientRect());
     return Math.max(...r.map((b) => b.right)) - Math.min(...r.map((b) => b.left));
   };
+  // an equation is measured again only when its column's width or its text changed (each
+  // measure forces a layout: on every page change this would cost tens of ms)
+  let seen = new WeakMap();
   const fit = () => {
     for (const d of document.querySelectorAll(".katex-display")) {
       const k = d.querySelector(":scope > .katex");
       if (!k || !d.clientWidth) continue;
+      const sig = `${d.clientWidth}|${k.textContent}`;
+      if (seen.get(k) === sig) continue;
+      seen.set(k, sig);
       k.style.fontSize = "";
       const room = d.clientWidth - 2;
       const base = parseFloat(getComputedStyle(k).fontSize);
@@ -78,6 +84,8 @@ export default function () {
     }
   }).observe(document.body, { childList: true, subtree: true });
   window.addEventListener("resize", window.__mpFit);
+  // a web font that arrives late changes widths without changing columns or text
+  document.fonts.addEventListener("loadingdone", () => { seen = new WeakMap(); window.__mpFit(); });
   window.__mpFit();
 }
 """
