@@ -220,7 +220,12 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
                                  showlegend=False), row=2, col=1)
         axis = dict(tickmode="array", tickvals=ticks, ticktext=[str(shown[t]) for t in ticks],
                     range=[-0.5, size - 0.5], showgrid=False, zeroline=False)
-        fig.update_xaxes(title="training index i′", **axis, row=2, col=1)
+        # across, fewer labels and never turned: turned labels push the axis title down
+        # into the Play buttons when the panel is narrow (a 1280 px projector)
+        across = np.unique(np.linspace(0, size - 1, min(size, 6)).astype(int))
+        fig.update_xaxes(title="training index i′", **dict(
+            axis, tickvals=across, ticktext=[str(shown[t]) for t in across], tickangle=0),
+            row=2, col=1)
         fig.update_yaxes(title="training index i", autorange=False,
                          **dict(axis, range=[size - 0.5, -0.5]), row=2, col=1)
         trace_ids += [len(fig.data) - 2, len(fig.data) - 1]
