@@ -74,7 +74,7 @@ def _oriented_variates(steps):
 
 
 def _titles(j, step, corr):
-    return ("View X", "View Y", f"First canonical projections: corr = {corr:.3f}",
+    return ("View X", "View Y", f"Canonical projections: corr = {corr:.3f}",
             f"Quotient ρᵢ of every candidate at step {j + 1}: argmax i = {step.index}",
             "Correlation vs basis pairs")
 
@@ -119,7 +119,9 @@ def kcca_animation(X, Y, latent, steps, *, train=None, test=None, rho=None, fram
     fig = make_subplots(
         rows=2, cols=3, specs=[[{}, {}, {}], [{"colspan": 2}, None, {}]],
         subplot_titles=_titles(start, steps[start], corr[start]),
-        horizontal_spacing=0.08, vertical_spacing=0.24)
+        # room between panels for a y-axis title beside the tick labels of the panel on
+        # its left, at a 1280 px projector's column width
+        horizontal_spacing=0.11, vertical_spacing=0.24)
     colour = dict(coloraxis="coloraxis", size=8, line=dict(width=0.5, color="#333"))
     idx0 = [s.index for s in steps[: start + 1]]
     # panels 1 and 2: the views (static), the rings (per frame)
