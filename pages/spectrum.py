@@ -16,6 +16,7 @@ from pages.common import cached
 from pages.common.schemas import SPECTRUM
 from pages.common.share import data_snippet, kernel_kwargs, page_footer
 from pages.common.text import literal
+from pages.common.timeline import is_narrow
 from pages.common.widgets import data_choice, draw, kernel_choice, show_notes, sync
 
 st.title("Approximate vs exact eigenvalues")
@@ -55,11 +56,13 @@ if n_cmp < n_eig:
                f"errors and angles compare those {n_cmp} (a relative error against a "
                "rounding-level eigenvalue means nothing).")
 
+narrow = is_narrow()  # a phone: the figures' panels and titles stacked to its width
 st.subheader("Scree plot: the leading eigenvalues")
 left, right = st.columns([5, 2])
 with left:
     approx = {n: v for n, v in run["scree"].items() if n != EXACT}
-    st.plotly_chart(scree_figure(run["scree"][EXACT], approx, n_compared=n_eig, k=k, q=q),
+    st.plotly_chart(scree_figure(run["scree"][EXACT], approx, n_compared=n_eig, k=k, q=q,
+                                 narrow=narrow),
                     key="spectrum.scree", config={"displaylogo": False})
 with right:
     st.markdown("**Nyström on k chosen columns (Eq. 5)**")
@@ -83,7 +86,7 @@ errors_at = {r["method"]: r[f"max rel. error, top {n_cmp}"] for r in run["rows"]
 st.plotly_chart(error_curves_figure(
     curves["k_grid"], curves["nystrom"], curves["q_grid"], curves["ekm"],
     ekm_bounds=curves["ekm_bounds"], eq3=curves["eq3"], k=k, q=q, current=errors_at,
-    n_compared=n_cmp), key="spectrum.errors", config={"displaylogo": False})
+    n_compared=n_cmp, narrow=narrow), key="spectrum.errors", config={"displaylogo": False})
 eq3_now = "; ".join(f"{name}: observed {e['observed']:.3g} ≤ ‖E‖₂ = {e['spectral']:.3g} "
                     f"({e['spectral'] / max(e['observed'], 1e-300):.1f}×) ≤ m·max|εᵢⱼ| = "
                     f"{e['entrywise']:.3g}" for name, e in run["ekm"].items())
@@ -100,7 +103,8 @@ if not curves["with_bound"]:
 st.subheader("Eigenvectors and time, from the same run")
 left, right = st.columns([3, 2])
 with left:
-    st.plotly_chart(angles_figure(run["angles"], n_eig=n_cmp), key="spectrum.angles",
+    st.plotly_chart(angles_figure(run["angles"], n_eig=n_cmp, narrow=narrow),
+                    key="spectrum.angles",
                     config={"displaylogo": False})
 with right:
     st.latex(r"\theta_{\max}=\max\angle\big(\operatorname{span}U_n,\ \operatorname{span}\hat U_n\big)")

@@ -346,3 +346,19 @@ def test_above_the_grid_limit_eq3_is_given_at_the_chosen_q_only(monkeypatch):
     assert len(spec["layout"]["annotations"]) == 2
     assert any("chosen q only" in i.value for i in at.info)
     assert any("‖E‖₂" in c.value and "m·max" in c.value for c in at.caption)  # still at q
+
+
+def test_a_phone_gets_the_error_panels_stacked():
+    """When the browser reported a phone's width (pages/common/fit.py), the error figure
+    has its panels one under the other, each the full width; otherwise side by side."""
+    def error_axes(width):
+        at = open_app_page("pages/spectrum.py", state={"_window_width": width})
+        assert_clean(at)
+        spec = json.loads(at.get("plotly_chart")[1].proto.spec)
+        assert "Nyström: max rel. error" in spec["layout"]["annotations"][0]["text"]
+        return [spec["layout"][k]["domain"] for k in sorted(spec["layout"])
+                if re.fullmatch(r"xaxis\d*", k)]
+
+    assert all(d == [0, 1] for d in error_axes(390))
+    wide = error_axes(1280)
+    assert len(wide) >= 2 and all(d[1] < 1 for d in wide[:-1])

@@ -389,3 +389,71 @@ def test_error_panel_with_rounding_level_errors_thins_its_ticks(curves):
     fig = error_fig(curves)
     assert fig.layout.yaxis.dtick >= 2  # Nystroem reaches 1e-16 at k = m: 17 decades
     assert fig.layout.yaxis2.dtick == 1
+
+
+# ---------------------------------------------------------------- a phone's width
+
+
+def _pixels(fig, axis):
+    """The plot area of ``axis`` ("x", "x2", ...) in pixels from the figure's top left."""
+    lay = fig.layout
+    w = lay.width or 390
+    h = lay.height
+    m = lay.margin
+    xa = lay["xaxis" + axis[1:]]
+    ya = lay["yaxis" + axis[1:]]
+    pw, ph = w - m.l - m.r, h - m.t - m.b
+    return (m.l + xa.domain[0] * pw, m.t + (1 - ya.domain[1]) * ph,
+            m.l + xa.domain[1] * pw, m.t + (1 - ya.domain[0]) * ph)
+
+
+@pytest.mark.parametrize("eq3", [True, False])
+def test_narrow_error_panels_are_stacked_full_width_with_room_between(curves, eq3):
+    """On a phone every panel spans the width, one under the other, with room between two
+    panels for the upper one's x-axis title and the lower one's (up to three-line) title; the
+    data drawn are the same as on a wide screen."""
+    kw = dict(ekm_bounds=curves["bounds"], eq3=curves["eq3"]) if eq3 else {}
+    args = (curves["k_grid"], curves["nystrom"], curves["q_grid"], curves["ekm"])
+    wide = error_curves_figure(*args, **kw)
+    narrow = error_curves_figure(*args, **kw, narrow=True)
+    n = 3 if eq3 else 2
+    axes = ["x"] + [f"x{i}" for i in range(2, n + 1)]
+    for a in axes:
+        assert list(narrow.layout["xaxis" + a[1:]].domain) == [0.0, 1.0]
+    boxes = [_pixels(narrow, a) for a in axes]
+    for upper, lower in zip(boxes, boxes[1:]):
+        assert lower[1] - upper[3] >= 120, boxes  # px between two panels
+    for a in axes:  # at least 200 px of plot area per panel
+        assert boxes[axes.index(a)][3] - boxes[axes.index(a)][1] >= 200, boxes
+    # one legend entry per line; the same traces (name, axis, numbers) as the wide figure
+    assert narrow.layout.legend.entrywidth == 1.0
+    assert narrow.layout.legend.entrywidthmode == "fraction"
+    assert [(t.name, t.xaxis, t.yaxis) for t in narrow.data] == \
+        [(t.name, t.xaxis, t.yaxis) for t in wide.data]
+    for a, b in zip(narrow.data, wide.data):
+        assert_array_equal(a.x, b.x)
+        assert_array_equal(a.y, b.y)
+
+
+def test_wide_error_panels_sit_side_by_side(curves):
+    fig = error_fig(curves)
+    domains = [fig.layout[f"xaxis{s}"].domain for s in ("", "2", "3")]
+    assert all(b[0] > a[1] for a, b in zip(domains, domains[1:]))
+    assert {tuple(fig.layout[f"yaxis{s}"].domain) for s in ("", "2", "3")} == {(0.0, 1.0)}
+
+
+def test_narrow_scree_and_angle_figures_fit_a_phone(spectra):
+    """Shorter lines on a phone: the scree's axis title on two lines, the angle axis with
+    ticks every 30 degrees; the data are unchanged."""
+    exact = spectra[EXACT]
+    approx = {name: v for name, v in spectra.items() if name != EXACT}
+    wide = scree_figure(exact, approx, n_compared=4)
+    narrow = scree_figure(exact, approx, n_compared=4, narrow=True)
+    assert "<br>" in narrow.layout.xaxis.title.text and "<br>" not in wide.layout.xaxis.title.text
+    for a, b in zip(narrow.data, wide.data):
+        assert_array_equal(a.y, b.y)
+    angles = {NYSTROM_SKPCA: (3.5, 6), NYSTROM_RANDOM: (20.0, 4)}
+    bars = angles_figure(angles, n_eig=6, narrow=True)
+    assert list(bars.layout.xaxis.tickvals) == [0, 30, 60, 90]
+    assert len(bars.layout.xaxis.title.text) < len(angles_figure(angles, n_eig=6).layout.xaxis.title.text)
+    assert_allclose(bars.data[0].x, [3.5, 20.0])

@@ -95,7 +95,7 @@ def positive_or_nan(values, floor):
     return v
 
 
-def scree_figure(exact, approx, *, n_compared, k=None, q=None, height=560):
+def scree_figure(exact, approx, *, n_compared, k=None, q=None, height=560, narrow=False):
     r"""Leading eigenvalues of K on a log scale: exact against every approximation.
 
     Parameters
@@ -110,6 +110,8 @@ def scree_figure(exact, approx, *, n_compared, k=None, q=None, height=560):
     k, q : int, optional
         Subset and sketch sizes, drawn as vertical lines (a rank-k Nystroem
         approximation has exactly k non-zero eigenvalues at most).
+    narrow : bool
+        A phone's width: the axis title on two lines.
     """
     exact = np.asarray(exact, dtype=float)
     if exact.ndim != 1 or exact.size == 0:
@@ -139,7 +141,8 @@ def scree_figure(exact, approx, *, n_compared, k=None, q=None, height=560):
                           annotation_position="top right" if label == "k" else "bottom left")
     fig.update_yaxes(type="log", dtick=decade_dtick(*[t.y for t in fig.data]),
                      title="eigenvalue λᵢ (log scale)", exponentformat="power")
-    fig.update_xaxes(title=f"index i (largest first); shaded: the top {n_compared} compared",
+    fig.update_xaxes(title=f"index i (largest first);{'<br>' if narrow else ' '}shaded: the top "
+                           f"{n_compared} compared",
                      range=[0.5, exact.size + 0.5])
     base_layout(fig, height=height)
     # the legend on top (base_layout): the top margin grows when it wraps onto more rows
@@ -148,7 +151,8 @@ def scree_figure(exact, approx, *, n_compared, k=None, q=None, height=560):
 
 
 def error_curves_figure(k_grid, nystrom_errors, q_grid, ekm_errors, *, ekm_bounds=None,
-                        eq3=None, k=None, q=None, current=None, n_compared=None, height=560):
+                        eq3=None, k=None, q=None, current=None, n_compared=None, height=560,
+                        narrow=False):
     r"""Largest relative error over the top n eigenvalues, against k and against q.
 
     Panel 1: Nystroem with k columns, one curve per subset rule. Panel 2: EKM
@@ -182,7 +186,16 @@ def error_curves_figure(k_grid, nystrom_errors, q_grid, ekm_errors, *, ekm_bound
         titles.append("Eq. 3 as stated (squared scale)<br><span style='font-size:13px'>"
                       "solid |λᵢ² − λ̃ᵢ| · dashed ‖E‖₂</span><br><span style='font-size:13px'>"
                       "dotted m·max|εᵢⱼ|</span>")
-    fig = make_subplots(rows=1, cols=n_cols, subplot_titles=titles, horizontal_spacing=0.09)
+    if narrow:  # a phone: one panel per row, as wide as the screen
+        fig = make_subplots(rows=n_cols, cols=1, subplot_titles=titles,
+                            vertical_spacing=0.45 / n_cols)
+    else:  # room between panels for a y-axis title beside its left neighbour's plot area
+        fig = make_subplots(rows=1, cols=n_cols, subplot_titles=titles,
+                            horizontal_spacing=0.12 if eq3 else 0.09)
+
+    def at(col):
+        return dict(row=col, col=1) if narrow else dict(row=1, col=col)
+
     current = current or {}
 
     def curve(x, y, name, col, *, dash=None, width=3.0, legend=True, group=None, hover=None):
@@ -191,7 +204,7 @@ def error_curves_figure(k_grid, nystrom_errors, q_grid, ekm_errors, *, ekm_bound
         fig.add_trace(go.Scatter(
             x=x, y=y, mode="lines+markers", name=name, showlegend=legend, line=dict(color=colour, width=width, dash=dash or style_dash),
             marker=dict(symbol=symbol, size=8, color=colour),
-            hovertemplate=f"{hover or name}<br>%{{x}}: %{{y:.3g}}<extra></extra>"), row=1, col=col)
+            hovertemplate=f"{hover or name}<br>%{{x}}: %{{y:.3g}}<extra></extra>"), **at(col))
 
     for name, err in nystrom_errors.items():
         curve(k_grid, err, name, 1)
@@ -210,7 +223,7 @@ def error_curves_figure(k_grid, nystrom_errors, q_grid, ekm_errors, *, ekm_bound
     for col, x, names in ((1, k, nystrom_errors), (2, q, ekm_errors)):
         if x is None:
             continue
-        fig.add_vline(x=x, line=dict(color="#555", dash="dot", width=2), row=1, col=col)
+        fig.add_vline(x=x, line=dict(color="#555", dash="dot", width=2), **at(col))
         for name in names:
             if name in current:
                 colour = _style(name)[0]
@@ -219,29 +232,39 @@ def error_curves_figure(k_grid, nystrom_errors, q_grid, ekm_errors, *, ekm_bound
                     name=CURRENT, showlegend=False,
                     marker=dict(size=16, symbol="star", color=colour, line=dict(width=1.5, color="black")),
                     hovertemplate=f"{name} (current)<br>%{{x}}: %{{y:.3g}}<extra></extra>"),
-                    row=1, col=col)
+                    **at(col))
     for col in (1, 2):
-        fig.add_hline(y=1.0, line=dict(color="#888", dash="dashdot", width=1.5), row=1, col=col)
-    fig.update_xaxes(title="k (columns of K)", row=1, col=1)
-    fig.update_xaxes(title="q (sketch size)", row=1, col=2)
-    fig.update_yaxes(title="max relative error", row=1, col=1)
+        fig.add_hline(y=1.0, line=dict(color="#888", dash="dashdot", width=1.5), **at(col))
+    fig.update_xaxes(title="k (columns of K)", **at(1))
+    fig.update_xaxes(title="q (sketch size)", **at(2))
+    fig.update_yaxes(title="max relative error", **at(1))
+    if narrow:
+        fig.update_yaxes(title="max relative error", **at(2))
     if eq3:
-        fig.update_xaxes(title="q (sketch size)", row=1, col=3)
-        fig.update_yaxes(title="|λᵢ² − λ̃ᵢ| and its bounds", row=1, col=3)
+        fig.update_xaxes(title="q (sketch size)", **at(3))
+        fig.update_yaxes(title="|λᵢ² − λ̃ᵢ| and its bounds", **at(3))
     # whole decades only: minor "2, 5" labels are unreadable from the back of a room
     fig.update_xaxes(type="log", dtick=1)
     for col in range(1, n_cols + 1):
         ys = [t.y for t in fig.data if t.xaxis == ("x" if col == 1 else f"x{col}")]
-        fig.update_yaxes(type="log", dtick=decade_dtick(*ys), exponentformat="power", row=1, col=col)
-    base_layout(fig, height=height, legend_top=False)
-    fig.update_layout(legend=dict(orientation="h", x=0, font=dict(size=15), y=-0.2, yanchor="top",
-                                  entrywidth=0.33, entrywidthmode="fraction"),
-                      margin=dict(t=90, b=170))
+        fig.update_yaxes(type="log", dtick=decade_dtick(*ys), exponentformat="power", **at(col))
+    if narrow:
+        base_layout(fig, height=max(height, 330 * n_cols + 260), legend_top=False)
+        # one legend entry per line under the last panel (a phone is too narrow for two)
+        fig.update_layout(legend=dict(orientation="h", x=0, font=dict(size=14), y=-0.06,
+                                      yanchor="top", entrywidth=1.0, entrywidthmode="fraction"),
+                          margin=dict(t=110, b=210, l=60, r=10))
+    else:
+        base_layout(fig, height=height, legend_top=False)
+        # two entries per line: three did not fit a 1280 px projector's column
+        fig.update_layout(legend=dict(orientation="h", x=0, font=dict(size=15), y=-0.2,
+                                      yanchor="top", entrywidth=0.5, entrywidthmode="fraction"),
+                          margin=dict(t=90, b=190))
     fig.update_annotations(font_size=17)
     return projector_fonts(fig)
 
 
-def angles_figure(angles, *, n_eig, height=440):
+def angles_figure(angles, *, n_eig, height=440, narrow=False):
     r"""Largest principal angle between exact and approximate top eigenvectors (degrees).
 
     Parameters
@@ -250,6 +273,8 @@ def angles_figure(angles, *, n_eig, height=440):
         ``degrees`` may be NaN when an approximation has no eigenvector to compare.
     n_eig : int
         The n requested (a bar reading "top r" compares only r < n vectors).
+    narrow : bool
+        A phone's width: ticks every 30 degrees, a shorter axis title.
     """
     names = list(angles)
     deg = np.array([angles[n][0] for n in names], dtype=float)
@@ -262,8 +287,9 @@ def angles_figure(angles, *, n_eig, height=440):
         marker=dict(color=[_style(n)[0] for n in names], line=dict(color="#333", width=1)),
         customdata=used,
         hovertemplate="%{y}<br>largest angle %{x:.2f}° over the top %{customdata}<extra></extra>"))
-    fig.update_xaxes(range=[0, 105], title="largest principal angle (degrees; 90° = orthogonal)",
-                     tickvals=[0, 15, 30, 45, 60, 75, 90])
+    fig.update_xaxes(range=[0, 105], title="largest angle (degrees)" if narrow else
+                     "largest principal angle (degrees; 90° = orthogonal)",
+                     tickvals=[0, 30, 60, 90] if narrow else [0, 15, 30, 45, 60, 75, 90])
     base_layout(fig, height=height, legend_top=False)
     fig.update_yaxes(autorange="reversed", automargin=True, tickfont=dict(size=16, color="#222"),
                      showline=False)
