@@ -16,6 +16,7 @@ from mpcore.plots import (
     VAL_ERR,
     VAL_STOP,
     kmp_curves_figure,
+    kmp_present_layout,
     margin_loss_figure,
     prevalidated,
     start_at,
@@ -36,6 +37,7 @@ from pages.common.text import literal
 from pages.common.timeline import (
     chart_key,
     fit_to_window,
+    is_narrow,
     offline_download,
     phone_panel,
     presentation_toggle,
@@ -135,7 +137,7 @@ scale, C, svm_n = state["kmp.scale"], state["kmp.C"], state["kmp.svm_n"]
 compare = state.get("kmp.compare", "fittings")
 basic_n = min(state["kmp.basic_n"], m_train)
 preset = active_preset(state, PRESETS)
-if preset:
+if preset and not present:  # presentation mode keeps the screen for the animation
     st.info(f"Paper setting: **{preset}**.")
 
 s = cached.KMPSettings(n_basis=N, fitting=fitting, loss=loss, backfit_every=backfit_every,
@@ -233,9 +235,10 @@ with tabs[0]:
             fig = cached.kmp_animation(choice, kern, test, s, es, cls,
                                        int(1000 / state["kmp.speed"]))
             with st.container(key=chart_key(KMP)):
-                figure = prevalidated(phone_panel(
-                    KMP, fit_to_window(start_at(fig, j - 1), present, reserve=240),
-                    {"": "Fit", "2": "Basis functions"}))
+                shown = fit_to_window(start_at(fig, j - 1), present, reserve=215)
+                if present and not is_narrow():  # the plot area takes the screen's height
+                    shown = kmp_present_layout(shown)
+                figure = prevalidated(phone_panel(KMP, shown, {"": "Fit", "2": "Basis functions"}))
                 if quiz:  # a click on a training point (or its ring) is the guess
                     event = st.plotly_chart(figure, key="kmp.fig", config={"displaylogo": False},
                                             theme=None, on_select="rerun",

@@ -16,6 +16,9 @@ shows no exception and raised no JavaScript error, and:
 - a colour bar covers no axis title, tick label, Play/Pause button or step slider, the
   buttons and the slider cover no axis title or tick label, and all of them lie inside
   their figure (what presentation mode's resized figures got wrong);
+- on the KMP page the decision surface's legend, colour bar, Play/Pause buttons, step
+  slider and the slider's current value overlap neither each other nor the plot area, a
+  tick label or a title (:func:`overlapping`; also in presentation mode and the quiz);
 - on a phone (390 px), the animated pages show one panel at a time, as wide as the
   screen allows: its plot area at least 70 % of the screen's width (a colour bar beside
   it would take a third).
@@ -230,9 +233,72 @@ def check_layout(pg, label, whole=True):
     return geo
 
 
+#: The parts of the page's animated figure (the first with Play/Pause), each one box in page
+#: coordinates (null when not drawn): the figure, its plot area, legend, colour bar, Play/Pause
+#: buttons, step slider (rail, grip and step labels) and the slider's current value
+#: ("step j = 3"); and a box per tick label and per title (the figure's and its axes').
+_FIGURE_PARTS_JS = r"""() => {
+  const gd = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
+    .find(g => g.querySelector('.updatemenu-container'));
+  if (!gd) return null;
+  const vis = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0
+                       && getComputedStyle(e).visibility !== 'hidden'; };
+  const box = (els) => {
+    const rs = els.filter(vis).map(e => e.getBoundingClientRect());
+    return rs.length ? {left: Math.min(...rs.map(r => r.left)), top: Math.min(...rs.map(r => r.top)),
+                        right: Math.max(...rs.map(r => r.right)),
+                        bottom: Math.max(...rs.map(r => r.bottom))} : null;
+  };
+  const q = (sel) => [...gd.querySelectorAll(sel)];
+  return {
+    figure: box([gd]), plot: box(q('.nsewdrag')), legend: box(q('.legend .bg')),
+    'colour bar': box(q('.colorbar')), buttons: box(q('.updatemenu-button')),
+    slider: box(q('.slider-rail-rect, .slider-grip-rect, .slider-labels')),
+    'slider label': box(q('.slider-group > .slider-label').filter(e => e.textContent.trim())),
+    ticks: q('.xaxislayer-above .xtick text, .yaxislayer-above .ytick text').filter(vis)
+      .map(e => box([e])),
+    titles: q('g').filter(g => /^g-(g|[xy]\d*)title$/.test(g.getAttribute('class') || ''))
+      .filter(vis).map(g => box([g])),
+  };
+}"""
+
+#: The parts of an animated figure that lie outside its plot area, each in a place of its own.
+APART = ("legend", "colour bar", "buttons", "slider", "slider label")
+
+
+def figure_parts(pg) -> dict:
+    """Boxes of the parts of the page's animated figure (see _FIGURE_PARTS_JS)."""
+    parts = pg.evaluate(_FIGURE_PARTS_JS)
+    assert parts and parts["plot"], "an animated figure is drawn"
+    return parts
+
+
+def _hit(a, b) -> bool:
+    return a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] \
+        and b["top"] < a["bottom"]
+
+
+def overlapping(parts: dict) -> list[str]:
+    """What overlaps among an animated figure's legend, colour bar, Play/Pause buttons, step
+    slider and the slider's current value: each other, the plot area, a tick label or a title
+    (the slider and its own label are one control, the label above the rail)."""
+    shown = {k: parts[k] for k in APART if parts.get(k)}
+    found = []
+    names = list(shown)
+    for i, a in enumerate(names):
+        others = [(b, shown[b]) for b in names[i + 1:] if {a, b} != {"slider", "slider label"}]
+        others += [("plot area", parts["plot"])]
+        others += [("tick label", t) for t in parts["ticks"]]
+        others += [("title", t) for t in parts["titles"]]
+        found += [f"{a} {shown[a]} overlaps {b} {box}" for b, box in others if _hit(shown[a], box)]
+    return found
+
+
 def _check_at(streamlit_server, shared_context, name, size):
     pg = _open(shared_context, PAGES[name].url(streamlit_server.base, QUERY.get(name, "")), SIZES[size])
     geo = check_layout(pg, f"{name}_{size}")
+    if name == "kmp":  # the decision surface: its legend, colour bar and controls apart
+        assert not overlapping(figure_parts(pg)), (size, overlapping(figure_parts(pg)))
     if size == "phone" and name in ANIMATED:
         # one panel at a time (KMP's 2-D fit is a single panel), using most of the width
         panel = pg.locator('[data-testid="stRadio"]', has_text="Panel")

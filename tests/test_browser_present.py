@@ -11,7 +11,7 @@ from browser_util import (
     wait_for_stable_layout,
 )
 from browser_views import PAGES
-from test_browser_layout import check_layout
+from test_browser_layout import check_layout, figure_parts, overlapping
 
 pytestmark = pytest.mark.browser
 
@@ -62,6 +62,8 @@ def test_presentation_mode_fits_the_animation_on_one_screen(streamlit_server, sh
         # places (no colour bar over an axis title, a tick label, the buttons or the slider)
         wait_for_stable_layout(pg)
         check_layout(pg, f"{name}_{w}x{h}_present", whole=False)
+        if name == "kmp":
+            _check_kmp_surface(pg, w, h)
         # the keyboard drives the same timeline: → steps, Home goes back to the start
         pg.evaluate("() => document.activeElement && document.activeElement.blur()")
         pg.keyboard.press("ArrowRight")
@@ -72,3 +74,26 @@ def test_presentation_mode_fits_the_animation_on_one_screen(streamlit_server, sh
                              timeout=60_000)
     finally:
         pg.close()
+
+
+#: Least height (px) of the KMP decision surface's plot area in presentation mode, per window.
+KMP_PLOT_HEIGHT = {(1280, 720): 300, (1920, 1080): 650}
+
+
+def _check_kmp_surface(pg, w, h):
+    """The decision surface takes the screen's height: its plot area is tall, and its legend,
+    upright colour bar, buttons and slider are all on the screen, apart from each other."""
+    parts = figure_parts(pg)
+    plot = parts["plot"]
+    assert plot["bottom"] - plot["top"] >= KMP_PLOT_HEIGHT[(w, h)], parts
+    for part in ("figure", "plot", "legend", "colour bar", "buttons", "slider"):
+        r = parts[part]
+        assert r is not None, (part, parts)
+        assert 0 <= r["top"] and r["bottom"] <= h and 0 <= r["left"] and r["right"] <= w, (
+            part, r)
+    # the colour bar stands under the legend, beside the plot area
+    assert parts["colour bar"]["top"] >= parts["legend"]["bottom"], parts
+    assert parts["colour bar"]["left"] >= plot["right"], parts
+    # no "step j = ..." over the slider: the counter beside the figure shows the step
+    assert parts["slider label"] is None, parts
+    assert not overlapping(parts), overlapping(parts)

@@ -12,7 +12,7 @@ from browser_util import (
     wait_for_app,
     wait_for_charts,
 )
-from test_browser_layout import check_layout
+from test_browser_layout import check_layout, figure_parts, overlapping
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -99,6 +99,17 @@ def test_click_a_kmp_point_then_reveal_the_pursuit_choice(streamlit_server, page
     _settle(page)
     box = ".st-key-kmp-quiz-box"
     assert page.locator(f"{box} input[type=number]").input_value() == "0"
+    # the figure in the column beside the quiz (about 590 px): the legend in rows above the
+    # plot, which keeps most of the width; the slider's "step j = 1", the buttons, the colour
+    # bar and the legend apart from each other and from the tick labels
+    parts = figure_parts(page)
+    plot, fig = parts["plot"], parts["figure"]
+    assert fig["right"] - fig["left"] < 700, parts  # the narrow column this checks
+    assert plot["right"] - plot["left"] >= 0.75 * (fig["right"] - fig["left"]), parts
+    assert parts["legend"]["bottom"] <= plot["top"], parts
+    for part in ("legend", "colour bar", "buttons", "slider", "slider label"):
+        assert parts[part] is not None, (part, parts)
+    assert not overlapping(parts), overlapping(parts)
     page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot').first.scroll_into_view_if_needed()
     target = page.evaluate(_KMP_TARGET_JS)
     assert target and target["i"] != 0  # 0 is the box's starting value: a click must change it

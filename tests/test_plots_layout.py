@@ -8,6 +8,10 @@
 - A phone's panel (:func:`mpcore.plots.one_panel`, :func:`mpcore.plots.narrow_layout`):
   colour bars lie flat under the plot area, then the buttons, then the slider, all inside
   the bottom margin, so the plot area keeps the whole width.
+- The KMP decision surface: built for a column of any width (the legend in rows on top,
+  the slider's "step j = ..." at its right end, away from the buttons), and laid out again
+  for presentation mode (:func:`mpcore.plots.kmp_present_layout`): the plot area takes the
+  height, the colour bar stands under the legend at the right, the buttons beside the slider.
 
 tests/test_browser_layout.py and tests/test_browser_present.py check the same in a browser.
 """
@@ -24,11 +28,19 @@ from mpcore.kmp import KMPClassifier, staged_values
 from mpcore.plots import (
     bound_curves_figure,
     kcca_animation,
+    kmp_present_layout,
     kmp_surface_animation,
+    kmp_values_animation,
     narrow_layout,
     one_panel,
     resized,
     scree_figure,
+)
+from mpcore.plots._kmp_animations import (
+    PRESENT_AXIS_PX,
+    PRESENT_CONTROLS_PX,
+    PRESENT_FLAT_BAR_PX,
+    PRESENT_LEGEND_ROW_PX,
 )
 from mpcore.plots.geometry import grid_2d
 
@@ -149,3 +161,91 @@ def test_narrow_layout_lays_the_colour_bar_under_the_plot(surface):
     _stacked_under_the_plot(out)
     # the legend below the slider, in the figure's own coordinates
     assert out["layout"]["legend"]["yref"] == "container" and out["layout"]["legend"]["y"] == 0.0
+
+
+# ---------------------------------------------------------------- the KMP decision surface
+
+
+def test_the_surface_fits_a_narrow_column(surface):
+    """A 1280 px window with the sidebar open gives the figure about 590 px: the legend is in
+    rows above the plot (not beside it), the colour bar flat under it with few ticks, and the
+    slider's current value at its right end (its left end is under the Pause button there)."""
+    lay = surface["layout"]
+    assert lay["legend"]["orientation"] == "h" and lay["legend"]["yref"] == "container"
+    assert lay["title"]["yref"] == "container" and lay["title"]["y"] > lay["legend"]["y"]
+    assert lay["margin"]["r"] <= 20  # nothing beside the plot area
+    cb = _contour(surface)["colorbar"]
+    assert cb["orientation"] == "h" and cb["nticks"] <= 5
+    slider = lay["sliders"][0]
+    assert slider["currentvalue"]["xanchor"] == "right"
+    assert lay["updatemenus"][0]["x"] == 0.0 and slider["x"] > 0.3
+
+
+@pytest.fixture(scope="module")
+def page_surface() -> dict:
+    """The surface as the KMP page builds it: with test points, so 7 legend entries."""
+    X, y = make_moons(80, noise=0.2, random_state=0)
+    model = KMPClassifier(5, gamma=2.0).fit(X[:60], y[:60])
+    xs, ys, pts = grid_2d(X, GRID)
+    Z = staged_values(model, pts).reshape(-1, GRID, GRID)
+    return kmp_surface_animation(X[:60], y[:60], Z, xs, ys, model.basis_indices_,
+                                 model.basis_kernels_, classes=model.classes_, X_test=X[60:],
+                                 y_test=y[60:]).to_plotly_json()
+
+
+def _present_parts(fig):
+    """Pixels: the plot area's height, the legend's rows, and where the colour bar, the
+    buttons and the slider are (from the plot area's bottom, downwards positive)."""
+    lay = fig["layout"]
+    plot = _plot_px(lay)
+    return dict(plot=plot, buttons=-lay["updatemenus"][0]["y"] * plot,
+                slider=-lay["sliders"][0]["y"] * plot, bar=_contour(fig)["colorbar"])
+
+
+#: Presentation heights: 1280 x 720 and 1920 x 1080 less what the page shows above the figure.
+@pytest.mark.parametrize("height, least", [(505, 300), (865, 650)])
+def test_presentation_gives_the_surface_the_height(page_surface, height, least):
+    surface = page_surface
+    out = kmp_present_layout(resized(surface, height))
+    lay = out["layout"]
+    parts = _present_parts(out)
+    assert lay["height"] == height and parts["plot"] >= least, parts
+    # the legend at the right of the plot area, the colour bar upright under it
+    assert lay["legend"]["orientation"] == "v" and lay["legend"]["x"] > 1
+    assert lay["legend"]["yref"] == "paper" and lay["legend"]["y"] == 1.0
+    bar = parts["bar"]
+    assert bar["orientation"] == "v" and bar["x"] == lay["legend"]["x"]
+    assert bar["y"] == 0.0 and bar["yanchor"] == "bottom" and bar["lenmode"] == "pixels"
+    rows = sum(1 for t in out["data"] if t.get("showlegend", True) is not False and t.get("name"))
+    assert rows == 7
+    assert rows * PRESENT_LEGEND_ROW_PX + bar["len"] <= parts["plot"]  # under it, not over it
+    # Play/Pause beside the slider under the x axis, inside the bottom margin; no current
+    # value over the slider (the page's counter shows the step)
+    assert parts["buttons"] == pytest.approx(parts["slider"]) == pytest.approx(PRESENT_AXIS_PX)
+    assert parts["slider"] + PRESENT_CONTROLS_PX <= lay["margin"]["b"]
+    assert lay["sliders"][0]["currentvalue"]["visible"] is False
+    assert lay["sliders"][0]["x"] >= 0.3 and lay["updatemenus"][0]["x"] == 0.0
+    # the title pinned near the top edge; the frames (their titles) shared, the input unchanged
+    assert lay["title"]["yref"] == "container" and lay["title"]["y"] > 0.95
+    assert all(a is b for a, b in zip(out["frames"], surface["frames"]))
+    assert surface["layout"]["legend"]["orientation"] == "h"
+    assert _contour(surface)["colorbar"]["orientation"] == "h"
+
+
+def test_presentation_on_a_short_screen_lays_the_colour_bar_flat(page_surface):
+    """No room for the colour bar under the legend: flat under the x axis, then the controls."""
+    out = kmp_present_layout(resized(page_surface, 400))
+    parts = _present_parts(out)
+    bar = parts["bar"]
+    assert bar["orientation"] == "h" and bar["lenmode"] == "fraction"
+    assert -bar["y"] * parts["plot"] == pytest.approx(PRESENT_AXIS_PX)
+    assert parts["buttons"] == pytest.approx(PRESENT_AXIS_PX + PRESENT_FLAT_BAR_PX)
+    assert parts["slider"] == pytest.approx(parts["buttons"])
+    assert parts["slider"] + PRESENT_CONTROLS_PX <= out["layout"]["margin"]["b"]
+
+
+def test_presentation_leaves_other_kmp_animations_alone():
+    values = kmp_values_animation(np.random.default_rng(0).normal(size=(3, 12)),
+                                  np.repeat([0, 1, 2], 4), classes=np.array([0, 1, 2]))
+    fig = values.to_plotly_json()
+    assert kmp_present_layout(fig) is fig

@@ -8,7 +8,9 @@
 - :func:`kmp_prediction_animation`: predicted against true targets after each
   step (regression with several features);
 - :func:`kmp_values_animation`: decision values of the test points per class
-  (classification with more than two features).
+  (classification with more than two features);
+- :func:`kmp_present_layout`: the decision surface laid out again for presentation mode
+  (a wide, short screen), at the height the figure was given.
 """
 
 from __future__ import annotations
@@ -157,6 +159,108 @@ def kmp_surface_animation(X, y, Z, xs, ys, basis, kernels=None, *, classes=None,
     _play_controls(fig, k, start, frame_ms)
     _animated_layout(fig, height=height, title=titles[start], colorbar=True)
     return fig
+
+
+#: Presentation mode (:func:`kmp_present_layout`), in pixels: the title's distance from the
+#: top edge and the top margin under it; under the plot area the x axis (tick labels and
+#: title), then the Play/Pause buttons beside the step slider (no current-value label: the
+#: step counter beside the figure shows the step). Beside the plot: the legend, one row per
+#: entry, then the colour bar upright under it, this far below (its length counts its
+#: title above it and its padded ends).
+PRESENT_TITLE_PX = 8
+PRESENT_TOP_PX = 46
+PRESENT_AXIS_PX = 58
+PRESENT_CONTROLS_PX = 62
+PRESENT_LEGEND_ROW_PX = 26.5
+PRESENT_BAR_GAP_PX = 16
+#: Shortest upright colour bar under the legend: with less room (a long legend, a short
+#: window) the colour bar lies flat under the x axis instead, this much above the controls.
+PRESENT_BAR_MIN_PX = 110
+PRESENT_FLAT_BAR_PX = 68
+
+
+def _legend_entries(data, layout) -> int:
+    if layout.get("showlegend", True) is False:
+        return 0
+    return sum(1 for t in data if t.get("showlegend", True) is not False
+               and t.get("visible", True) is not False and t.get("name"))
+
+
+def kmp_present_layout(fig: dict) -> dict:
+    """The decision surface of :func:`kmp_surface_animation` laid out for presentation mode:
+    a wide, short screen (a projector at 1280 x 720), where the plot area should take most
+    of the height.
+
+    - the title pinned near the top edge, with a small top margin;
+    - the legend at the right of the plot area, and the colour bar upright under it (when
+      the legend leaves it at least :data:`PRESENT_BAR_MIN_PX`; else flat under the x axis);
+    - the Play/Pause buttons and the step slider in one row under the x axis, the slider
+      without its current-value label (the page's step counter beside the figure shows it).
+
+    Parameters
+    ----------
+    fig : dict
+        The surface's plotly dict at the height it is shown at (``layout.height``: after
+        :func:`mpcore.plots.resized`, which presentation mode calls first).
+
+    Returns
+    -------
+    dict
+        A copy with a new layout and contour trace (frames shared with ``fig``); a figure
+        without a contour colour bar or animation controls (the other KMP animations) is
+        returned as it is.
+    """
+    layout = fig.get("layout") or {}
+    data = list(fig.get("data") or [])
+    bars = [i for i, t in enumerate(data)
+            if t.get("type") == "contour" and isinstance(t.get("colorbar"), dict)]
+    if not bars or not layout.get("updatemenus") or not layout.get("sliders"):
+        return fig
+    height = int(layout.get("height") or 720)
+    entries = _legend_entries(data, layout)
+    legend_px = entries * PRESENT_LEGEND_ROW_PX + 10 if entries else 0
+    bottom = PRESENT_AXIS_PX + PRESENT_CONTROLS_PX
+    plot = max(height - PRESENT_TOP_PX - bottom, 1)
+    bar_len = plot - legend_px - PRESENT_BAR_GAP_PX
+    upright = bar_len >= PRESENT_BAR_MIN_PX
+    controls = PRESENT_AXIS_PX
+    ticks = int(np.clip(bar_len // 32, 3, 6))  # about one per 32 px of an upright bar
+    if not upright:
+        bottom += PRESENT_FLAT_BAR_PX
+        controls += PRESENT_FLAT_BAR_PX
+        plot = max(height - PRESENT_TOP_PX - bottom, 1)
+    for i in bars:
+        cb = data[i]["colorbar"]
+        title = dict(cb.get("title") or {})
+        if upright:
+            cb = dict(cb, orientation="v", x=1.02, xanchor="left", xref="paper", y=0.0,
+                      yanchor="bottom", yref="paper", len=round(bar_len), lenmode="pixels",
+                      ypad=4, thickness=16, nticks=ticks, tickangle=0,
+                      title=dict(title, side="top"))
+        else:
+            cb = dict(cb, orientation="h", x=0.5, xanchor="center", xref="paper",
+                      y=-PRESENT_AXIS_PX / plot, yanchor="top", yref="paper", len=0.8,
+                      lenmode="fraction", thickness=14, nticks=5, tickangle=0,
+                      title=dict(title, side="right"))
+        data[i] = dict(data[i], colorbar=cb)
+    out = dict(layout)
+    out["margin"] = dict(layout.get("margin") or {}, t=PRESENT_TOP_PX, b=bottom, r=20)
+    if isinstance(layout.get("title"), dict):
+        out["title"] = dict(layout["title"], yref="container", yanchor="top",
+                            y=1 - PRESENT_TITLE_PX / height)
+    legend = {k: v for k, v in (layout.get("legend") or {}).items()
+              if k not in ("entrywidth", "entrywidthmode")}  # a column of its own
+    out["legend"] = dict(legend, orientation="v", x=1.02, xanchor="left", xref="paper", y=1.0,
+                         yanchor="top", yref="paper")
+    y = -controls / plot
+    out["updatemenus"] = [dict(um, x=0.0, xanchor="left", y=y, yanchor="top",
+                               pad=dict(um.get("pad") or {}, t=4))
+                          for um in layout["updatemenus"]]
+    out["sliders"] = [dict(sl, y=y, yanchor="top",
+                           pad=dict(sl.get("pad") or {}, t=0),
+                           currentvalue=dict(sl.get("currentvalue") or {}, visible=False))
+                      for sl in layout["sliders"]]
+    return dict(fig, data=data, layout=out)
 
 
 # --------------------------------------------------------------------------------------

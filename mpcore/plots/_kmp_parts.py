@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ._common import FONT_SIZE, OKABE_ITO, PALETTE, base_layout, play_controls
+from ._common import FONT_SIZE, OKABE_ITO, PALETTE, base_layout, legend_on_top, play_controls
 
 SURFACE = "decision value f(x)"
 ZERO = "boundary f(x) = 0"
@@ -106,26 +106,70 @@ def _step_title(j, k, basis, kernels, spec_labels, prefix=""):
 
 
 def _play_controls(fig, k, start, frame_ms, *, y=-0.08, prefix="step j = "):
-    """Play/Pause buttons and a step slider under the plot (client-side playback)."""
+    """Play/Pause buttons and a step slider under the plot (client-side playback).
+
+    The slider's current value ("step j = 3") is written at its right end, away from the
+    buttons at its left: in a narrow column the slider starts under the Pause button."""
     play_controls(fig, k, start, frame_ms, y=y, slider_x=0.4, prefix=prefix)
+    fig.layout.sliders[0].currentvalue.xanchor = "right"
+
+
+#: Decision surface (a colour bar): the legend on top in this many columns, each a fixed
+#: fraction of the plot's width, so it takes the same number of rows at every width (the
+#: top margin is reserved for them: a legend that wrapped onto more rows would make plotly
+#: grow the margin, shrink the plot area, and move what lies under it, placed in fractions
+#: of its height, up onto the x axis).
+SURFACE_LEGEND_COLUMNS = 2
+#: Decision surface, in pixels: the legend's distance from the top edge (under the title),
+#: the height of one of its rows, and the room left under it; from the plot area's bottom,
+#: the x axis (tick labels and title) above the flat colour bar, then the colour bar (its
+#: ticks under it) above the controls.
+SURFACE_LEGEND_TOP_PX = 50
+SURFACE_LEGEND_ROW_PX = 26
+SURFACE_LEGEND_GAP_PX = 24
+SURFACE_AXIS_PX = 62
+SURFACE_BAR_PX = 70
+
+
+def _legend_rows(fig) -> int:
+    entries = sum(1 for t in fig.data if t.showlegend is not False and t.visible is not False
+                  and t.name)
+    return -(-entries // SURFACE_LEGEND_COLUMNS)
 
 
 def _animated_layout(fig, *, height, title, legend=True, colorbar=False):
-    """Title on top, legend at the right, Play/Pause and the step slider at the bottom
-    (under a horizontal colour bar when there is one)."""
+    """Title on top, Play/Pause and the step slider at the bottom.
+
+    The legend is at the right; with a colour bar (the decision surface) it is in rows
+    on top instead, under the title, and the colour bar lies flat under the x axis, so
+    the plot keeps the width of a narrow column (a 1280 px window with the sidebar open:
+    about 590 px for the figure). Presentation mode lays the surface out for a wide,
+    short screen (:func:`mpcore.plots.kmp_present_layout`)."""
     base_layout(fig, height=height, title=title, legend_top=False)
-    bottom = 200 if colorbar else 140
-    plot_px = height - 70 - bottom
-    fig.update_layout(margin=dict(b=bottom, t=70, r=20),
-                      legend=dict(orientation="v", x=1.02, xanchor="left", y=1.0, yanchor="top",
-                                  itemsizing="constant"),
-                      showlegend=legend)
-    fig.layout.updatemenus[0].y = -(bottom - 65) / plot_px
-    fig.layout.sliders[0].y = -(bottom - 65) / plot_px
+    # the slider (its current value, rail and step labels: 90 px) inside the bottom margin,
+    # which plotly would otherwise grow, moving up what lies under the plot area
+    bottom = SURFACE_AXIS_PX + SURFACE_BAR_PX + 100 if colorbar else 140
+    top = 70
+    if colorbar and legend:
+        top = (SURFACE_LEGEND_TOP_PX + SURFACE_LEGEND_ROW_PX * _legend_rows(fig)
+               + SURFACE_LEGEND_GAP_PX)
+    plot_px = height - top - bottom
+    fig.update_layout(margin=dict(b=bottom, t=top, r=20), showlegend=legend,
+                      legend=dict(itemsizing="constant"))
+    if colorbar:
+        legend_on_top(fig, height=height, titled=True)
+        fig.update_layout(legend=dict(entrywidth=1 / SURFACE_LEGEND_COLUMNS,
+                                      entrywidthmode="fraction"))
+    else:
+        fig.update_layout(legend=dict(orientation="v", x=1.02, xanchor="left", y=1.0,
+                                      yanchor="top"))
+    controls = SURFACE_AXIS_PX + SURFACE_BAR_PX if colorbar else bottom - 65
+    fig.layout.updatemenus[0].y = -controls / plot_px
+    fig.layout.sliders[0].y = -controls / plot_px
     if colorbar:
         fig.update_traces(colorbar=dict(orientation="h", x=0.5, xanchor="center",
-                                        y=-62 / plot_px, yanchor="top", len=0.7, thickness=14,
-                                        nticks=7, tickformat=".2~g", tickangle=0,
+                                        y=-SURFACE_AXIS_PX / plot_px, yanchor="top", len=0.8,
+                                        thickness=14, nticks=5, tickformat=".2~g", tickangle=0,
                                         title=dict(text="f(x)", side="right")),
                           selector=dict(type="contour"))
     return fig
