@@ -238,7 +238,10 @@ def play_controls(fig, k, start, frame_ms, *, y=-0.07, slider_x=0.26, prefix="st
                                    dict(label="❚❚ Pause", method="animate", args=[[None], pause])])],
         sliders=[dict(active=start, steps=slider_steps, x=slider_x, y=y, len=1 - slider_x,
                       xanchor="left", yanchor="top", pad=dict(t=10), font=dict(color=INK),
-                      currentvalue=dict(prefix=prefix, font=dict(size=FONT_SIZE, color=INK)))],
+                      # at the slider's right end: at its left it ran under the Pause button
+                      # whenever the figure was narrow (a 1280 px projector's column)
+                      currentvalue=dict(prefix=prefix, xanchor="right",
+                                        font=dict(size=FONT_SIZE, color=INK)))],
     )
     return fig
 
