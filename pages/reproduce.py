@@ -11,6 +11,7 @@ from pages.common import cached
 from pages.common.schemas import REPRODUCE_SIZES, reproduce_schema
 from pages.common.share import page_footer
 from pages.common.text import literal
+from pages.common.timeline import is_narrow
 from pages.common.widgets import draw, show_notes, sync
 
 st.title("Reproduce the papers")
@@ -42,6 +43,17 @@ SCHEMA = reproduce_schema()
 
 def _label(verdict):
     return BADGE[verdict][0]
+
+
+def _fitted(fig):
+    """The figure as it is, or on a phone (the window's width reported by the page's fit
+    component) its panels one under the other, as wide as the screen, titles wrapped and
+    the legend in rows under them."""
+    if fig is None or not is_narrow():
+        return fig
+    from mpcore.plots._reproduce import narrow_grid
+
+    return narrow_grid(fig.to_dict() if hasattr(fig, "to_dict") else fig, columns=1)
 
 
 state = sync(SCHEMA)
@@ -123,11 +135,11 @@ for i, exp in enumerate(EXPERIMENT_LIST, start=1):
     with body:
         text, colour = BADGE[res.verdict]
         st.badge(text, color=colour)
-        st.plotly_chart(res.figure, key=f"reproduce.fig.{exp.key}", theme=None,
+        st.plotly_chart(_fitted(res.figure), key=f"reproduce.fig.{exp.key}", theme=None,
                         config={"displaylogo": False})
         for j, (title, extra) in enumerate(res.extra_figures.items()):
             st.markdown(f"**{literal(title)}**")
-            st.plotly_chart(extra, key=f"reproduce.fig.{exp.key}.{j}", theme=None,
+            st.plotly_chart(_fitted(extra), key=f"reproduce.fig.{exp.key}.{j}", theme=None,
                             config={"displaylogo": False})
         st.markdown("**Published vs ours**")
         checks = pd.DataFrame([dict(verdict=_label(c.verdict), claim=c.claim,

@@ -21,7 +21,10 @@ shows no exception and raised no JavaScript error, and:
   tick label or a title (:func:`overlapping`; also in presentation mode and the quiz);
 - on a phone (390 px), the animated pages show one panel at a time, as wide as the
   screen allows: its plot area at least 70 % of the screen's width (a colour bar beside
-  it would take a third).
+  it would take a third); the "Reproduce the papers" page, opened on Vincent & Bengio's
+  Figure 6 (four decision surfaces in a row on a wide screen), draws every plot area at
+  least 40 % of the screen's width, and no two texts of a figure (its panel titles) cover
+  each other.
 
 At 1280x720 the page is also resized to 1920x1080 and checked again, with no new page
 load: a legend placed for the narrower window must not be left over the data.
@@ -58,6 +61,8 @@ SIZES = {"projector": (1280, 720), "full-hd": (1920, 1080), "phone": (390, 844)}
 QUERY = {"skpca": "n=80", "kmp": "n=80", "spectrum": "dataset=moons&n=80", "kcca": "kcca.n=80",
          "bounds": "dataset=moons&n=80"}
 ANIMATED = ("skpca", "kmp", "kcca")
+#: On a phone, pages whose figures have several panels in a row are opened on such a figure.
+PHONE_QUERY = {"reproduce": "reproduce.show=vb_fig6_fittings"}
 
 _GEOMETRY_JS = r"""() => {
   const main = document.querySelector('[data-testid="stMain"]');
@@ -184,9 +189,21 @@ _GEOMETRY_JS = r"""() => {
   const plots = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
     .filter(vis).flatMap(gd => [...gd.querySelectorAll('.nsewdrag')].filter(vis)
                                  .map(e => e.getBoundingClientRect().width));
+  // the texts plotly writes over a figure (panel titles, labels), per figure
+  const texts = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
+    .filter(vis).map(gd => [...gd.querySelectorAll('.infolayer .annotation-text-g')].filter(vis)
+      .map(e => { const r = e.getBoundingClientRect();
+                  return [e.textContent.trim().slice(0, 40), r.left, r.top, r.right, r.bottom]; }));
   return {overflow: doc.scrollWidth - doc.clientWidth, overflowing, outside, covers, parts,
-          graphs, plots, width: innerWidth};
+          graphs, plots, texts, width: innerWidth};
 }"""
+
+
+#: True once the page has drawn for the window's side of the phone limit: the fit component
+#: (pages/common/fit.py, on every page) holds what the page last drew for, and reports the
+#: width (a rerun) when the window is on the other side.
+_WIDTH_KNOWN_JS = """() => { const w = window.__mpWidth;
+  return !!w && (innerWidth < w.below) === w.narrow; }"""
 
 
 def _open(shared_context, url, size, content="h1"):
@@ -194,6 +211,8 @@ def _open(shared_context, url, size, content="h1"):
     it has adapted to the window and drawn."""
     pg = new_page(shared_context, size)
     pg.goto(url)
+    wait_for_fit(pg, content=content)
+    pg.wait_for_function(_WIDTH_KNOWN_JS, polling=100)
     wait_for_fit(pg, content=content)
     wait_for_stable_layout(pg)
     return pg
@@ -294,9 +313,22 @@ def overlapping(parts: dict) -> list[str]:
     return found
 
 
+def _overlapping_texts(texts):
+    """Pairs of a figure's texts whose boxes cover each other (by more than a pixel)."""
+    return [(a[0], b[0]) for i, a in enumerate(texts) for b in texts[i + 1:]
+            if a[1] < b[3] - 1 and b[1] < a[3] - 1 and a[2] < b[4] - 1 and b[2] < a[4] - 1]
+
+
 def _check_at(streamlit_server, shared_context, name, size):
-    pg = _open(shared_context, PAGES[name].url(streamlit_server.base, QUERY.get(name, "")), SIZES[size])
+    query = (PHONE_QUERY if size == "phone" else QUERY).get(name, QUERY.get(name, ""))
+    pg = _open(shared_context, PAGES[name].url(streamlit_server.base, query), SIZES[size])
     geo = check_layout(pg, f"{name}_{size}")
+    if size == "phone" and name in PHONE_QUERY:
+        # the panels of a row one under the other: each plot area a good part of the screen
+        assert geo["plots"] and min(geo["plots"]) >= 0.4 * geo["width"], geo["plots"]
+        assert len(geo["plots"]) >= 4, geo["plots"]  # Figure 6: four panels
+        for texts in geo["texts"]:
+            assert not _overlapping_texts(texts), _overlapping_texts(texts)
     if name == "kmp":  # the decision surface: its legend, colour bar and controls apart
         assert not overlapping(figure_parts(pg)), (size, overlapping(figure_parts(pg)))
     if size == "phone" and name in ANIMATED:

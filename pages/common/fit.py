@@ -9,7 +9,13 @@ iframe), drawn once per run by app.py:
 - widget, metric and button labels wrap onto a second line instead of ending in "…"
   (Streamlit cuts them to one line);
 - a figure left from the previous run while the page recomputes (Streamlit marks it
-  ``data-stale``) carries a "Recomputing" label once the wait exceeds 0.8 s.
+  ``data-stale``) carries a "Recomputing" label once the wait exceeds 0.8 s;
+- the window's width is reported to the page when it crosses
+  :data:`pages.common.timeline.NARROW` (on load, and after a resize), so every page, not
+  only the animated ones, can lay its figures out for a phone (``is_narrow()``). Only a
+  width on the other side of the limit than the one the page last drew for is reported
+  (no rerun loop); the timeline component, which reports it too, and this one send one
+  report between them.
 """
 
 from __future__ import annotations
@@ -17,7 +23,32 @@ from __future__ import annotations
 import streamlit as st
 
 _JS = r"""
-export default function () {
+export default function (component) {
+  const { data, setTriggerValue } = component || {};
+  // the page learns the window's width when it crosses the phone limit: what it last drew
+  // for (data.narrow) against the window now; a report the timeline (or this component)
+  // sent for the same answer a moment ago is not sent again (one rerun, not two)
+  if (!window.__mpReportWidth) {
+    window.__mpReportWidth = () => {
+      const w = window.__mpWidth;
+      if (!w || !w.below) return;
+      const narrow = window.innerWidth < w.below;
+      if (narrow === w.narrow) return;
+      const sent = window.__mpWidthSent, now = performance.now();
+      if (sent && sent.narrow === narrow && now - sent.t < 5000) return;
+      window.__mpWidthSent = { narrow, t: now };
+      w.report("vw", window.innerWidth);
+    };
+    let t = null;
+    window.addEventListener("resize", () => {
+      clearTimeout(t);
+      t = setTimeout(window.__mpReportWidth, 400);
+    });
+  }
+  if (data && setTriggerValue) {
+    window.__mpWidth = { narrow: !!data.narrow, below: data.narrowBelow, report: setTriggerValue };
+    window.__mpReportWidth();
+  }
   if (window.__mpFit) { window.__mpFit(); return; }
   const style = document.createElement("style");
   style.textContent = `
@@ -94,5 +125,14 @@ _COMPONENT = st.components.v2.component("mp_fit", html="<span></span>", js=_JS)
 
 
 def fit_text():
-    """Scale equations to their column and wrap labels (call once per run, from app.py)."""
-    _COMPONENT(key="mp_fit")
+    """Scale equations to their column and wrap labels, and learn whether the window is a
+    phone's (call once per run, from app.py)."""
+    from .timeline import NARROW, is_narrow
+
+    def _on_vw():
+        value = (st.session_state.get("mp_fit") or {}).get("vw")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            st.session_state["_window_width"] = int(min(max(value, 200), 10000))
+
+    _COMPONENT(key="mp_fit", data=dict(narrow=is_narrow(), narrowBelow=NARROW),
+               on_vw_change=_on_vw)

@@ -175,9 +175,16 @@ export default function (component) {
   if (data.present && Math.abs((data.vh || 0) - window.innerHeight) > 40) {
     setTriggerValue("vh", window.innerHeight);
   }
-  // a phone shows one panel at a time: report the width when it crosses the limit
-  const narrow = () => window.innerWidth < data.narrowBelow;
-  if (narrow() !== !!data.narrow) setTriggerValue("vw", window.innerWidth);
+  // a phone shows one panel at a time: report the width when it crosses the limit (unless
+  // the page's fit component, pages/common/fit.py, has just sent the same answer)
+  const sendWidth = (report) => {
+    const narrow = window.innerWidth < s.data.narrowBelow;
+    const sent = window.__mpWidthSent, now = performance.now();
+    if (sent && sent.narrow === narrow && now - sent.t < 5000) return;
+    window.__mpWidthSent = { narrow, t: now };
+    report("vw", window.innerWidth);
+  };
+  if ((window.innerWidth < data.narrowBelow) !== !!data.narrow) sendWidth(setTriggerValue);
   if (!window.__mpResize) {
     window.__mpResize = true;
     let t = null;
@@ -188,12 +195,13 @@ export default function (component) {
         if (tl && tl.data.present && Math.abs((tl.data.vh || 0) - window.innerHeight) > 40) {
           tl.report("vh", window.innerHeight);
         } else if (tl && (window.innerWidth < tl.data.narrowBelow) !== !!tl.data.narrow) {
-          tl.report("vw", window.innerWidth);
+          tl.sendWidth(tl.report);
         }
       }, 400);
     });
   }
   s.report = setTriggerValue;
+  s.sendWidth = sendWidth;
   if (!window.__mpStepClicks) {
     // the step buttons (clicked, or pressed from the keyboard below) are answered here,
     // in the capture phase, before Streamlit's own handler would start a server run

@@ -1,0 +1,43 @@
+"""The "Reproduce the papers" page on a phone: once the window's width is known (the fit
+component drawn on every page reports it, pages/common/fit.py), its multi-panel figures
+are drawn one panel a row, as wide as the screen (mpcore.plots._reproduce.narrow_grid)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from apptest_util import assert_clean, open_app_page
+
+PAGE = "pages/reproduce.py"
+
+
+def _panels(spec):
+    """x-axis domains of the figure's panels."""
+    layout = spec["layout"]
+    return [tuple(v["domain"]) for k, v in sorted(layout.items())
+            if k.startswith("xaxis") and v.get("visible", True) is not False]
+
+
+@pytest.mark.slow
+def test_a_phone_gets_figure_6_one_panel_a_row_and_a_wide_window_four_in_a_row():
+    params = {"reproduce.show": "vb_fig6_fittings"}
+    at = open_app_page(PAGE, params=params, state={"_window_width": 390})
+    assert_clean(at)
+    (chart,) = at.get("plotly_chart")
+    spec = json.loads(chart.proto.spec)
+    panels = _panels(spec)
+    assert len(panels) == 4
+    assert all(x0 == 0.0 and x1 - x0 >= 0.8 for x0, x1 in panels), panels
+    assert spec["layout"]["height"] >= 4 * 300
+    titles = [a["text"] for a in spec["layout"]["annotations"]]
+    assert titles[0].startswith("basic: ") and "<br>" not in titles[0]
+    assert spec["layout"]["legend"]["orientation"] == "h"
+
+    wide = open_app_page(PAGE, params=params)
+    assert_clean(wide)
+    (chart,) = wide.get("plotly_chart")
+    spec = json.loads(chart.proto.spec)
+    panels = _panels(spec)
+    assert len(panels) == 4 and len({x0 for x0, _ in panels}) == 4  # four in one row
+    assert spec["layout"]["height"] == 560
