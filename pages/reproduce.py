@@ -51,7 +51,7 @@ def _fitted(fig):
     the legend in rows under them."""
     if fig is None or not is_narrow():
         return fig
-    from mpcore.plots._reproduce import narrow_grid
+    from mpcore.plots import narrow_grid
 
     return narrow_grid(fig.to_dict() if hasattr(fig, "to_dict") else fig, columns=1)
 

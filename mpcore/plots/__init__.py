@@ -24,6 +24,7 @@ from ._reproduce import (
     argmin_distribution_figure,
     digit_errors_figure,
     mark_published,
+    narrow_grid,
     published_vs_ours_figure,
     sketch_errors_figure,
     sweep_heatmap_figure,
@@ -50,7 +51,7 @@ from ._skpca import (
 )
 
 __all__ = ["argmin_distribution_figure", "sweep_heatmap_figure", "digit_errors_figure",
-           "mark_published", "published_vs_ours_figure",
+           "mark_published", "narrow_grid", "published_vs_ours_figure",
            "sketch_errors_figure", "kmp_comparison_figure", "kmp_curves_figure", "kmp_fit_animation",
            "kmp_fit_comparison_figure", "kmp_prediction_animation", "kmp_surface_animation",
            "kmp_values_animation", "kmp_present_layout", "margin_loss_figure", "prevalidated", "start_at",
