@@ -1,9 +1,9 @@
 """Layout at a projector, a full-HD screen and a phone: nothing truncated or overlapping.
 
-Every page registered in app.py is opened at 1280x720, 1920x1080 and 390x844 (the
-animated pages in presentation mode at the two wide sizes by test_browser_present.py,
-with the same checks) and its geometry is read in the browser, not its pixels; the page
-shows no exception and raised no JavaScript error, and:
+Every page registered in app.py is opened at 1280x720 and at 390x844, and the page opened
+at 1280x720 is then made 1920x1080 (the animated pages in presentation mode are opened at
+both wide sizes by test_browser_present.py, with the same checks); its geometry is read in
+the browser, not its pixels; the page shows no exception and raised no JavaScript error, and:
 
 - the document has no horizontal overflow (nothing wider than the window);
 - no text of the app's own content overflows its box: equations (``.katex-display``),
@@ -26,8 +26,11 @@ shows no exception and raised no JavaScript error, and:
   least 40 % of the screen's width, and no two texts of a figure (its panel titles) cover
   each other.
 
-At 1280x720 the page is also resized to 1920x1080 and checked again, with no new page
-load: a legend placed for the narrower window must not be left over the data.
+1920x1080 is checked on the page opened at 1280x720, resized with no new page load: what
+the server sends does not depend on a wide window's size outside presentation mode, so a
+fresh load at 1920 draws what the resized page draws, and the resize is the harder case (a
+legend placed for the narrower window must not be left over the data, equations must be
+fitted again).
 
 At 1280 px the same page is then checked for accessibility (tests/a11y.py): axe-core
 finds no serious or critical WCAG 2.1 A/AA violation in the app's own content, and
@@ -401,7 +404,7 @@ def _check_at(streamlit_server, shared_context, name, size):
     return pg
 
 
-@pytest.mark.parametrize("size", ["full-hd", "phone"])
+@pytest.mark.parametrize("size", ["phone"])
 @pytest.mark.parametrize("name", list(PAGES))
 def test_nothing_truncated_or_overlapping(streamlit_server, shared_context, name, size):
     _check_at(streamlit_server, shared_context, name, size).close()
@@ -421,6 +424,8 @@ def test_projector_layout_and_accessibility(streamlit_server, shared_context, na
         wait_for_fit(pg)
         wait_for_stable_layout(pg)
         check_layout(pg, f"{name}_projector_resized_to_full-hd", whole=False)
+        if name == "kmp":
+            assert not overlapping(figure_parts(pg)), overlapping(figure_parts(pg))
     finally:
         pg.close()
 
