@@ -528,22 +528,21 @@ def new_page(context, size=None):
 #: timeline's last data agree with the window (phone or not; in presentation mode, the
 #: height the figure was sized for), so no report to the server (and rerun) is pending.
 _FITTED_JS = """() => {
-  const w = window.__mpWidth;  // the fit component (every page): phone or not, as last drawn
-  if (!w || (innerWidth < w.below) !== w.narrow) return false;
   let tl = null;
   for (const host of [document, ...[...document.querySelectorAll('*')].map(e => e.shadowRoot)
                       .filter(Boolean)]) { tl = tl || host.querySelector('.tl'); }
   if (!tl) return true;
   const d = tl.__tl && tl.__tl.data;
   if (!d) return false;
-  return !d.present || Math.abs((d.vh || 0) - innerHeight) <= 40;
+  const narrow = innerWidth < d.narrowBelow;
+  return narrow === !!d.narrow && (!d.present || Math.abs((d.vh || 0) - innerHeight) <= 40);
 }"""
 
 
 def wait_for_fit(page, content: str | None = "h1", timeout_ms: int = PAGE_TIMEOUT_MS):
-    """After a load or a resize: wait until the page has adapted to the window (the fit
-    component reports a phone's width, the timeline a presentation height, once, and the page
-    reruns), then until that run has drawn. A condition, not a fixed sleep."""
+    """After a load or a resize: wait until the page has adapted to the window (the timeline
+    reports a phone width or a presentation height once, and the page reruns), then until
+    that run has drawn. A condition, not a fixed sleep."""
     wait_for_app(page, content=content, timeout_ms=timeout_ms)
     page.wait_for_function(_FITTED_JS, polling=100, timeout=timeout_ms)
     wait_for_app(page, content=content, timeout_ms=timeout_ms)

@@ -14,7 +14,8 @@ iframe), drawn once per run by app.py:
   :data:`pages.common.timeline.NARROW` (on load, and after a resize), so every page, not
   only the animated ones, can lay its figures out for a phone (``is_narrow()``). Only a
   width on the other side of the limit than the one the page last drew for is reported
-  (no rerun loop).
+  (no rerun loop); the timeline component, which reports it too, and this one send one
+  report between them.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ _JS = r"""
 export default function (component) {
   const { data, setTriggerValue } = component || {};
   // the page learns the window's width when it crosses the phone limit: what it last drew
-  // for (data.narrow) against the window now; the same answer sent a moment ago (before the
-  // run it starts has drawn) is not sent again
+  // for (data.narrow) against the window now; a report the timeline (or this component)
+  // sent for the same answer a moment ago is not sent again (one rerun, not two)
   if (!window.__mpReportWidth) {
     window.__mpReportWidth = () => {
       const w = window.__mpWidth;

@@ -175,7 +175,16 @@ export default function (component) {
   if (data.present && Math.abs((data.vh || 0) - window.innerHeight) > 40) {
     setTriggerValue("vh", window.innerHeight);
   }
-  // (whether the window is a phone's is reported by the fit component, on every page)
+  // a phone shows one panel at a time: report the width when it crosses the limit (unless
+  // the page's fit component, pages/common/fit.py, has just sent the same answer)
+  const sendWidth = (report) => {
+    const narrow = window.innerWidth < s.data.narrowBelow;
+    const sent = window.__mpWidthSent, now = performance.now();
+    if (sent && sent.narrow === narrow && now - sent.t < 5000) return;
+    window.__mpWidthSent = { narrow, t: now };
+    report("vw", window.innerWidth);
+  };
+  if ((window.innerWidth < data.narrowBelow) !== !!data.narrow) sendWidth(setTriggerValue);
   if (!window.__mpResize) {
     window.__mpResize = true;
     let t = null;
@@ -185,11 +194,14 @@ export default function (component) {
         const tl = window.__mpTimeline;
         if (tl && tl.data.present && Math.abs((tl.data.vh || 0) - window.innerHeight) > 40) {
           tl.report("vh", window.innerHeight);
+        } else if (tl && (window.innerWidth < tl.data.narrowBelow) !== !!tl.data.narrow) {
+          tl.sendWidth(tl.report);
         }
       }, 400);
     });
   }
   s.report = setTriggerValue;
+  s.sendWidth = sendWidth;
   if (!window.__mpStepClicks) {
     // the step buttons (clicked, or pressed from the keyboard below) are answered here,
     // in the capture phase, before Streamlit's own handler would start a server run
@@ -297,12 +309,18 @@ def timeline(schema: Schema, *, n_steps: int, lines: list[list[str]]):
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             st.session_state["_window_height"] = int(min(max(value, 300), 4000))
 
+    def _on_vw():
+        value = st.session_state.get(f"{schema.page}.timeline", {}).get("vw")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            st.session_state["_window_width"] = int(min(max(value, 200), 10000))
+
     _COMPONENT(key=f"{schema.page}.timeline",
                data=dict(j=j, seq=int(st.session_state.get(seq_key, 0)), n=int(n_steps),
                          chart=chart_key(schema), lines=lines,
                          page=schema.page, present=bool(state.get("present", False)),
-                         vh=st.session_state.get("_window_height", 0)),
-               on_step_change=_on_step, on_vh_change=_on_vh)
+                         vh=st.session_state.get("_window_height", 0),
+                         narrow=is_narrow(), narrowBelow=NARROW),
+               on_step_change=_on_step, on_vh_change=_on_vh, on_vw_change=_on_vw)
 
 
 #: Below this window width (px) the animated pages show one panel at a time (a phone;
