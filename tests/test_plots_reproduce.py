@@ -71,10 +71,10 @@ from mpcore.plots import (  # noqa: E402
 from mpcore._losses import loss_functions  # noqa: E402
 from mpcore.plots._reproduce import (  # noqa: E402
     PHONE_FIGURE_PX,
-    _legend_names,
     _wrap,
     narrow_grid,
 )
+from mpcore.plots._panels import legend_names  # noqa: E402
 
 
 def _surfaces(n=4):
@@ -183,7 +183,7 @@ def test_narrow_grid_lays_panels_out_for_a_phone(name, columns):
             assert not (_overlap(x, px) and _overlap(y, py)), text
     # the figure grows with its rows; the legend lies in rows under the plot
     assert layout["height"] >= len(boxes) // columns * 250
-    if _legend_names(narrow["data"], layout):
+    if legend_names(narrow["data"], layout):
         legend = layout["legend"]
         assert (legend["orientation"], legend["yref"], legend["y"], legend["yanchor"]) == (
             "h", "container", 0.0, "bottom")

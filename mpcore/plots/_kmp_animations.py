@@ -20,6 +20,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ._common import FONT_SIZE, OKABE_ITO, PALETTE
+from ._panels import legend_names
 from ._kmp_parts import (
     CONSTANT,
     FIT,
@@ -179,13 +180,6 @@ PRESENT_BAR_MIN_PX = 110
 PRESENT_FLAT_BAR_PX = 68
 
 
-def _legend_entries(data, layout) -> int:
-    if layout.get("showlegend", True) is False:
-        return 0
-    return sum(1 for t in data if t.get("showlegend", True) is not False
-               and t.get("visible", True) is not False and t.get("name"))
-
-
 def kmp_present_layout(fig: dict) -> dict:
     """The decision surface of :func:`kmp_surface_animation` laid out for presentation mode:
     a wide, short screen (a projector at 1280 x 720), where the plot area should take most
@@ -217,7 +211,7 @@ def kmp_present_layout(fig: dict) -> dict:
     if not bars or not layout.get("updatemenus") or not layout.get("sliders"):
         return fig
     height = int(layout.get("height") or 720)
-    entries = _legend_entries(data, layout)
+    entries = len(legend_names(data, layout))
     legend_px = entries * PRESENT_LEGEND_ROW_PX + 10 if entries else 0
     bottom = PRESENT_AXIS_PX + PRESENT_CONTROLS_PX
     plot = max(height - PRESENT_TOP_PX - bottom, 1)

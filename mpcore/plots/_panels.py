@@ -92,9 +92,23 @@ def _stack_below(data: list, layout: dict, *, height: int, top: int, extra: int 
     return out, layout
 
 
-def _legend_entries(data: list) -> int:
-    return sum(1 for t in data if t.get("showlegend", True) is not False
-               and t.get("visible", True) is not False and t.get("name"))
+#: Trace types plotly leaves out of the legend unless ``showlegend`` is set.
+_NO_LEGEND = {"heatmap", "contour", "histogram2d", "histogram2dcontour", "surface"}
+
+
+def legend_names(data: list, layout: dict | None = None) -> list[str]:
+    """The names a figure's legend shows, in order (none when ``layout`` hides the legend)."""
+    if (layout or {}).get("showlegend") is False:
+        return []
+    names = []
+    for t in data:
+        shown = t.get("showlegend")
+        if shown is False or t.get("visible", True) is False or not t.get("name"):
+            continue
+        if t.get("type") in _NO_LEGEND and shown is not True:
+            continue
+        names.append(str(t["name"]))
+    return names
 
 
 def _suffix(ref: str | None) -> str:
@@ -259,6 +273,6 @@ def narrow_layout(fig: dict, *, height: int | None = None) -> dict:
                                 xanchor="left", y=0.0, yanchor="bottom", yref="container",
                                 entrywidth=0.5, entrywidthmode="fraction",
                                 font=dict((layout.get("legend") or {}).get("font") or {}, size=12))
-        legend = _LEGEND_ROW_PX * -(-_legend_entries(data) // 2) + 12
+        legend = _LEGEND_ROW_PX * -(-len(legend_names(data, layout)) // 2) + 12
     data, layout = _stack_below(data, layout, height=h, top=70, extra=legend)
     return dict(fig, data=data, layout=layout)

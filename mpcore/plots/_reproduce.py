@@ -31,7 +31,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ._common import FONT_SIZE, OKABE_ITO, PALETTE, base_layout, readable
-from ._panels import _domain, _suffix
+from ._panels import _domain, _suffix, legend_names
 
 #: Bar colours: ours solid blue, the paper's hatched orange (Okabe-Ito).
 OURS_COLOUR = OKABE_ITO["blue"]
@@ -312,8 +312,6 @@ _LEGEND_SYMBOL = 44
 _LEGEND_HALF = 0.45
 _BREAK = re.compile(r"\s*<br\s*/?>\s*", re.IGNORECASE)
 _TAG = re.compile(r"<[^>]+>")
-#: Trace types that appear in the legend only when asked to (``showlegend=True``).
-_NO_LEGEND = {"heatmap", "contour", "histogram2d", "histogram2dcontour", "surface"}
 
 
 def _lines(text) -> list[str]:
@@ -361,20 +359,6 @@ def _with_title(obj: dict, text, size) -> dict:
 
 def _num(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-
-
-def _legend_names(data, layout) -> list[str]:
-    if layout.get("showlegend") is False:
-        return []
-    names = []
-    for t in data:
-        shown = t.get("showlegend")
-        if shown is False or t.get("visible", True) is False or not t.get("name"):
-            continue
-        if t.get("type") in _NO_LEGEND and shown is not True:
-            continue
-        names.append(str(t["name"]))
-    return names
 
 
 def _axis_range(layout, data, sfx):
@@ -584,7 +568,7 @@ def narrow_grid(fig, *, columns=1, panel_height=300, width=PHONE_FIGURE_PX):
     if title:
         title = _wrap(title, (width - 20) / (font["title"] * _CHAR))
         top_px = len(_lines(title)) * font["title"] * _LINE + 14
-    names = _legend_names(data, layout)
+    names = legend_names(data, layout)
     per_row = 2 if names and max(_text_px(n, font["legend"]) for n in names) \
         + _LEGEND_SYMBOL <= _LEGEND_HALF * width else 1
     legend_px = (math.ceil(len(names) / per_row) * _LEGEND_ROW + 10) if names else 0
