@@ -103,17 +103,40 @@ def _free_ports(n):
     return ports
 
 
+def _consecutive_free_ports(n):
+    """The first of ``n`` consecutive free ports, below the kernel's ephemeral range (where
+    the other tests' servers and clients get theirs, port 0): a block found free there is
+    not taken by another test between this check and the processes binding it."""
+    import socket
+
+    rng = random.Random()
+    for _ in range(200):
+        first = rng.randrange(20000, 30000 - n)
+        socks = []
+        try:
+            for p in range(first, first + n):
+                s = socket.socket()
+                socks.append(s)
+                s.bind(("127.0.0.1", p))
+            return first
+        except OSError:
+            continue
+        finally:
+            for s in socks:
+                s.close()
+    raise RuntimeError(f"no {n} consecutive free ports between 20000 and 30000")
+
+
 def test_a_few_students_through_the_balancer():
     require_haproxy()
     from hall import Browser, run_hall, student_csv
     from stclient import StreamlitClient
 
-    balancer_port, first = _free_ports(2)
-    args = argparse.Namespace(processes=2, balancer_port=balancer_port, port=first, seed=3,
+    # the Streamlit processes' ports are consecutive: a free block of them
+    args = argparse.Namespace(processes=2, balancer_port=_free_ports(1)[0],
+                              port=_consecutive_free_ports(2), seed=3,
                               ramp=1.0, duration=2.0, think=0.5, timeout=90.0,
                               upload_share=0.34, min_actions=3)
-    # the Streamlit ports must be consecutive and free: take them after the balancer's
-    args.port = _free_ports(1)[0]
     result = run_async(run_hall(6, args))
     assert result["errors"] == 0, result["error_samples"]
     assert result["uploads"] == 2
@@ -141,7 +164,8 @@ def test_a_few_students_through_the_balancer():
         finally:
             await c.close()
 
-    with Hall(2, port=_free_ports(1)[0], first_port=_free_ports(1)[0], bind="127.0.0.1") as hall:
+    with Hall(2, port=_free_ports(1)[0], first_port=_consecutive_free_ports(2),
+              bind="127.0.0.1") as hall:
         status = run_async(upload_with_the_wrong_cookie(hall))
     assert status == 400  # Streamlit: "Invalid session_id ... without sticky sessions"
 
