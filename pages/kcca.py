@@ -79,7 +79,7 @@ with figure_box, st.container(key=chart_key(KCCA)):
                         KCCA, fit_to_window(kcca_start_frame(fig, j - 1), present, reserve=reserve,
                                             compact_axes=("xaxis", "xaxis2", "xaxis3")),
                         {"": "View X", "2": "View Y", "3": "Projections", "4": "Quotients",
-                         "5": "Correlation"})),
+                         "5": "Correlation"}), typed=True),
                     key="kcca.fig",
                     config={"displaylogo": False})
 st.caption("Colour: the latent z. Rings: the chosen pairs, numbered in order, at the same index in "

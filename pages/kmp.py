@@ -238,7 +238,8 @@ with tabs[0]:
                 shown = fit_to_window(start_at(fig, j - 1), present, reserve=215)
                 if present and not is_narrow():  # the plot area takes the screen's height
                     shown = kmp_present_layout(shown)
-                figure = prevalidated(phone_panel(KMP, shown, {"": "Fit", "2": "Basis functions"}))
+                figure = prevalidated(phone_panel(KMP, shown, {"": "Fit", "2": "Basis functions"}),
+                                      typed=True)
                 if quiz:  # a click on a training point (or its ring) is the guess
                     event = st.plotly_chart(figure, key="kmp.fig", config={"displaylogo": False},
                                             theme=None, on_select="rerun",

@@ -138,7 +138,7 @@ def stepper():
             # a short (projector) figure drops the axis titles that would meet the panel
             # titles and the Play buttons below them
             figure = prevalidated(phone_panel(SKPCA, fit_to_window(
-                shown, present, compact_axes=("xaxis", "xaxis2", "xaxis3")), PANELS))
+                shown, present, compact_axes=("xaxis", "xaxis2", "xaxis3")), PANELS), typed=True)
             if quiz:  # a click on a point (data or quotient panel) is the guess
                 event = st.plotly_chart(figure, key="skpca.fig", config={"displaylogo": False},
                                         theme=None, on_select="rerun", selection_mode="points")

@@ -33,6 +33,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
+from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
@@ -177,24 +178,36 @@ def figures(at) -> list[dict]:
 
 @pytest.fixture
 def downloads(monkeypatch):
-    """Bytes of every st.download_button, by file id (AppTest keeps media in memory)."""
+    """Bytes of every st.download_button, by file id (AppTest keeps media in memory), and
+    the function behind every deferred one (its file is built when the button is pressed)."""
     store = {}
     original = MemoryMediaFileStorage.load_and_get_id
+    original_deferred = MediaFileManager.add_deferred
 
     def record(self, path_or_data, mimetype, kind, filename=None):
         file_id = original(self, path_or_data, mimetype, kind, filename)
         store[file_id] = path_or_data
         return file_id
 
+    def record_deferred(self, data_callable, *args, **kwargs):
+        file_id = original_deferred(self, data_callable, *args, **kwargs)
+        store[file_id] = data_callable
+        return file_id
+
     monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", record)
+    monkeypatch.setattr(MediaFileManager, "add_deferred", record_deferred)
     return store
 
 
 def download(at, store, label) -> bytes:
+    """The file a download button gives: built as a press would, if it is deferred."""
     buttons = [b for b in at.get("download_button") if b.proto.label == label]
     assert buttons, [b.proto.label for b in at.get("download_button")]
-    file_id = Path(buttons[0].proto.url).stem
-    return store[file_id]
+    proto = buttons[0].proto
+    if proto.deferred_file_id:
+        data = store[proto.deferred_file_id]()
+        return data.encode() if isinstance(data, str) else data
+    return store[Path(proto.url).stem]
 
 
 # ---------------------------------------------------------------- default view and steps

@@ -56,3 +56,117 @@ def test_streamlit_receives_the_same_json_as_from_a_go_figure(make):
     assert pio.to_json(fig, validate=False) == pio.to_json(before, validate=False)
     assert any(isinstance(t.get("x"), np.ndarray) for t in fig["data"]) == any(
         isinstance(t.get("x"), np.ndarray) for t in before["data"])
+
+
+# ---------------------------------------------------------------- typed arrays
+# The pages cache their animations with the arrays already encoded (typed_arrays) and
+# pass them as prevalidated(..., typed=True): what reaches the browser must be the same
+# JSON as for the figure with arrays, at every step and after every layout helper the
+# pages apply, and the cached figure must not change.
+
+
+def _kmp_surface():
+    from sklearn.datasets import make_moons
+
+    from mpcore.kmp import KMPClassifier, staged_values
+    from mpcore.plots import kmp_surface_animation
+    from mpcore.plots.geometry import grid_2d
+
+    X, y = make_moons(80, noise=0.2, random_state=0)
+    model = KMPClassifier(5, gamma=2.0).fit(X[:60], y[:60])
+    xs, ys, pts = grid_2d(X, 15)
+    Z = staged_values(model, pts).reshape(-1, 15, 15)
+    return kmp_surface_animation(X[:60], y[:60], Z, xs, ys, model.basis_indices_,
+                                 model.basis_kernels_, classes=model.classes_, X_test=X[60:],
+                                 y_test=y[60:]).to_plotly_json()
+
+
+FIGURES = {"skpca": lambda: _skpca_figure()[0], "kcca": _kcca_figure, "kmp": _kmp_surface}
+
+
+def _sent(fig, typed=False) -> dict:
+    return json.loads(pio.to_json(prevalidated(fig, typed=typed), validate=False))
+
+
+@pytest.fixture(scope="module", params=sorted(FIGURES))
+def figure(request):
+    return FIGURES[request.param]()
+
+
+def test_typed_figure_sends_the_same_json_and_leaves_its_input_alone(figure):
+    from mpcore.plots import typed_arrays
+
+    before = pio.to_json(figure, validate=False)
+    typed = typed_arrays(figure)
+    assert pio.to_json(figure, validate=False) == before
+    assert _sent(typed, typed=True) == _sent(figure)
+    # no numeric array is left for plotly to encode on every rerun (text arrays, which
+    # plotly sends as lists, stay arrays); the sparse-KPCA dict had them (go.Figure's
+    # to_plotly_json already encodes the KMP and KCCA figures' arrays)
+    assert _numeric_arrays(typed) == 0
+    assert _numeric_arrays(_skpca_figure()[0]) > 0
+
+
+def _numeric_arrays(obj) -> int:
+    if isinstance(obj, np.ndarray):
+        return int(obj.dtype.kind in "biuf" and obj.size > 0)
+    if isinstance(obj, dict):
+        return sum(_numeric_arrays(v) for k, v in obj.items() if k != "range")
+    if isinstance(obj, (list, tuple)):
+        return sum(_numeric_arrays(v) for v in obj)
+    return 0
+
+
+def test_typed_figure_opens_on_every_step_as_the_figure_with_arrays(figure):
+    """open_at merges a frame's patches into the traces: a typed array is one value, never
+    merged key by key with the array it replaces (a 'shape' left behind would redraw a
+    heatmap with the wrong dimensions)."""
+    from mpcore.plots import open_at, typed_arrays
+
+    typed = typed_arrays(figure)
+    frozen = pio.to_json(typed, validate=False)
+    n = len(figure["frames"])
+    assert n >= 3
+    for k in (n, n - 1):
+        for j in range(k):
+            ours = _sent(open_at(typed, j, k=k, frame_ms=90), typed=True)
+            assert ours == _sent(open_at(figure, j, k=k, frame_ms=90)), (k, j)
+    assert pio.to_json(typed, validate=False) == frozen  # the cached figure is untouched
+
+
+def test_typed_figure_through_the_pages_layout_helpers(figure):
+    """What the pages do to a cached figure before drawing it (a short projector figure, a
+    phone's one panel, the KMP presentation layout) gives the same JSON either way."""
+    from mpcore.plots import (
+        kmp_present_layout,
+        narrow_layout,
+        one_panel,
+        panels,
+        resized,
+        typed_arrays,
+    )
+
+    typed = typed_arrays(figure)
+    helpers = [lambda f: resized(f, 430), lambda f: narrow_layout(f, height=820)]
+    helpers += [lambda f, s=s: one_panel(f, s, height=560) for s in panels(figure)]
+    if "contour" in {t.get("type") for t in figure["data"]}:
+        helpers.append(lambda f: kmp_present_layout(resized(f, 505)))
+    for helper in helpers:
+        assert _sent(helper(typed), typed=True) == _sent(helper(figure))
+
+
+def test_a_frames_typed_array_replaces_the_traces_whole():
+    """A typed array is a value: opening a frame whose patch gives a trace a 1-D array
+    where it had a 2-D one must not keep the old array's 'shape' (a key only 2-D arrays
+    have), as a key-by-key merge would."""
+    from mpcore.plots import open_at, typed_arrays
+
+    fig = typed_arrays({
+        "data": [{"type": "heatmap", "z": np.arange(6.0).reshape(2, 3)}],
+        "layout": {},
+        "frames": [{"name": "1", "traces": [0], "data": [{"z": np.arange(6.0).reshape(2, 3)}]},
+                   {"name": "2", "traces": [0], "data": [{"z": np.arange(4.0)}]}]})
+    assert "shape" in fig["data"][0]["z"] and "shape" not in fig["frames"][1]["data"][0]["z"]
+    opened = open_at(fig, 1)
+    assert opened["data"][0]["z"] == fig["frames"][1]["data"][0]["z"]
+    assert "shape" in fig["data"][0]["z"]  # the input is untouched

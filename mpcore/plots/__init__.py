@@ -8,7 +8,7 @@ names of it). Pages import from here only, never from the private modules.
 """
 
 from ._bounds import bound_curves_figure
-from ._frames import open_at, prevalidated
+from ._frames import open_at, prevalidated, typed_arrays
 from ._kmp_animations import (
     kmp_fit_animation,
     kmp_prediction_animation,
@@ -58,7 +58,7 @@ __all__ = ["argmin_distribution_figure", "sweep_heatmap_figure", "digit_errors_f
            "step_time_figure", "kcca_animation", "kcca_start_frame", "angles_figure", "error_curves_figure",
            "plotted_rows", "scree_figure", "bound_curves_figure", "OKABE_ITO", "PALETTE", "base_layout", "project_2d", "skpca_animation",
            "trace_curves_figure", "with_start_frame", "cut_animation", "skpca_animation_dict",
-           "open_at", "grid_2d", "zero_level",
+           "open_at", "typed_arrays", "grid_2d", "zero_level",
            # a phone's view of an animation: one panel at a time
            "narrow_layout", "one_panel", "panels",
            # another height (presentation mode), controls and colour bars kept in place

@@ -17,7 +17,7 @@ from _plotly_utils.utils import convert_to_base64
 
 from ._common import deep_merge
 
-__all__ = ["open_at", "prevalidated"]
+__all__ = ["open_at", "prevalidated", "typed_arrays"]
 
 
 def open_at(fig: dict, j: int, *, k: int | None = None, frame_ms: int | None = None) -> dict:
@@ -84,13 +84,19 @@ class _Prevalidated(go.Figure):
     other ``go.Figure`` methods are not available.
     """
 
-    def __init__(self, fig: dict):  # go.Figure.__init__ on purpose not called
+    def __init__(self, fig: dict, typed: bool = False):  # go.Figure.__init__ not called
         object.__setattr__(self, "_mp_dict", fig)
+        object.__setattr__(self, "_mp_typed", typed)
 
     def to_dict(self) -> dict:
+        fig = self._mp_dict
+        if self._mp_typed:
+            # arrays already typed (typed_arrays): nothing to encode or copy, except the
+            # trace dicts, from which plotly.io.to_json pops any "uid"
+            return dict(fig, data=[dict(t) for t in fig.get("data", [])])
         # what go.Figure.to_dict gives: numpy arrays as plotly.js typed arrays (base64),
         # on a copy of the containers (the cached dict and its arrays are not touched)
-        out = _containers_copy(self._mp_dict)
+        out = _containers_copy(fig)
         convert_to_base64(out)
         return out
 
@@ -107,8 +113,30 @@ def _containers_copy(obj):
     return obj
 
 
-def prevalidated(fig: dict) -> go.Figure:
+def prevalidated(fig: dict, *, typed: bool = False) -> go.Figure:
     """A ``go.Figure`` around a figure dict built (and validated) by this package, without
     validating or copying it again (see :class:`_Prevalidated`); ``to_dict()`` gives the
-    dict back. Use it to pass a cached animation to ``st.plotly_chart``."""
-    return _Prevalidated(fig)
+    dict back. Use it to pass a cached animation to ``st.plotly_chart``.
+
+    ``typed=True`` says the figure's arrays are already plotly.js typed arrays
+    (:func:`typed_arrays`): the figure is then not walked at all. An array left in it
+    is still sent right (as a JSON list, not base64).
+    """
+    return _Prevalidated(fig, typed)
+
+
+def typed_arrays(fig: dict) -> dict:
+    """Copy of a figure dict with every numpy array as a plotly.js typed array.
+
+    The arrays become what ``go.Figure.to_dict`` sends for them: ``{"dtype": ...,
+    "bdata": <base64>}`` (plus ``"shape"`` for a 2-D array), read by plotly.js
+    2.28 and later as the array itself. Encoding is most of what serialising an
+    animation costs, so a figure drawn on every rerun (one Step, one slider move) is
+    cached in this form and passed as ``prevalidated(fig, typed=True)``: the server
+    then only joins strings. :func:`open_at` and the other helpers of this package
+    take such a figure as they take one with arrays (a typed array is one value,
+    never merged key by key). The input is not changed.
+    """
+    out = _containers_copy(fig)
+    convert_to_base64(out)
+    return out

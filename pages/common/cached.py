@@ -154,18 +154,19 @@ def skpca_view(choice: DataChoice, kern: KernelChoice, test_fraction: float, k: 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Drawing the animation...")
 def skpca_figure(choice: DataChoice, kern: KernelChoice, test_fraction: float, k: int,
                  n_candidates: int | None) -> dict:
-    """The animated figure as a plotly dict for ``k`` steps.
+    """The animated figure as a plotly dict for ``k`` steps, its arrays as plotly.js typed
+    arrays (mpcore.plots.typed_arrays).
 
     The page asks for the largest k it offers and cuts the figure to the k on
     the slider (mpcore.plots.cut_animation): moving the slider is then a cache hit.
     """
-    from mpcore.plots import skpca_animation_dict
+    from mpcore.plots import skpca_animation_dict, typed_arrays
 
     v = skpca_view(choice, kern, test_fraction, k, n_candidates)
-    return freeze_tree(skpca_animation_dict(v["X2"], v["steps"], axis_labels=v["axis_labels"],
-                                            trace0=v["trace0"], curves=v["curves"],
-                                            heatmaps=v["heat"], heat_index=v["heat_index"],
-                                            added=added_rows(choice, test_fraction)))
+    # arrays encoded once here, not on every rerun (the page draws prevalidated(..., typed=True))
+    return freeze_tree(typed_arrays(skpca_animation_dict(
+        v["X2"], v["steps"], axis_labels=v["axis_labels"], trace0=v["trace0"], curves=v["curves"],
+        heatmaps=v["heat"], heat_index=v["heat_index"], added=added_rows(choice, test_fraction))))
 
 
 def added_rows(choice: DataChoice, test_fraction: float):
@@ -187,7 +188,7 @@ def skpca_at_k(choice: DataChoice, kern: KernelChoice, test_fraction: float, k_m
 
     view = skpca_view(choice, kern, test_fraction, k_max, n_candidates)
     steps = view["steps"][:k]
-    fig = skpca_figure(choice, kern, test_fraction, k_max, n_candidates)
+    fig = skpca_figure(choice, kern, test_fraction, k_max, n_candidates)  # typed arrays
     return freeze_tree(dict(steps=steps, fig=cut_animation(fig, len(steps), 1),
                             heat_note=view["heat_note"], m=view["m"]))
 
@@ -262,13 +263,17 @@ def kmp_pick_scores(choice: DataChoice, kern: KernelChoice, test_fraction: float
 @st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Preparing the animation...")
 def kmp_animation(choice: DataChoice, kern: KernelChoice, test_fraction: float, s: KMPSettings,
                   early_stopping: str | None, cls: int | None, frame_ms: int) -> dict:
-    """views.kmp.animation as a plotly dict."""
+    """views.kmp.animation as a plotly dict, its arrays as plotly.js typed arrays
+    (mpcore.plots.typed_arrays: encoded once, not on every rerun)."""
+    from mpcore.plots import typed_arrays
+
     d = load_data(choice)
     X, y, Xt, yt, names = kmp_data(choice, test_fraction, s.feature)
     model, _ = kmp_model(choice, kern, test_fraction, s, early_stopping)
     v = kmp_staged(choice, kern, test_fraction, s, early_stopping, cls)
-    return _kmp.animation(model, v, X, y, Xt, yt, task=d.task, names=names,
-                          target_name=d.target_name, cls=cls, frame_ms=frame_ms).to_plotly_json()
+    return typed_arrays(_kmp.animation(model, v, X, y, Xt, yt, task=d.task, names=names,
+                                       target_name=d.target_name, cls=cls,
+                                       frame_ms=frame_ms).to_plotly_json())
 
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Fitting the models to compare...")
@@ -356,13 +361,15 @@ def kcca_view(n: int, noise: float, seed: int, test: float, sigma_x: float, sigm
                show_spinner="Drawing the sparse-KCCA animation (one frame per basis pair)...")
 def kcca_figure(n: int, noise: float, seed: int, test: float, sigma_x: float, sigma_y: float,
                 reg: float, k: int, frame_ms: int) -> dict:
-    """The animated sparse-KCCA figure as a plotly dict (the page sets the start frame)."""
-    from mpcore.plots import kcca_animation
+    """The animated sparse-KCCA figure as a plotly dict (the page sets the start frame), its
+    arrays as plotly.js typed arrays (mpcore.plots.typed_arrays)."""
+    from mpcore.plots import kcca_animation, typed_arrays
 
     d = kcca_data(n, noise, seed, test)
     v = kcca_view(n, noise, seed, test, sigma_x, sigma_y, reg, k)
-    return kcca_animation(d["X"], d["Y"], d["z"], v["steps"], train=v["train"], test=v["test"],
-                          rho=v["rho"], frame_ms=frame_ms).to_plotly_json()
+    return typed_arrays(kcca_animation(d["X"], d["Y"], d["z"], v["steps"], train=v["train"],
+                                       test=v["test"], rho=v["rho"],
+                                       frame_ms=frame_ms).to_plotly_json())
 
 
 # ---------------------------------------------------------------- reproduce page

@@ -166,22 +166,31 @@ def page_footer(*, snippet: str, table: pd.DataFrame | None, name: str, state: S
     with right:
         st.subheader("Download the numbers")
         if table is not None and len(table):
-            st.download_button("Table as CSV", table.to_csv(index=False).encode(),
-                               file_name=f"{name}.csv", mime="text/csv", key=f"{name}.csv_dl")
-            payload = {"page": state.schema.page, "settings": state.settings(),
-                       "link": "?" + urlencode(state.query(), safe=",:;"),
-                       "table": table.to_dict(orient="list")}
-            if extra_json:
-                payload.update(extra_json)
-            st.download_button("Run as JSON", json.dumps(payload, default=_json_default, indent=1),
+            # both files are written when their button is pressed, not on every rerun
+            st.download_button("Table as CSV", lambda: table.to_csv(index=False).encode(),
+                               file_name=f"{name}.csv", mime="text/csv", key=f"{name}.csv_dl",
+                               on_click="ignore")
+            st.download_button("Run as JSON",
+                               lambda: run_json(state, table, extra_json).encode(),
                                file_name=f"{name}.json", mime="application/json",
-                               key=f"{name}.json_dl")
+                               key=f"{name}.json_dl", on_click="ignore")
         classroom_builder(state)
         load_saved_run(state)
         st.markdown(f'<a href="{html.escape(reset_url(state))}" target="_self">'
                     "⟲ Reset all controls to their defaults</a>", unsafe_allow_html=True,
                     help="Reloads this page with the defaults (classroom hiding stays; "
                          "an uploaded CSV must be uploaded again).")
+
+
+def run_json(state: State, table: pd.DataFrame, extra: dict | None = None) -> str:
+    """The "Run as JSON" file: the page, its settings, its link and its table (and
+    ``extra``), which "Load a saved run" reads back."""
+    payload = {"page": state.schema.page, "settings": state.settings(),
+               "link": "?" + urlencode(state.query(), safe=",:;"),
+               "table": table.to_dict(orient="list")}
+    if extra:
+        payload.update(extra)
+    return json.dumps(payload, default=_json_default, indent=1)
 
 
 def _json_default(o):
