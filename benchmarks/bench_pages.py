@@ -30,6 +30,10 @@ context per page, the time from a control change to what it changes:
 - **slider**: the sidebar's first slider moved one notch from the keyboard, until
   the next script run is over and every chart is drawn.
 
+The peer, measured first in the same run and browser: Streamlit alone, with this
+repository's config, drawing a title, and a title and one small plotly chart; each page's
+first-visit median is also given as a ratio to the latter.
+
 Targets: median drawn < 2.5 s; control change median < 0.3 s, p95 < 1 s.
 Medians over the repeats; run on a quiet machine::
 
@@ -47,6 +51,7 @@ import os
 import platform
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -311,6 +316,41 @@ def repeat_visits(browser, url: str, n: int) -> list[float]:
         context.close()
 
 
+#: The peer: Streamlit alone, served the same way (this repository's .streamlit/config.toml),
+#: a title and nothing else, or a title and one small plotly chart. What no page of the app
+#: can beat, whatever it draws.
+FLOOR_APP = """
+import plotly.graph_objects as go
+import streamlit as st
+
+st.set_page_config(page_title="Streamlit alone", layout="wide")
+st.title("Streamlit alone")
+if st.query_params.get("chart") == "1":
+    x = list(range(50))
+    st.plotly_chart(go.Figure(go.Scatter(x=x, y=[v * v for v in x])), theme=None)
+"""
+
+
+class FloorPage:
+    """A page of :data:`FLOOR_APP` (same interface as browser_util.AppPage for the table)."""
+
+    def __init__(self, title: str, chart: bool):
+        self.title, self.name, self._chart = title, "floor-chart" if chart else "floor", chart
+
+    def url(self, base: str) -> str:
+        return f"{base}/?chart={int(self._chart)}"
+
+
+def floor_server(tmp: Path, root: Path) -> StreamlitServer:
+    """Streamlit serving :data:`FLOOR_APP` from ``tmp`` with ``root``'s config."""
+    import shutil
+
+    (tmp / ".streamlit").mkdir(parents=True, exist_ok=True)
+    shutil.copy(root / ".streamlit" / "config.toml", tmp / ".streamlit" / "config.toml")
+    (tmp / "app.py").write_text(FLOOR_APP, encoding="utf-8")
+    return StreamlitServer(cwd=tmp).start()
+
+
 def spectrum_datasets(browser, base: str, repeats: int) -> list[tuple[str, float, list[float]]]:
     """The eigenvalue page on every bundled data set, default settings otherwise: the first
     visit that asks for a data set (its kernel matrix, exact spectrum and approximations
@@ -384,13 +424,29 @@ def main(argv=None) -> int:
             args.out.write_text("# Eigenvalue page per data set\n\n" + table + "\n",
                                 encoding="utf-8")
         return 0
-    rows = []
+    rows, floors = [], []
     server = StreamlitServer(cwd=args.root.resolve()).start()
     try:
         with sync_playwright() as pw:
             browser = launch_browser(pw)
-            total = len(pages) * (args.repeats + 1)  # loads; interactions follow each page
+            total = (len(pages) + 2) * (args.repeats + 1)  # loads; interactions follow
             done = 0
+            # the peer first: Streamlit alone (a title; a title and one chart), same browser
+            with tempfile.TemporaryDirectory() as tmp:
+                floor = floor_server(Path(tmp), args.root.resolve())
+                try:
+                    for p in (FloorPage("Streamlit alone: a title", False),
+                              FloorPage("Streamlit alone: a title and one plotly chart", True)):
+                        load_once(browser, p.url(floor.base))
+                        runs = []
+                        for _ in range(args.repeats + 1):
+                            runs.append(load_once(browser, p.url(floor.base)))
+                            done += 1
+                            progress(done, total, p.name)
+                        floors.append((p, runs[1:], repeat_visits(browser, p.url(floor.base),
+                                                                  args.repeats), {}))
+                finally:
+                    floor.stop()
             for p in pages:
                 url = p.url(server.base)
                 load_once(browser, url)  # warm: the server's caches, not the browser's
@@ -414,17 +470,20 @@ def main(argv=None) -> int:
 
     lines = [
         "| page | first visit: drawn, median [s] | min to max [s] | repeat visit: median [s] "
+        "| first visit / Streamlit alone with one chart "
         "| under 2.5 s (first / repeat) | app bytes (websocket) "
         "| total bytes, empty cache | charts | largest figure [kB] | errors |",
-        "|---|---:|---:|---:|:---:|---:|---:|---:|---:|---:|",
+        "|---|---:|---:|---:|---:|:---:|---:|---:|---:|---:|---:|",
     ]
-    for p, runs, again, _ in rows:
+    peer = statistics.median(r["drawn"] for r in floors[-1][1])
+    for p, runs, again, _ in floors + rows:
         drawn = [r["drawn"] for r in runs]
         med = statistics.median(drawn)
         med2 = statistics.median(again)
         figs = runs[-1]["figures"]
         lines.append(
             f"| {p.title} | {med:.2f} | {min(drawn):.2f} to {max(drawn):.2f} | {med2:.2f} | "
+            f"{med / peer:.2f} | "
             f"{'yes' if med < TARGET_S else 'no'} / {'yes' if med2 < TARGET_S else 'no'} | "
             f"{statistics.median(r['app_bytes'] for r in runs) / 1e3:,.0f} kB | "
             f"{statistics.median(r['total_bytes'] for r in runs) / 1e6:,.1f} MB | "
