@@ -126,11 +126,12 @@ def prevalidated(fig: dict, *, typed: bool = False) -> go.Figure:
 
 
 def typed_arrays(fig: dict) -> dict:
-    """Copy of a figure dict with every numpy array as a plotly.js typed array.
+    """Copy of a figure dict with its numpy arrays as plotly.js typed arrays.
 
     The arrays become what ``go.Figure.to_dict`` sends for them: ``{"dtype": ...,
     "bdata": <base64>}`` (plus ``"shape"`` for a 2-D array), read by plotly.js
-    2.28 and later as the array itself. Encoding is most of what serialising an
+    2.28 and later as the array itself. What plotly does not encode (text, int64
+    values beyond int32, an axis ``range``) stays as it is and is sent as a list. Encoding is most of what serialising an
     animation costs, so a figure drawn on every rerun (one Step, one slider move) is
     cached in this form and passed as ``prevalidated(fig, typed=True)``: the server
     then only joins strings. :func:`open_at` and the other helpers of this package
