@@ -27,8 +27,9 @@ context per page, the time from a control change to what it changes:
   animation under way, not hidden), taken at the first animation frame at which
   both hold (the frame that paints it); and **server**, until the script run the
   click starts is over and every chart is drawn;
-- **slider**: the sidebar's first slider moved one notch from the keyboard, until
-  the next script run is over and every chart is drawn.
+- **slider**: the sidebar's first slider moved one notch from the keyboard (up each
+  time, so every value is new and the run computes it), until the next script run is
+  over and every chart is drawn.
 
 The peer, measured first in the same run and browser: Streamlit alone, with this
 repository's config, drawing a title, and a title and one small plotly chart; each page's
@@ -201,7 +202,9 @@ def interact_slider(pg, n: int) -> list[float]:
         t0 = pg.evaluate("() => { window.__mpDrawn = null; return performance.now(); }")
         loc.focus()
         at_max = loc.evaluate("(e) => Number(e.value) >= Number(e.max)")
-        loc.press("ArrowLeft" if at_max else "ArrowRight")  # one notch, and back next time
+        # one notch up (down from the maximum): a value not seen before, so the run
+        # computes it, as when a student explores
+        loc.press("ArrowLeft" if at_max else "ArrowRight")
         out.append((_server_done(pg, before) - t0) / 1000)
         wait_for_app(pg, content=None)  # nothing else arrives before the next change
     return out
