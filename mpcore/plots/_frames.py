@@ -94,11 +94,8 @@ class _Prevalidated(go.Figure):
             # arrays already typed (typed_arrays): nothing to encode or copy, except the
             # trace dicts, from which plotly.io.to_json pops any "uid"
             return dict(fig, data=[dict(t) for t in fig.get("data", [])])
-        # what go.Figure.to_dict gives: numpy arrays as plotly.js typed arrays (base64),
-        # on a copy of the containers (the cached dict and its arrays are not touched)
-        out = _containers_copy(fig)
-        convert_to_base64(out)
-        return out
+        # what go.Figure.to_dict gives, on a copy (the cached dict is not touched)
+        return typed_arrays(fig)
 
     def to_plotly_json(self) -> dict:
         return self.to_dict()
@@ -131,13 +128,15 @@ def typed_arrays(fig: dict) -> dict:
     The arrays become what ``go.Figure.to_dict`` sends for them: ``{"dtype": ...,
     "bdata": <base64>}`` (plus ``"shape"`` for a 2-D array), read by plotly.js
     2.28 and later as the array itself. What plotly does not encode (text, int64
-    values beyond int32, an axis ``range``) stays as it is and is sent as a list. Encoding is most of what serialising an
-    animation costs, so a figure drawn on every rerun (one Step, one slider move) is
-    cached in this form and passed as ``prevalidated(fig, typed=True)``: the server
-    then only joins strings. :func:`open_at` and the other helpers of this package
-    take such a figure as they take one with arrays (a typed array is one value,
-    never merged key by key). The input is not changed.
+    values beyond int32, an axis ``range``) stays as it is and is sent as a list.
+
+    Encoding is most of what serialising an animation costs, so a figure drawn on
+    every rerun (one Step, one slider move) is cached in this form and passed as
+    ``prevalidated(fig, typed=True)``: the server then only writes the JSON.
+    :func:`open_at` and the other helpers of this package take such a figure as they
+    take one with arrays (a typed array is one value, never merged key by key). The
+    input is not changed.
     """
-    out = _containers_copy(fig)
+    out = _containers_copy(fig)  # containers copied, arrays shared until encoded
     convert_to_base64(out)
     return out
