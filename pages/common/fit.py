@@ -127,12 +127,10 @@ _COMPONENT = st.components.v2.component("mp_fit", html="<span></span>", js=_JS)
 def fit_text():
     """Scale equations to their column and wrap labels, and learn whether the window is a
     phone's (call once per run, from app.py)."""
-    from .timeline import NARROW, is_narrow
+    from .timeline import NARROW, is_narrow, remember_width
 
     def _on_vw():
-        value = (st.session_state.get("mp_fit") or {}).get("vw")
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            st.session_state["_window_width"] = int(min(max(value, 200), 10000))
+        remember_width((st.session_state.get("mp_fit") or {}).get("vw"))
 
     _COMPONENT(key="mp_fit", data=dict(narrow=is_narrow(), narrowBelow=NARROW),
                on_vw_change=_on_vw)

@@ -310,9 +310,7 @@ def timeline(schema: Schema, *, n_steps: int, lines: list[list[str]]):
             st.session_state["_window_height"] = int(min(max(value, 300), 4000))
 
     def _on_vw():
-        value = st.session_state.get(f"{schema.page}.timeline", {}).get("vw")
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            st.session_state["_window_width"] = int(min(max(value, 200), 10000))
+        remember_width(st.session_state.get(f"{schema.page}.timeline", {}).get("vw"))
 
     _COMPONENT(key=f"{schema.page}.timeline",
                data=dict(j=j, seq=int(st.session_state.get(seq_key, 0)), n=int(n_steps),
@@ -326,6 +324,13 @@ def timeline(schema: Schema, *, n_steps: int, lines: list[list[str]]):
 #: Below this window width (px) the animated pages show one panel at a time (a phone;
 #: Streamlit stacks columns below 640 px too).
 NARROW = 640
+
+
+def remember_width(value) -> None:
+    """Keep a window width (px) a component reported, clamped, for :func:`is_narrow`; a
+    value that is not a number is ignored."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        st.session_state["_window_width"] = int(min(max(value, 200), 10000))
 
 
 def is_narrow() -> bool:
