@@ -11,6 +11,7 @@ from pages.common.share import page_footer
 from pages.common.text import literal
 from pages.common.timeline import (
     chart_key,
+    figure_step,
     fit_to_window,
     offline_download,
     phone_panel,
@@ -75,8 +76,9 @@ else:
         timeline(KCCA, n_steps=n_steps, lines=lines)
     figure_box, reserve = st.container(), 300
 with figure_box, st.container(key=chart_key(KCCA)):
+    opened = figure_step(KCCA, j)
     st.plotly_chart(prevalidated(phone_panel(
-                        KCCA, fit_to_window(kcca_start_frame(fig, j - 1), present, reserve=reserve,
+                        KCCA, fit_to_window(kcca_start_frame(fig, opened - 1), present, reserve=reserve,
                                             compact_axes=("xaxis", "xaxis2", "xaxis3")),
                         {"": "View X", "2": "View Y", "3": "Projections", "4": "Quotients",
                          "5": "Correlation"}), typed=True),

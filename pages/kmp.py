@@ -36,6 +36,7 @@ from pages.common.quiz import Reveal, guess_from_selection, quiz_box
 from pages.common.text import literal
 from pages.common.timeline import (
     chart_key,
+    figure_step,
     fit_to_window,
     is_narrow,
     offline_download,
@@ -235,7 +236,8 @@ with tabs[0]:
             fig = cached.kmp_animation(choice, kern, test, s, es, cls,
                                        int(1000 / state["kmp.speed"]))
             with st.container(key=chart_key(KMP)):
-                shown = fit_to_window(start_at(fig, j - 1), present, reserve=215)
+                shown = fit_to_window(start_at(fig, figure_step(KMP, j, keep=not quiz) - 1), present,
+                                      reserve=215)
                 if present and not is_narrow():  # the plot area takes the screen's height
                     shown = kmp_present_layout(shown)
                 figure = prevalidated(phone_panel(KMP, shown, {"": "Fit", "2": "Basis functions"}),

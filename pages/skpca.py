@@ -19,6 +19,7 @@ from pages.common.quiz import Reveal, guess_from_selection, quiz_box
 from pages.common.text import literal
 from pages.common.timeline import (
     chart_key,
+    figure_step,
     fit_to_window,
     offline_download,
     phone_panel,
@@ -134,7 +135,8 @@ def stepper():
         step_buttons(SKPCA, n_steps)
         # prevalidated: the cached figure was validated when built; skip it on every Step
         with st.container(key=chart_key(SKPCA)):
-            shown = cut_animation(fig, n_steps, j, frame_ms=int(1000 / state["skpca.speed"]))
+            shown = cut_animation(fig, n_steps, figure_step(SKPCA, j, keep=not quiz),
+                                  frame_ms=int(1000 / state["skpca.speed"]))
             # a short (projector) figure drops the axis titles that would meet the panel
             # titles and the Play buttons below them
             figure = prevalidated(phone_panel(SKPCA, fit_to_window(

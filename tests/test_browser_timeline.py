@@ -29,6 +29,16 @@ _PAUSE_AT_JS = """([target]) => {
 }"""
 
 
+#: Mark the page's chart element, and whether the chart element is still the one marked.
+_MARK_CHART_JS = """([page]) => {
+  document.querySelector(`.st-key-${page}-figure .js-plotly-plot`).__mpMarked = true;
+}"""
+_SAME_CHART_JS = """([page]) => {
+  const gd = document.querySelector(`.st-key-${page}-figure .js-plotly-plot`);
+  return !!gd && gd.__mpMarked === true;
+}"""
+
+
 def counter_text(pg) -> str:
     return fingerprint(pg)["tl"][1].splitlines()[0]
 
@@ -39,6 +49,7 @@ def test_play_pause_step_and_link_share_one_timeline(streamlit_server, browser, 
     settle(page)
     n = int(counter_text(page).rsplit(" ", 1)[1])
     target = min(5, n - 1)
+    page.evaluate(_MARK_CHART_JS, [name])
     page.evaluate(_PAUSE_AT_JS, [str(target)])
     # the pause is reported once; the page stores the step in its state and the URL
     page.wait_for_function("([t]) => new URL(location.href).searchParams.get('j') === t",
@@ -56,6 +67,10 @@ def test_play_pause_step_and_link_share_one_timeline(streamlit_server, browser, 
     page.wait_for_function("([t]) => new URL(location.href).searchParams.get('j') === t",
                            arg=[str(target + 1)], timeout=60_000)
     settle(page)
+    # the page's answers to the pause and to the step keep the chart element the browser
+    # moved itself: Streamlit mounts a new one, drawn from scratch, when the figure's JSON
+    # changes (pages.common.timeline.figure_step)
+    assert page.evaluate(_SAME_CHART_JS, [name])
     assert counter_text(page) == f"Step {target + 1} of {n}"
     assert fingerprint(page)["tl"][1] != lines  # the equations' numbers moved on too
     assert fingerprint(page)["active"] == target

@@ -303,6 +303,7 @@ def timeline(schema: Schema, *, n_steps: int, lines: list[list[str]]):
             value = value.get("j")
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             update(schema, j=min(max(int(value), 1), n_steps))
+            st.session_state[_browser_key(schema)] = True  # the browser shows it already
 
     def _on_vh():
         value = st.session_state.get(f"{schema.page}.timeline", {}).get("vh")
@@ -319,6 +320,31 @@ def timeline(schema: Schema, *, n_steps: int, lines: list[list[str]]):
                          vh=st.session_state.get("_window_height", 0),
                          narrow=is_narrow(), narrowBelow=NARROW),
                on_step_change=_on_step, on_vh_change=_on_vh, on_vw_change=_on_vw)
+
+
+def _browser_key(schema: Schema) -> str:
+    return f"_{schema.page}.timeline.browser"
+
+
+def figure_step(schema: Schema, j: int, *, keep: bool = True) -> int:
+    """The step to open the page's animated figure at in this run (call it once per run).
+
+    A run that answers a step the browser has already drawn (Step, Back, Reset, Last,
+    or a pause, through the timeline component) opens the figure at the same step as the
+    run before. The figure's JSON is then unchanged, so Streamlit keeps the chart the
+    browser has moved to the step itself: a new JSON would make it mount a new chart
+    element and draw every trace and frame again. Any other run (a control changed, a
+    page opened from a link, a step button without JavaScript), or ``keep=False`` (a
+    figure that is also a widget, whose clicks must not outlive the step), opens it at
+    ``j``. The timeline component moves a figure opened at another step to its own step
+    before showing it.
+    """
+    opened = f"_{schema.page}.timeline.opened"
+    from_browser = st.session_state.pop(_browser_key(schema), False)
+    if from_browser and keep and isinstance(st.session_state.get(opened), int):
+        return st.session_state[opened]
+    st.session_state[opened] = int(j)
+    return int(j)
 
 
 #: Below this window width (px) the animated pages show one panel at a time (a phone;
