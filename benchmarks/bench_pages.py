@@ -225,12 +225,18 @@ def interact_step(pg, n: int) -> dict[str, list[float]]:
             _server_done(pg, before)
             wait_for_app(pg, content=None)
             j, n_steps = pg.evaluate(_TIMELINE_JS)
-        before = pg.evaluate("() => window.__mpRuns")
         pg.evaluate(_ARM_STEP_JS, [j + 1, n_steps])
         loc.click()
         pg.wait_for_function("() => window.__mpView !== null", polling="raf", timeout=120_000)
         out["view"].append(pg.evaluate("() => window.__mpView") / 1000)
-        drawn = _server_done(pg, before)
+        # the run's answer: the timeline has the number of the click's step back (a run
+        # that only confirms the step the browser shows may be over before the app's
+        # "running" state is ever drawn, so runs are not counted here), every chart drawn
+        pg.wait_for_function("() => window.__mpTimeline.ack >= window.__mpTimeline.seq",
+                             polling="raf", timeout=120_000)
+        pg.evaluate("() => { window.__mpDrawn = null; }")
+        pg.wait_for_function(_DRAWN_JS, polling="raf", timeout=120_000)
+        drawn = pg.evaluate("() => window.__mpDrawn")
         out["server"].append((drawn - pg.evaluate("() => window.__mpClickAt")) / 1000)
         wait_for_app(pg, content=None)  # nothing else arrives before the next change
     return out
