@@ -25,8 +25,9 @@ context per page, the time from a control change to what it changes:
   **view**, until the counter says ``Step j of n`` for the new step *and* the
   figure has drawn that frame (its slider and current frame on step j, no
   animation under way, not hidden), taken at the first animation frame at which
-  both hold (the frame that paints it); and **server**, until the script run the
-  click starts is over and every chart is drawn;
+  both hold (the frame that paints it); and **server**, until the page's answer
+  has arrived (the timeline has the click's step number back) and every chart is
+  drawn;
 - **slider**: the sidebar's first slider moved one notch from the keyboard (up each
   time, so every value is new and the run computes it), until the next script run is
   over and every chart is drawn.
@@ -508,8 +509,8 @@ def main(argv=None) -> int:
         lines += ["", f"Control changes ({args.interactions} per control, after the page "
                   "settled; the slider is the sidebar's first, moved one notch). Step ▶ is "
                   "answered in the browser: *view* is the click to the counter and the figure "
-                  "on the new step (drawn), *server* the click to the run it starts being over "
-                  "with every chart drawn:", "",
+                  "on the new step (drawn), *server* the click to the page's answer, with every "
+                  "chart drawn:", "",
                   "| page | control | until | median [s] | p95 [s] | under 0.3 s / 1 s |",
                   "|---|---|---|---:|---:|:---:|"]
         for p, _, _, inter in rows:
