@@ -188,10 +188,28 @@ _ARM_STEP_JS = """([target, n]) => {
 def _server_done(pg, before: int) -> float:
     """performance.now() [ms] when the script run after ``before`` runs was over and every
     chart drawn."""
-    pg.wait_for_function("([b]) => window.__mpRuns > b", arg=[before], polling="raf",
-                         timeout=120_000)
+    return _drawn_after(pg, "([b]) => window.__mpRuns > b", [before])
+
+
+def _drawn_after(pg, answered: str, arg=None) -> float:
+    """performance.now() [ms] of the first animation frame, once ``answered`` (a function
+    evaluated in the page) holds, at which every chart is drawn."""
+    pg.wait_for_function(answered, arg=arg, polling="raf", timeout=120_000)
+    pg.evaluate("() => { window.__mpDrawn = null; }")
     pg.wait_for_function(_DRAWN_JS, polling="raf", timeout=120_000)
     return pg.evaluate("() => window.__mpDrawn")
+
+
+def visits(browser, url: str, repeats: int, tick) -> tuple[list[dict], list[float]]:
+    """One warm-up load (the server's caches, not the browser's), ``repeats`` fresh-context
+    loads, then ``repeats`` repeat visits in one browser; ``tick()`` after each load."""
+    load_once(browser, url)
+    tick()
+    runs = []
+    for _ in range(repeats):
+        runs.append(load_once(browser, url))
+        tick()
+    return runs, repeat_visits(browser, url, repeats)
 
 
 def interact_slider(pg, n: int) -> list[float]:
@@ -200,7 +218,7 @@ def interact_slider(pg, n: int) -> list[float]:
     loc = _control(pg, "slider")
     for _ in range(n):
         before = pg.evaluate("() => window.__mpRuns")
-        t0 = pg.evaluate("() => { window.__mpDrawn = null; return performance.now(); }")
+        t0 = pg.evaluate("() => performance.now()")
         loc.focus()
         at_max = loc.evaluate("(e) => Number(e.value) >= Number(e.max)")
         # one notch up (down from the maximum): a value not seen before, so the run
@@ -233,11 +251,7 @@ def interact_step(pg, n: int) -> dict[str, list[float]]:
         # the run's answer: the timeline has the number of the click's step back (a run
         # that only confirms the step the browser shows may be over before the app's
         # "running" state is ever drawn, so runs are not counted here), every chart drawn
-        pg.wait_for_function("() => window.__mpTimeline.ack >= window.__mpTimeline.seq",
-                             polling="raf", timeout=120_000)
-        pg.evaluate("() => { window.__mpDrawn = null; }")
-        pg.wait_for_function(_DRAWN_JS, polling="raf", timeout=120_000)
-        drawn = pg.evaluate("() => window.__mpDrawn")
+        drawn = _drawn_after(pg, "() => window.__mpTimeline.ack >= window.__mpTimeline.seq")
         out["server"].append((drawn - pg.evaluate("() => window.__mpClickAt")) / 1000)
         wait_for_app(pg, content=None)  # nothing else arrives before the next change
     return out
@@ -441,33 +455,28 @@ def main(argv=None) -> int:
             browser = launch_browser(pw)
             total = (len(pages) + 2) * (args.repeats + 1)  # loads; interactions follow
             done = 0
+
+            def tick(name: str):
+                nonlocal done
+                done += 1
+                progress(done, total, name)
+
             # the peer first: Streamlit alone (a title; a title and one chart), same browser
             with tempfile.TemporaryDirectory() as tmp:
                 floor = floor_server(Path(tmp), args.root.resolve())
                 try:
                     for p in (FloorPage("Streamlit alone: a title", False),
                               FloorPage("Streamlit alone: a title and one plotly chart", True)):
+                        # a fresh server: one more warm-up load (its script compiled)
                         load_once(browser, p.url(floor.base))
-                        runs = []
-                        for _ in range(args.repeats + 1):
-                            runs.append(load_once(browser, p.url(floor.base)))
-                            done += 1
-                            progress(done, total, p.name)
-                        floors.append((p, runs[1:], repeat_visits(browser, p.url(floor.base),
-                                                                  args.repeats), {}))
+                        runs, again = visits(browser, p.url(floor.base), args.repeats,
+                                             lambda: tick(p.name))
+                        floors.append((p, runs, again, {}))
                 finally:
                     floor.stop()
             for p in pages:
                 url = p.url(server.base)
-                load_once(browser, url)  # warm: the server's caches, not the browser's
-                done += 1
-                progress(done, total, p.name)
-                runs = []
-                for _ in range(args.repeats):
-                    runs.append(load_once(browser, url))
-                    done += 1
-                    progress(done, total, p.name)
-                again = repeat_visits(browser, url, args.repeats)
+                runs, again = visits(browser, url, args.repeats, lambda: tick(p.name))
                 inter = interactions(browser, url, args.interactions) if args.interactions else {}
                 rows.append((p, runs, again, inter))
             browser.close()

@@ -236,8 +236,8 @@ with tabs[0]:
             fig = cached.kmp_animation(choice, kern, test, s, es, cls,
                                        int(1000 / state["kmp.speed"]))
             with st.container(key=chart_key(KMP)):
-                shown = fit_to_window(start_at(fig, figure_step(KMP, j, keep=not quiz) - 1), present,
-                                      reserve=215)
+                opened = figure_step(KMP, j, keep=not quiz)
+                shown = fit_to_window(start_at(fig, opened - 1), present, reserve=215)
                 if present and not is_narrow():  # the plot area takes the screen's height
                     shown = kmp_present_layout(shown)
                 figure = prevalidated(phone_panel(KMP, shown, {"": "Fit", "2": "Basis functions"}),

@@ -135,8 +135,8 @@ def stepper():
         step_buttons(SKPCA, n_steps)
         # prevalidated: the cached figure was validated when built; skip it on every Step
         with st.container(key=chart_key(SKPCA)):
-            shown = cut_animation(fig, n_steps, figure_step(SKPCA, j, keep=not quiz),
-                                  frame_ms=int(1000 / state["skpca.speed"]))
+            opened = figure_step(SKPCA, j, keep=not quiz)
+            shown = cut_animation(fig, n_steps, opened, frame_ms=int(1000 / state["skpca.speed"]))
             # a short (projector) figure drops the axis titles that would meet the panel
             # titles and the Play buttons below them
             figure = prevalidated(phone_panel(SKPCA, fit_to_window(

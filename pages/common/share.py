@@ -96,7 +96,12 @@ def classroom_builder(state: State):
 def page_url(state: State) -> str:
     """The address of this page showing ``state`` (complete: no value left to a default)."""
     base = st.context.url.split("?")[0] if st.context.url else ""
-    return f"{base}?{urlencode(state.query(), safe=',:;')}"
+    return f"{base}?{query_string(state)}"
+
+
+def query_string(state: State) -> str:
+    """``state`` as the query string of its link (no leading "?")."""
+    return urlencode(state.query(), safe=",:;")
 
 
 PRESET_STYLE = ("display:block;text-align:center;padding:0.45rem 0.5rem;margin:0 0 0.5rem 0;"
@@ -116,7 +121,7 @@ def preset_links(state: State, presets: dict):
     is on screen, every value the preset set included.
     """
     st.sidebar.markdown("".join(
-        f'<a href="?{html.escape(urlencode(preset_state(state, values).query(), safe=",:;"))}" '
+        f'<a href="?{html.escape(query_string(preset_state(state, values)))}" '
         f'target="_self" style="{PRESET_STYLE}">{html.escape(name)}</a>'
         for name, values in presets.items()), unsafe_allow_html=True)
 
@@ -186,7 +191,7 @@ def run_json(state: State, table: pd.DataFrame, extra: dict | None = None) -> st
     """The "Run as JSON" file: the page, its settings, its link and its table (and
     ``extra``), which "Load a saved run" reads back."""
     payload = {"page": state.schema.page, "settings": state.settings(),
-               "link": "?" + urlencode(state.query(), safe=",:;"),
+               "link": "?" + query_string(state),
                "table": table.to_dict(orient="list")}
     if extra:
         payload.update(extra)
