@@ -134,3 +134,51 @@ def test_random_changes_then_link_reproduces_the_view(streamlit_server, browser,
         assert fingerprint(other) == seen, done
     finally:
         fresh.close()
+
+
+def _numbers(pg) -> str:
+    """The timeline's per-step text (the numbers of the step shown)."""
+    return fingerprint(pg)["tl"][1]
+
+
+def test_quick_changes_all_count_and_back_and_forward_move_through_the_views(
+        streamlit_server, browser, page):
+    """τ moved twice faster than a run: both moves count, and the view, the slider and the
+    address agree (the second move is sent with the address from before the first
+    one's run). The browser's Back and Forward then step through the views it showed."""
+    schema = ALL_SCHEMAS["kcca"]
+    page.goto(PAGES["kcca"].url(streamlit_server.base, urlencode(START["kcca"])))
+    settle(page)
+    sliders = sidebar(page).get_by_role("slider")
+    tau = next(sliders.nth(i) for i in range(sliders.count())
+               if sliders.nth(i).get_attribute("aria-valuetext") == "0.001")
+    seen = {}
+    seen[1e-3] = _numbers(page)
+    tau.focus()
+    tau.press("ArrowRight")
+    tau.press("ArrowRight")  # before the first move's run has answered
+    settle(page)
+    assert schema.from_query(query_of(page.url))[0]["kcca.reg"] == 0.1
+    assert tau.get_attribute("aria-valuetext") == "0.1"
+    seen[0.1] = _numbers(page)
+    other = page.context.new_page()
+    other.goto(page.url)
+    settle(other)
+    assert _numbers(other) == seen[0.1]
+    other.close()
+
+    tau.focus()
+    tau.press("ArrowLeft")
+    settle(page)
+    seen[0.01] = _numbers(page)
+    assert len(set(seen.values())) == 3  # three τ, three sets of numbers
+    for move, reg in ((page.go_back, 0.1), (page.go_forward, 0.01), (page.go_back, 0.1),
+                      (page.go_back, None)):
+        move()
+        settle(page)
+        at = schema.from_query(query_of(page.url))[0]["kcca.reg"]
+        # one Back before 0.1: 0.01, or 0.001 if the first quick move's run was cut short
+        # by the second before it wrote its address
+        assert at == reg if reg is not None else at in (1e-3, 0.01), (move, reg, at)
+        assert tau.get_attribute("aria-valuetext") == f"{at:g}"
+        assert _numbers(page) == seen[at]

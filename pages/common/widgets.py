@@ -1,8 +1,9 @@
 """Streamlit binding of a page's view state (see ``pages.common.state``).
 
 Each run of a page starts with :func:`sync`: on the first run of a session (or
-when the address changed under it) the URL is parsed through the schema's one
-validator; afterwards the widgets' values are. The resulting :class:`State`
+when the browser moved to another address: Back, Forward, or one the page did not
+write) the URL is parsed through the schema's one validator; afterwards the
+widgets' values are. The resulting :class:`State`
 is written back to the widgets and, complete, to the URL, so a copied link
 always reproduces the view. :func:`draw` then draws the widgets of the fields
 that apply and are not hidden by a classroom link; a hidden field takes
@@ -93,7 +94,7 @@ def sync(schema: Schema) -> State:
     key = _key(schema)
     prev: State | None = ss.get(key)
     url = _url()
-    if prev is None or url != ss.get(key + ".url"):
+    if prev is None or _new_address(key, url):
         state, notes = schema.build(url, facts=_facts())
     else:
         raw = {}
@@ -110,6 +111,48 @@ def sync(schema: Schema) -> State:
     return state
 
 
+#: How many of the addresses a page wrote it remembers (to tell them from a new link).
+WRITTEN = 64
+
+
+def _new_address(key: str, url: dict) -> bool:
+    """Whether this run's address sets the view: a move in the browser's history (Back,
+    Forward), or an address this page did not write in this session.
+
+    The browser sends its address with every rerun. A control changed before it has
+    taken the page's last address (a slider moved twice faster than a run) comes with
+    an address the page wrote earlier: the widgets, not that address, hold the view.
+    """
+    ss = st.session_state
+    if url == ss.get(key + ".url"):
+        return False
+    if _history_move():
+        return True
+    return _frozen(url) not in ss.get(key + ".written", ())
+
+
+def _history_move() -> bool:
+    """Whether this run answers the browser's Back or Forward button."""
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return bool(getattr(ctx, "is_history_navigation", False))
+
+
+def _frozen(query: dict) -> tuple:
+    return tuple(sorted(query.items()))
+
+
+def _written(key: str, query: dict):
+    """Make ``query`` the page's address, and remember it among the last :data:`WRITTEN`."""
+    ss = st.session_state
+    if _url() != query:
+        st.query_params.from_dict(query)
+    ss[key + ".url"] = query
+    seen = [q for q in ss.get(key + ".written", ()) if q != _frozen(query)]
+    ss[key + ".written"] = tuple(seen[-(WRITTEN - 1):]) + (_frozen(query),)
+
+
 def _store(schema: Schema, state: State):
     """Make ``state`` the page's state: widgets' session values and the URL follow it."""
     ss = st.session_state
@@ -118,10 +161,7 @@ def _store(schema: Schema, state: State):
     for f in schema.fields:
         if f.widget not in ("none",) and f.key in state:
             ss[f.key] = state[f.key]
-    query = state.query()
-    if _url() != query:
-        st.query_params.from_dict(query)
-    ss[key + ".url"] = query
+    _written(key, state.query())
 
 
 def update(schema: Schema, **changes) -> State:
@@ -134,10 +174,7 @@ def update(schema: Schema, **changes) -> State:
     key = _key(schema)
     state = ss[key].replace(**changes)
     ss[key] = state
-    query = state.query()
-    if _url() != query:
-        st.query_params.from_dict(query)
-    ss[key + ".url"] = query
+    _written(key, state.query())
     return state
 
 
