@@ -224,7 +224,7 @@ def launch_browser(playwright, *, single_process: bool = False):
 #: True once the script run is over and the page has drawn: the script is not running, the
 #: app is connected, no running icon, no skeleton, and the element count and the size of
 #: the main block are unchanged over ``need`` further polls (state kept in the page).
-_SETTLED_JS = """(need) => {
+_SETTLED_JS = """([need, steps]) => {
   const app = document.querySelector('[data-testid="stApp"]');
   const main = document.querySelector('[data-testid="stMain"]');
   const snap = app && [app.getAttribute('data-test-script-state'),
@@ -233,8 +233,12 @@ _SETTLED_JS = """(need) => {
                        document.querySelectorAll('[data-testid="stSkeleton"]').length,
                        document.querySelectorAll('[data-testid="stElementContainer"]').length,
                        main ? main.innerHTML.length : 0];
+  // a Step answered in the browser: its run may end before Streamlit draws "running",
+  // so also wait until the page has stored the timeline's latest step
+  const tl = window.__mpTimeline;
+  const stepped = !steps || !tl || !tl.root || !tl.root.isConnected || (tl.ack || 0) >= tl.seq;
   const done = !!snap && snap[0] === 'notRunning' && snap[1] === 'CONNECTED' && !snap[2]
-               && snap[3] === 0;
+               && snap[3] === 0 && stepped;
   const key = JSON.stringify(snap);
   const st = window.__mpSettled || (window.__mpSettled = {key: null, same: 0});
   st.same = done && key === st.key ? st.same + 1 : 0;
@@ -245,7 +249,7 @@ _SETTLED_JS = """(need) => {
 
 
 def wait_for_app(page, *, content: str | None = "h1", timeout_ms: int = PAGE_TIMEOUT_MS,
-                 settle_ms: int = 150, stable_polls: int = 3):
+                 settle_ms: int = 150, stable_polls: int = 3, steps: bool = True):
     """Wait until the script run is over and what it drew has mounted.
 
     Streamlit marks ``stApp`` with ``data-test-script-state="notRunning"`` when a
@@ -254,12 +258,14 @@ def wait_for_app(page, *, content: str | None = "h1", timeout_ms: int = PAGE_TIM
     "running" icon may appear late. So: wait for ``content``, then until the
     script is not running, connected, no running icon, no skeleton, and the
     element count and the size of the main block are unchanged over
-    ``stable_polls`` polls ``settle_ms`` apart (a condition the page evaluates).
+    ``stable_polls`` polls ``settle_ms`` apart (a condition the page evaluates), and the
+    page has stored the step the timeline last sent it (``steps=False``: a test that holds
+    that step back on purpose).
     """
     page.locator('[data-testid="stApp"]').wait_for(state="attached", timeout=timeout_ms)
     if content:
         page.locator(content).first.wait_for(state="visible", timeout=timeout_ms)
-    page.wait_for_function(_SETTLED_JS, arg=stable_polls - 1, polling=settle_ms,
+    page.wait_for_function(_SETTLED_JS, arg=[stable_polls - 1, steps], polling=settle_ms,
                            timeout=timeout_ms)
 
 

@@ -6,6 +6,7 @@ import json
 from urllib.parse import urlencode
 
 import pytest
+from browser_util import wait_for_app, wait_for_charts
 from browser_views import _FINGERPRINT_JS, PAGES, START, fingerprint, query_of, settle
 
 from pages.common.schemas import ALL_SCHEMAS
@@ -158,9 +159,11 @@ def drawn_step(pg, name: str, j: int) -> dict:
 
 
 def wait_for_j(pg, j: int):
+    """The page has stored step ``j`` (a later step may be held back on purpose)."""
     pg.wait_for_function("([t]) => new URL(location.href).searchParams.get('j') === t",
                          arg=[str(j)], timeout=60_000)
-    settle(pg)
+    wait_for_app(pg, steps=False)
+    wait_for_charts(pg)
 
 
 def _monotone(seq: list, up: bool) -> bool:
