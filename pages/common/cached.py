@@ -372,6 +372,18 @@ def kcca_figure(n: int, noise: float, seed: int, test: float, sigma_x: float, si
                                        frame_ms=frame_ms).to_plotly_json())
 
 
+# ---------------------------------------------------------------- classroom link
+
+
+@st.cache_data(max_entries=4 * ENTRIES, ttl=TTL, show_spinner=False)
+def qr_svg(url: str) -> str:
+    """pages.common.qr.qr_svg, drawn once per link for every session that shows it (a
+    hall of students opening the lecturer's link)."""
+    from .qr import qr_svg as draw
+
+    return draw(url)
+
+
 # ---------------------------------------------------------------- reproduce page
 
 
