@@ -102,3 +102,68 @@ def test_back_in_the_browser_history_sets_the_view(name, monkeypatch):
     at.run()
     assert schema.from_query(_address(at))[0][key] == first
     assert _control(at, kind, key).value == first
+
+
+# ---------------------------------------------------------------- any sequence (hypothesis)
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as hst  # noqa: E402
+
+from pages.common.schemas import KCCA_REGS  # noqa: E402
+
+#: What a browser can send: a change of τ with the address it has (the last one the page
+#: wrote, or one written ``lag`` runs before), a Back/Forward move to any address the
+#: page wrote, or an address the page never wrote (a seed it never had).
+ACTIONS = hst.lists(hst.one_of(
+    hst.tuples(hst.just("change"), hst.sampled_from(KCCA_REGS), hst.integers(0, 3)),
+    hst.tuples(hst.just("history"), hst.integers(0, 20)),
+    hst.tuples(hst.just("new"), hst.sampled_from(KCCA_REGS)),
+), min_size=1, max_size=6)
+
+
+@settings(max_examples=20, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(actions=ACTIONS)
+def test_any_sequence_of_changes_moves_and_links_shows_what_the_address_says(actions,
+                                                                           monkeypatch):
+    """After every run the page's address, its τ control and its state agree, and they are
+    the τ the person chose last (whatever address came with the change), the address a
+    history move went to, or the address the page never wrote."""
+    schema = ALL_SCHEMAS["kcca"]
+    moving = {"history": False}
+    real = script_run_context.get_script_run_ctx
+
+    def ctx_of_run(*args, **kwargs):
+        ctx = real(*args, **kwargs)
+        if ctx is not None:
+            ctx.is_history_navigation = moving["history"]
+        return ctx
+
+    monkeypatch.setattr(script_run_context, "get_script_run_ctx", ctx_of_run)
+    at = open_app_page("pages/kcca.py", params={"kcca.n": "60"})
+    written = [_address(at)]
+    expect = schema.from_query(written[-1])[0]
+    for n, action in enumerate(actions):
+        moving["history"] = action[0] == "history"
+        if action[0] == "change":
+            _, reg, lag = action
+            _set_address(at, written[max(len(written) - 1 - lag, 0)])
+            _control(at, "select_slider", "kcca.reg").set_value(reg)
+            want = (expect["seed"], reg)
+        elif action[0] == "history":
+            target = written[action[1] % len(written)]
+            _set_address(at, target)
+            state = schema.from_query(target)[0]
+            want = (state["seed"], state["kcca.reg"])
+        else:
+            seed = 1000 + n  # never written: the page's seeds so far are 0 or 1000 + an earlier n
+            _set_address(at, dict(written[-1], seed=str(seed), **{"kcca.reg": str(action[1])}))
+            want = (seed, action[1])
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        address = _address(at)
+        expect, notes = schema.from_query(address)
+        assert notes == []
+        assert (expect["seed"], expect["kcca.reg"]) == want, (action, address)
+        assert _control(at, "select_slider", "kcca.reg").value == want[1]
+        written.append(address)
