@@ -24,6 +24,26 @@ def open_app_page(page, params=None, state=None, timeout=RUN_TIMEOUT) -> AppTest
     return at
 
 
+def open_footer(at) -> AppTest:
+    """Open the page footer's two expanders ("Show the code" and the classroom link), which
+    draw their contents only while open, and run."""
+    from pages.common.share import CODE_OPEN, LINK_OPEN
+
+    if not (at.session_state[CODE_OPEN] if CODE_OPEN in at.session_state else False) or \
+            not (at.session_state[LINK_OPEN] if LINK_OPEN in at.session_state else False):
+        at.session_state[CODE_OPEN] = True
+        at.session_state[LINK_OPEN] = True
+        at.run()
+    return at
+
+
+def code_of(at, marker: str) -> str:
+    """The one code block containing ``marker`` (the footer opened first)."""
+    blocks = [c.value for c in open_footer(at).code if marker in c.value]
+    assert len(blocks) == 1, [c.value for c in at.code]
+    return blocks[0]
+
+
 def assert_clean(at):
     """No exception and no st.error on the page."""
     assert not at.exception, [(e.value, getattr(e, "stack_trace", "")) for e in at.exception]

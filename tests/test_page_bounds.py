@@ -26,6 +26,7 @@ from streamlit.testing.v1 import AppTest
 
 from apptest_util import (
     assert_clean,
+    code_of,
     kernel_params,
     open_app_page,
     reference_data,
@@ -106,7 +107,7 @@ def trace_names(at) -> set:
 
 
 def snippet(at) -> str:
-    blocks = [c.value for c in at.code if "import mpdatasets as datasets" in c.value]
+    blocks = [code_of(at, "import mpdatasets as datasets")]
     assert len(blocks) == 1
     return blocks[0]
 

@@ -21,7 +21,7 @@ import pytest
 from sklearn.model_selection import train_test_split
 from streamlit.testing.v1 import AppTest
 
-from apptest_util import (assert_clean, chosen_so_far, open_app_page, step_counter, timeline,
+from apptest_util import (assert_clean, chosen_so_far, code_of, open_app_page, step_counter, timeline,
                           widget)
 
 import datasets
@@ -223,7 +223,7 @@ def test_snippet_reproduces_the_chosen_pairs_and_scores():
         at.button(key="kcca.next").click().run()
     j, n_steps = counter(at)
     assert j == n_steps == 9
-    code = next(c.value for c in at.code if "import mpdatasets as datasets" in c.value)
+    code = code_of(at, "import mpdatasets as datasets")
     ns: dict = {}
     exec(compile(code.replace("print(", "(lambda *a: None)("), "<snippet>", "exec"), ns)  # noqa: S102
     model, X, Y, te = ns["model"], ns["X"], ns["Y"], ns["te"]

@@ -37,7 +37,7 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
-from apptest_util import (assert_clean, kernel_params, open_app_page, reference_data,
+from apptest_util import (assert_clean, code_of, kernel_params, open_app_page, reference_data,
                           step_counter, widget)
 from apptest_util import reference_split as reference_split_indices
 
@@ -406,7 +406,7 @@ def test_snippet_reproduces_the_pages_basis(downloads):
     set_widget(at, "selectbox", "kmp.stop", "validation")
     for view in (at,):
         to_last(view)
-        code = next(c.value for c in view.code if "import mpdatasets as datasets" in c.value)
+        code = code_of(view, "import mpdatasets as datasets")
         ns: dict = {}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
@@ -420,7 +420,7 @@ def test_snippet_runs_for_classification(setting):
     for key, value in setting.items():
         set_widget(at, "selectbox", key, value)
     to_last(at)
-    code = next(c.value for c in at.code if "import mpdatasets as datasets" in c.value)
+    code = code_of(at, "import mpdatasets as datasets")
     ns: dict = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)

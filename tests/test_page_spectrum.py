@@ -24,7 +24,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from apptest_util import assert_clean, kernel_params, open_app_page, reference_data, widget
+from apptest_util import (assert_clean, code_of, kernel_params, open_app_page, reference_data,
+                          widget)
 
 import datasets
 from conftest import RTOL_EXACT
@@ -303,7 +304,7 @@ def test_hidden_controls_are_not_drawn_and_keep_their_url_values():
 
 def test_snippet_reproduces_the_scree_numbers():
     at = open_page(params=URL)
-    code = next(c.value for c in at.code if "import mpdatasets as datasets" in c.value)
+    code = code_of(at, "import mpdatasets as datasets")
     for needle in ("datasets.load('circles'", "random_state=3", "nystrom_indices(K, 7",
                    "ekm_eigenvalues(K, 9", "'laplacian'"):
         assert needle in code, code

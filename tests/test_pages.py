@@ -33,7 +33,7 @@ from sklearn.preprocessing import StandardScaler
 from streamlit.testing.v1 import AppTest
 
 import datasets
-from apptest_util import chosen_so_far, step_counter, timeline
+from apptest_util import chosen_so_far, open_footer, step_counter, timeline
 from browser_util import app_pages
 from mpcore.kernels import kernel_matrix
 from mpcore.skpca import SparseKPCA, greedy_steps
@@ -192,7 +192,7 @@ def decode(arr):
 
 
 def code_blocks(at) -> list[str]:
-    return [c.value for c in at.code]
+    return [c.value for c in open_footer(at).code]
 
 
 def snippet(at) -> str:
@@ -422,7 +422,7 @@ def chosen_all(at) -> list[int]:
 
 def test_classroom_link_round_trip_hides_unticked_controls():
     """Untick kernel and sigma: the link carries their values and hides them."""
-    at = open_page(params=URL)
+    at = open_footer(open_page(params=URL))
     at.checkbox(key="share.show.kernel").uncheck().run()
     at.checkbox(key="share.show.sigma").uncheck().run()
     assert_clean(at)
@@ -653,3 +653,23 @@ def test_interleaved_sessions_never_see_each_other():
     assert counter(a) == (4, 5) and page_settings(a)["k"] == 5
     assert counter(b)[1] == 4
     assert_matches_mpcore(a, ref_a)
+
+
+def test_footer_draws_its_code_and_link_when_opened_and_keeps_the_ticks_when_closed():
+    """The footer's code boxes are drawn only in an open expander (they load the browser's
+    syntax highlighter); a closed and reopened classroom builder keeps its ticks."""
+    from pages.common.share import LINK_OPEN
+
+    at = open_page(params=URL)
+    assert_clean(at)
+    assert not at.code  # nothing to highlight on the first draw
+    open_footer(at)
+    assert "import mpdatasets as datasets" in snippet(at)
+    at.checkbox(key="share.show.kernel").uncheck().run()
+    at.session_state[LINK_OPEN] = False
+    at.run()
+    assert [c.value for c in at.code if "import " not in c.value] == []
+    at.session_state[LINK_OPEN] = True
+    at.run()
+    assert at.checkbox(key="share.show.kernel").value is False
+    assert link_params(classroom_link(at))["hide"] == "kernel"

@@ -32,6 +32,7 @@ from scipy import stats
 from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
 from streamlit.testing.v1 import AppTest
+from apptest_util import code_of
 
 import datasets
 from mpcore.bounds import kmp_bound
@@ -254,7 +255,7 @@ def test_page_shows_the_numbers_the_command_writes(direct):
     assert [v.split(" ", 1)[1] for v in shown["verdict"]] == list(ours["verdict"])
 
     # the "show the code" snippet is valid Python naming every experiment
-    snippet = next(c.value for c in at.code if "run_experiment(" in c.value)
+    snippet = code_of(at, "run_experiment(")
     compile(snippet, "snippet", "exec")
     assert all(f"run_experiment({k!r}" in snippet for k in EXPERIMENTS)
 
@@ -268,7 +269,7 @@ def test_page_shows_the_numbers_the_command_writes(direct):
     shown = at.dataframe[0].value.reset_index(drop=True)
     rows = shown.iloc[: len(changed.checks)]
     assert list(rows["ours"]) == [c.ours for c in changed.checks]
-    snippet = next(c.value for c in at.code if "run_experiment(" in c.value)
+    snippet = code_of(at, "run_experiment(")
     assert "replace(BostonBoundsSettings.quick(), sigma=3.0)" in snippet
 
     # drawing another experiment keeps the changed setting (in the summary, the snippet and

@@ -64,22 +64,36 @@ def split_snippet(choice: DataChoice, test_fraction: float, stratify: bool,
 HEADER = "import numpy as np\nimport mpdatasets as datasets\n"
 
 
+#: Session keys of the footer's two expanders. Each draws its contents only while open
+#: (``st.expander(on_change="rerun")``): the code boxes in them load Streamlit's syntax
+#: highlighter (1.5 MB of JavaScript), which made every page a quarter of a second slower
+#: to draw (benchmarks/bench_pages.py).
+CODE_OPEN, LINK_OPEN = "share.code.open", "share.link.open"
+
+
 def classroom_builder(state: State):
     """Tick which controls students see; get a link with the others hidden.
 
     The link is the complete state (every value, seed included) plus the
     hidden keys: hidden fields are validated and used exactly like visible ones.
+    The ticks are kept while the expander is closed.
     """
-    with st.expander("Classroom link: choose what students can change"):
+    box = st.expander("Classroom link: choose what students can change", key=LINK_OPEN,
+                      on_change="rerun", icon=":material/qr_code_2:")
+    if not box.open:
+        return
+    with box:
         st.caption("Untick a control to hide it from students. The link keeps every current "
                    "value (seed included), so everyone sees exactly this view.")
+        ticks = st.session_state.setdefault(f"_share.ticks.{state.schema.page}", {})
         shown = []
         cols = st.columns(3)
         controls = [k for k in state.schema.controls() if k in state]
         for i, key in enumerate(controls):
             label = state.schema[key].label
-            if cols[i % 3].checkbox(label, value=key not in state.hidden,
-                                    key=f"share.show.{key}"):
+            ticks[key] = cols[i % 3].checkbox(label, value=ticks.get(key, key not in state.hidden),
+                                              key=f"share.show.{key}")
+            if ticks[key]:
                 shown.append(key)
         hide = frozenset(k for k in controls if k not in shown)
         link = State(state.schema, dict(state), hide, state.facts)
@@ -166,8 +180,12 @@ def page_footer(*, snippet: str, table: pd.DataFrame | None, name: str, state: S
     left, right = st.columns([3, 2])
     with left:
         st.subheader("Show the code")
-        st.caption("Paste into a notebook to reproduce this view with mpcore and datasets.")
-        st.code(HEADER + snippet, language="python")
+        box = st.expander("Python for a notebook: this view with mpcore and datasets",
+                          key=CODE_OPEN, on_change="rerun", icon=":material/code:")
+        if box.open:
+            with box:
+                st.caption("Paste into a notebook to reproduce this view.")
+                st.code(HEADER + snippet, language="python")
     with right:
         st.subheader("Download the numbers")
         if table is not None and len(table):
