@@ -29,10 +29,10 @@ def open_footer(at) -> AppTest:
     draw their contents only while open, and run."""
     from pages.common.share import CODE_OPEN, LINK_OPEN
 
-    if not (at.session_state[CODE_OPEN] if CODE_OPEN in at.session_state else False) or \
-            not (at.session_state[LINK_OPEN] if LINK_OPEN in at.session_state else False):
-        at.session_state[CODE_OPEN] = True
-        at.session_state[LINK_OPEN] = True
+    keys = (CODE_OPEN, LINK_OPEN)
+    if not all(key in at.session_state and at.session_state[key] for key in keys):
+        for key in keys:
+            at.session_state[key] = True
         at.run()
     return at
 
