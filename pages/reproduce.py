@@ -73,13 +73,17 @@ if not quick and not st.session_state.get("reproduce.full_ok"):
     st.stop()
 summary_box = st.container()
 overall = summary_box.empty()
-with st.expander("Verdict rules, and how to rebuild everything without a browser"):
-    st.markdown(VERDICT_RULES)
-    st.code(f"python -m experiments --out results{' --quick' if quick else ''}",
-            language="bash")
-    st.caption("Writes every figure as a standalone HTML file, every table as CSV, and "
-               "summary.md / summary.csv with the table above, with a progress bar in the "
-               "terminal. For the same settings its numbers are the ones this page shows.")
+# drawn only while open, like the footer's code (pages.common.share.CODE_OPEN): a code box
+# loads the browser's syntax highlighter, a quarter of a second on every page draw
+rules = st.expander("Verdict rules, and how to rebuild everything without a browser",
+                    key="reproduce.rules.open", on_change="rerun")
+if rules.open:
+    rules.markdown(VERDICT_RULES)
+    rules.code(f"python -m experiments --out results{' --quick' if quick else ''}",
+               language="bash")
+    rules.caption("Writes every figure as a standalone HTML file, every table as CSV, and "
+                  "summary.md / summary.csv with the table above, with a progress bar in the "
+                  "terminal. For the same settings its numbers are the ones this page shows.")
 
 EXPERIMENT_LIST = list(EXPERIMENTS.values())
 results, chosen, failed = {}, [], {}
@@ -127,7 +131,7 @@ for i, exp in enumerate(EXPERIMENT_LIST, start=1):
                     st.caption(f"{label}: {state[key]}")
                 else:
                     st.select_slider(label, options=options, key=key)
-        st.code(repr(dict(chosen)[exp.key]), language="python", wrap_lines=True)
+        st.caption("Settings: " + literal(repr(dict(chosen)[exp.key])))
     if exp.key in failed:
         body.error(literal(failed[exp.key]))
         continue
