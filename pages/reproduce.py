@@ -9,7 +9,7 @@ import streamlit as st
 from experiments import EXPERIMENTS, VERDICT_RULES, VERDICTS, summary_frame
 from pages.common import cached
 from pages.common.schemas import REPRODUCE_SIZES, reproduce_schema
-from pages.common.share import page_footer
+from pages.common.share import opened, page_footer
 from pages.common.text import literal
 from pages.common.timeline import is_narrow
 from pages.common.widgets import draw, show_notes, sync
@@ -73,11 +73,9 @@ if not quick and not st.session_state.get("reproduce.full_ok"):
     st.stop()
 summary_box = st.container()
 overall = summary_box.empty()
-# drawn only while open, like the footer's code (pages.common.share.CODE_OPEN): a code box
-# loads the browser's syntax highlighter, a quarter of a second on every page draw
-rules = st.expander("Verdict rules, and how to rebuild everything without a browser",
-                    key="reproduce.rules.open", on_change="rerun")
-if rules.open:
+rules = opened("Verdict rules, and how to rebuild everything without a browser",
+               "reproduce.rules.open")
+if rules is not None:
     rules.markdown(VERDICT_RULES)
     rules.code(f"python -m experiments --out results{' --quick' if quick else ''}",
                language="bash")

@@ -64,11 +64,19 @@ def split_snippet(choice: DataChoice, test_fraction: float, stratify: bool,
 HEADER = "import numpy as np\nimport mpdatasets as datasets\n"
 
 
-#: Session keys of the footer's two expanders. Each draws its contents only while open
-#: (``st.expander(on_change="rerun")``): the code boxes in them load Streamlit's syntax
-#: highlighter (1.5 MB of JavaScript), which made every page a quarter of a second slower
-#: to draw (benchmarks/bench_pages.py).
+#: Session keys of the footer's two expanders (see :func:`opened`).
 CODE_OPEN, LINK_OPEN = "share.code.open", "share.link.open"
+
+
+def opened(label: str, key: str, **kwargs):
+    """An expander that draws its contents only while open (``st.expander(on_change="rerun")``):
+    the container when open, else None.
+
+    For code boxes: one anywhere on a page loads Streamlit's syntax highlighter (1.5 MB of
+    JavaScript), which made every page a quarter of a second slower to draw
+    (benchmarks/bench_pages.py)."""
+    box = st.expander(label, key=key, on_change="rerun", **kwargs)
+    return box if box.open else None
 
 
 def classroom_builder(state: State):
@@ -78,9 +86,9 @@ def classroom_builder(state: State):
     hidden keys: hidden fields are validated and used exactly like visible ones.
     The ticks are kept while the expander is closed.
     """
-    box = st.expander("Classroom link: choose what students can change", key=LINK_OPEN,
-                      on_change="rerun", icon=":material/qr_code_2:")
-    if not box.open:
+    box = opened("Classroom link: choose what students can change", LINK_OPEN,
+                 icon=":material/qr_code_2:")
+    if box is None:
         return
     with box:
         st.caption("Untick a control to hide it from students. The link keeps every current "
@@ -180,9 +188,9 @@ def page_footer(*, snippet: str, table: pd.DataFrame | None, name: str, state: S
     left, right = st.columns([3, 2])
     with left:
         st.subheader("Show the code")
-        box = st.expander("Python for a notebook: this view with mpcore and datasets",
-                          key=CODE_OPEN, on_change="rerun", icon=":material/code:")
-        if box.open:
+        box = opened("Python for a notebook: this view with mpcore and datasets", CODE_OPEN,
+                     icon=":material/code:")
+        if box is not None:
             with box:
                 st.caption("Paste into a notebook to reproduce this view.")
                 st.code(HEADER + snippet, language="python")
