@@ -24,6 +24,12 @@ def open_app_page(page, params=None, state=None, timeout=RUN_TIMEOUT) -> AppTest
     return at
 
 
+def address(at) -> dict:
+    """The page's address after a run, one value per key (the last, as the page reads it)."""
+    return {k: (v[-1] if isinstance(v, list) else v) for k, v in
+            ((k, at.query_params[k]) for k in at.query_params)}
+
+
 def open_footer(at) -> AppTest:
     """Open the page footer's two expanders ("Show the code" and the classroom link), which
     draw their contents only while open, and run."""

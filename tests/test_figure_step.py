@@ -50,4 +50,3 @@ def test_only_browser_steps_keep_the_figure_of_the_run_before(seq):
         else:
             # the browser shows j already: the same figure as the run before
             assert got == opened[i - 1]
-

@@ -13,15 +13,28 @@ view (AppTest, kcca and skpca pages).
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hst
 from streamlit.runtime.scriptrunner_utils import script_run_context
 
+from apptest_util import address as _address
 from apptest_util import open_app_page
-from pages.common.schemas import ALL_SCHEMAS
+from pages.common.schemas import ALL_SCHEMAS, KCCA_REGS
 
 
-def _address(at) -> dict:
-    return {k: (v[-1] if isinstance(v, list) else v) for k, v in
-            ((k, at.query_params[k]) for k in at.query_params)}
+def _history_flag(monkeypatch) -> dict:
+    """Runs from now on carry ``flag["history"]`` as Streamlit's Back/Forward mark."""
+    flag = {"history": False}
+    real = script_run_context.get_script_run_ctx
+
+    def ctx_of_run(*args, **kwargs):
+        ctx = real(*args, **kwargs)
+        if ctx is not None:
+            ctx.is_history_navigation = flag["history"]
+        return ctx
+
+    monkeypatch.setattr(script_run_context, "get_script_run_ctx", ctx_of_run)
+    return flag
 
 
 def _set_address(at, query: dict):
@@ -89,15 +102,7 @@ def test_back_in_the_browser_history_sets_the_view(name, monkeypatch):
     _control(at, kind, key).set_value(second)
     at.run()
     assert schema.from_query(_address(at))[0][key] == second
-    real = script_run_context.get_script_run_ctx
-
-    def history_move(*args, **kwargs):
-        ctx = real(*args, **kwargs)
-        if ctx is not None:
-            ctx.is_history_navigation = True
-        return ctx
-
-    monkeypatch.setattr(script_run_context, "get_script_run_ctx", history_move)
+    _history_flag(monkeypatch)["history"] = True
     _set_address(at, earlier)
     at.run()
     assert schema.from_query(_address(at))[0][key] == first
@@ -105,11 +110,6 @@ def test_back_in_the_browser_history_sets_the_view(name, monkeypatch):
 
 
 # ---------------------------------------------------------------- any sequence (hypothesis)
-
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as hst  # noqa: E402
-
-from pages.common.schemas import KCCA_REGS  # noqa: E402
 
 #: What a browser can send: a change of τ with the address it has (the last one the page
 #: wrote, or one written ``lag`` runs before), a Back/Forward move to any address the
@@ -130,16 +130,7 @@ def test_any_sequence_of_changes_moves_and_links_shows_what_the_address_says(act
     the τ the person chose last (whatever address came with the change), the address a
     history move went to, or the address the page never wrote."""
     schema = ALL_SCHEMAS["kcca"]
-    moving = {"history": False}
-    real = script_run_context.get_script_run_ctx
-
-    def ctx_of_run(*args, **kwargs):
-        ctx = real(*args, **kwargs)
-        if ctx is not None:
-            ctx.is_history_navigation = moving["history"]
-        return ctx
-
-    monkeypatch.setattr(script_run_context, "get_script_run_ctx", ctx_of_run)
+    moving = _history_flag(monkeypatch)
     at = open_app_page("pages/kcca.py", params={"kcca.n": "60"})
     written = [_address(at)]
     expect = schema.from_query(written[-1])[0]
