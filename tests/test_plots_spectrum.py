@@ -14,8 +14,11 @@ hold every frame, and ``kcca_start_frame(j)`` equal to frame j.
 from __future__ import annotations
 
 import base64
+import json
 
 import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hst
@@ -36,6 +39,7 @@ from mpcore.plots._kcca import (
     TEST,
     TRAIN,
     kcca_animation,
+    kcca_animation_dict,
     kcca_start_frame,
 )
 from mpcore.plots._spectrum import (
@@ -276,6 +280,29 @@ def kcca():
 
 def _pearson(u, v):
     return float(np.corrcoef(u, v)[0, 1])
+
+
+@pytest.mark.parametrize("start", [0, 4])
+def test_dict_frames_are_what_plotly_validates_them_to(kcca, start):
+    """The app's dict (frames never validated one by one) is the notebook's go.Figure:
+    validated by plotly, it gives the same JSON, every frame included."""
+    X, Y, z, steps, _ = kcca
+    kw = dict(train=np.linspace(0.5, 0.9, len(steps)), rho=[s.correlation for s in steps],
+              start=start, frame_ms=400)
+    fast = kcca_animation_dict(X, Y, z, steps, **kw)
+    assert len(fast["frames"]) == len(steps)
+    assert (_pruned(json.loads(pio.to_json(go.Figure(fast))))
+            == _pruned(json.loads(pio.to_json(kcca_animation(X, Y, z, steps, **kw)))))
+
+
+def _pruned(obj):
+    """A figure's JSON without empty objects (plotly reads ``"title": {}`` as no title)."""
+    if isinstance(obj, dict):
+        kept = {k: _pruned(v) for k, v in obj.items()}
+        return {k: v for k, v in kept.items() if v != {}}
+    if isinstance(obj, list):
+        return [_pruned(v) for v in obj]
+    return obj
 
 
 def _array(a):

@@ -29,7 +29,7 @@ from ._reproduce import (
     sketch_errors_figure,
     sweep_heatmap_figure,
 )
-from ._kcca import kcca_animation, kcca_start_frame
+from ._kcca import kcca_animation, kcca_animation_dict, kcca_start_frame
 from ._spectrum import (
     EKM_SERIES,
     EXACT,
@@ -55,7 +55,7 @@ __all__ = ["argmin_distribution_figure", "sweep_heatmap_figure", "digit_errors_f
            "sketch_errors_figure", "kmp_comparison_figure", "kmp_curves_figure", "kmp_fit_animation",
            "kmp_fit_comparison_figure", "kmp_prediction_animation", "kmp_surface_animation",
            "kmp_values_animation", "kmp_present_layout", "margin_loss_figure", "prevalidated", "start_at",
-           "step_time_figure", "kcca_animation", "kcca_start_frame", "angles_figure", "error_curves_figure",
+           "step_time_figure", "kcca_animation", "kcca_animation_dict", "kcca_start_frame", "angles_figure", "error_curves_figure",
            "plotted_rows", "scree_figure", "bound_curves_figure", "OKABE_ITO", "PALETTE", "base_layout", "project_2d", "skpca_animation",
            "trace_curves_figure", "with_start_frame", "cut_animation", "skpca_animation_dict",
            "open_at", "typed_arrays", "grid_2d", "zero_level",

@@ -363,13 +363,12 @@ def kcca_figure(n: int, noise: float, seed: int, test: float, sigma_x: float, si
                 reg: float, k: int, frame_ms: int) -> dict:
     """The animated sparse-KCCA figure as a plotly dict (the page sets the start frame), its
     arrays as plotly.js typed arrays (mpcore.plots.typed_arrays)."""
-    from mpcore.plots import kcca_animation, typed_arrays
+    from mpcore.plots import kcca_animation_dict, typed_arrays
 
     d = kcca_data(n, noise, seed, test)
     v = kcca_view(n, noise, seed, test, sigma_x, sigma_y, reg, k)
-    return typed_arrays(kcca_animation(d["X"], d["Y"], d["z"], v["steps"], train=v["train"],
-                                       test=v["test"], rho=v["rho"],
-                                       frame_ms=frame_ms).to_plotly_json())
+    return typed_arrays(kcca_animation_dict(d["X"], d["Y"], d["z"], v["steps"], train=v["train"],
+                                            test=v["test"], rho=v["rho"], frame_ms=frame_ms))
 
 
 # ---------------------------------------------------------------- classroom link
