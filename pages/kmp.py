@@ -156,17 +156,11 @@ if kern.kernel == "sigmoid":
 def _live_lines() -> list[list[str]]:
     """Per step: what was added and the scores (plain text, shown live while playing)."""
     out = []
-    for t in range(1, k_model + 1):
+    for t, (a, b) in enumerate(cached.kmp_step_scores(choice, kern, test, s, es, cls), 1):
         idx = int(v["basis"][t - 1])
         added = "the constant function" if idx < 0 else f"K(·, x_{idx})"
-        if task == "classification":
-            a, b = (scores(task, y, P[t - 1], classes)["accuracy"] for y, P in
-                    ((y_tr, v["train"]), (y_te, v["test"])))
-            score = f"Accuracy: training {a:.1%}, test {b:.1%}"
-        else:
-            a, b = (scores(task, y, P[t - 1])["rmse"] for y, P in
-                    ((y_tr, v["train"]), (y_te, v["test"])))
-            score = f"RMSE: training {a:.4g}, test {b:.4g}"
+        score = (f"Accuracy: training {a:.1%}, test {b:.1%}" if task == "classification"
+                 else f"RMSE: training {a:.4g}, test {b:.4g}")
         out.append([f"Added {added}", score])
     return out
 

@@ -3,15 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from mpcore.plots import (
-    EKM_SERIES,
-    EXACT,
-    NYSTROM_SERIES,
-    angles_figure,
-    error_curves_figure,
-    plotted_rows,
-    scree_figure,
-)
+from mpcore.plots import EKM_SERIES, NYSTROM_SERIES, plotted_rows, prevalidated
 from pages.common import cached
 from pages.common.schemas import SPECTRUM
 from pages.common.share import data_snippet, kernel_kwargs, page_footer
@@ -47,6 +39,8 @@ k, q, n_eig = state["k"], state["spectrum.q"], state["spectrum.n_eig"]
 try:
     run = cached.spectrum_run(choice, kern, k, q, n_eig)
     curves = cached.spectrum_curves(choice, kern, n_eig, k_max)
+    # a phone: the figures' panels and titles stacked to its width
+    figures = cached.spectrum_figures(choice, kern, k, q, n_eig, k_max, is_narrow())
 except ValueError as exc:
     st.error(literal(exc))
     st.stop()
@@ -56,14 +50,11 @@ if n_cmp < n_eig:
                f"errors and angles compare those {n_cmp} (a relative error against a "
                "rounding-level eigenvalue means nothing).")
 
-narrow = is_narrow()  # a phone: the figures' panels and titles stacked to its width
 st.subheader("Scree plot: the leading eigenvalues")
 left, right = st.columns([5, 2])
 with left:
-    approx = {n: v for n, v in run["scree"].items() if n != EXACT}
-    st.plotly_chart(scree_figure(run["scree"][EXACT], approx, n_compared=n_eig, k=k, q=q,
-                                 narrow=narrow),
-                    key="spectrum.scree", config={"displaylogo": False})
+    st.plotly_chart(prevalidated(figures["scree"], typed=True), key="spectrum.scree",
+                    config={"displaylogo": False})
 with right:
     st.markdown("**Nyström on k chosen columns (Eq. 5)**")
     st.latex(r"\tilde K=K[:,\mathbf i]\,K[\mathbf i,\mathbf i]^{-1}K[\mathbf i,:]")
@@ -83,10 +74,8 @@ a.latex(r"|\lambda_i^2-\tilde\lambda_i|\le\|E\|_2\le m\max_{ij}|\varepsilon_{ij}
 b.latex(r"|\lambda_i-\sqrt{\tilde\lambda_i}|\le\min\Big(\sqrt{\|E\|_2},\ "
         r"\frac{\|E\|_2}{\lambda_i+\sqrt{\tilde\lambda_i}}\Big)")
 errors_at = {r["method"]: r[f"max rel. error, top {n_cmp}"] for r in run["rows"]}
-st.plotly_chart(error_curves_figure(
-    curves["k_grid"], curves["nystrom"], curves["q_grid"], curves["ekm"],
-    ekm_bounds=curves["ekm_bounds"], eq3=curves["eq3"], k=k, q=q, current=errors_at,
-    n_compared=n_cmp, narrow=narrow), key="spectrum.errors", config={"displaylogo": False})
+st.plotly_chart(prevalidated(figures["errors"], typed=True), key="spectrum.errors",
+                config={"displaylogo": False})
 eq3_now = "; ".join(f"{name}: observed {e['observed']:.3g} ≤ ‖E‖₂ = {e['spectral']:.3g} "
                     f"({e['spectral'] / max(e['observed'], 1e-300):.1f}×) ≤ m·max|εᵢⱼ| = "
                     f"{e['entrywise']:.3g}" for name, e in run["ekm"].items())
@@ -103,8 +92,7 @@ if not curves["with_bound"]:
 st.subheader("Eigenvectors and time, from the same run")
 left, right = st.columns([3, 2])
 with left:
-    st.plotly_chart(angles_figure(run["angles"], n_eig=n_cmp, narrow=narrow),
-                    key="spectrum.angles",
+    st.plotly_chart(prevalidated(figures["angles"], typed=True), key="spectrum.angles",
                     config={"displaylogo": False})
 with right:
     st.latex(r"\theta_{\max}=\max\angle\big(\operatorname{span}U_n,\ \operatorname{span}\hat U_n\big)")

@@ -206,6 +206,17 @@ def bound_curves(choice: DataChoice, kern: KernelChoice, test_fraction: float, k
     return freeze_tree(_bounds.bound_curves(d.X[tr], d.X[te], kern, k_max, delta))
 
 
+@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+def bound_figure(choice: DataChoice, kern: KernelChoice, test_fraction: float, k_max: int,
+                 delta: float, show_terms: bool) -> dict:
+    """mpcore.plots.bound_curves_figure of :func:`bound_curves` as a plotly dict with typed
+    arrays, built once per setting for every session (drawn with ``prevalidated``)."""
+    from mpcore.plots import bound_curves_figure, typed_arrays
+
+    c = bound_curves(choice, kern, test_fraction, k_max, delta)
+    return typed_arrays(bound_curves_figure(c, show_terms=show_terms).to_plotly_json())
+
+
 # ---------------------------------------------------------------- kernel matching pursuit page
 
 
@@ -248,6 +259,25 @@ def kmp_staged(choice: DataChoice, kern: KernelChoice, test_fraction: float, s: 
     X, _, Xt, _, _ = kmp_data(choice, test_fraction, s.feature)
     model, _ = kmp_model(choice, kern, test_fraction, s, early_stopping)
     return freeze_tree(_kmp.staged(model, X, Xt, cls))
+
+
+@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+def kmp_step_scores(choice: DataChoice, kern: KernelChoice, test_fraction: float,
+                    s: KMPSettings, early_stopping: str | None, cls: int | None = None) -> tuple:
+    """Per kept step, (training, test) accuracy for classification or RMSE for regression
+    (views.reference.scores): the live numbers beside the animation, once per setting."""
+    from views.reference import scores
+
+    d = load_data(choice)
+    _, y, _, yt, _ = kmp_data(choice, test_fraction, s.feature)
+    v = kmp_staged(choice, kern, test_fraction, s, early_stopping, cls)
+    if d.task == "classification":
+        classes = np.unique(d.y)
+        return tuple((scores(d.task, y, P, classes)["accuracy"],
+                      scores(d.task, yt, Q, classes)["accuracy"])
+                     for P, Q in zip(v["train"], v["test"]))
+    return tuple((scores(d.task, y, P)["rmse"], scores(d.task, yt, Q)["rmse"])
+                 for P, Q in zip(v["train"], v["test"]))
 
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL,
@@ -337,6 +367,31 @@ def spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int, k_max: i
         return freeze_tree(_spectrum.error_curves(K, choice.seed, n_eig, k_max,
                                                   bound_grid_max_m=SPECTRUM_BOUND_GRID_MAX_M,
                                                   exact=exact))
+
+
+@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Drawing the figures...")
+def spectrum_figures(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: int,
+                     k_max: int, narrow: bool) -> dict:
+    """The eigenvalue page's three figures (scree, errors, angles) as plotly dicts, their
+    arrays as plotly.js typed arrays: built once per setting for every session (building
+    them took most of the page's run), drawn with ``prevalidated(..., typed=True)``."""
+    from mpcore.plots import (EXACT, angles_figure, error_curves_figure, scree_figure,
+                              typed_arrays)
+
+    run = spectrum_run(choice, kern, k, q, n_eig)
+    curves = spectrum_curves(choice, kern, n_eig, k_max)
+    n_cmp = run["n_compared"]
+    approx = {n: v for n, v in run["scree"].items() if n != EXACT}
+    errors_at = {r["method"]: r[f"max rel. error, top {n_cmp}"] for r in run["rows"]}
+    figures = dict(
+        scree=scree_figure(run["scree"][EXACT], approx, n_compared=n_eig, k=k, q=q,
+                           narrow=narrow),
+        errors=error_curves_figure(
+            curves["k_grid"], curves["nystrom"], curves["q_grid"], curves["ekm"],
+            ekm_bounds=curves["ekm_bounds"], eq3=curves["eq3"], k=k, q=q, current=errors_at,
+            n_compared=n_cmp, narrow=narrow),
+        angles=angles_figure(run["angles"], n_eig=n_cmp, narrow=narrow))
+    return {name: typed_arrays(fig.to_plotly_json()) for name, fig in figures.items()}
 
 
 # ---------------------------------------------------------------- sparse KCCA page
