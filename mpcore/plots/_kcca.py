@@ -228,7 +228,6 @@ def _animation(X, Y, latent, steps, *, train=None, test=None, rho=None, frame_ms
                                      x=1.01, xanchor="left", thickness=16,
                                      tickfont=dict(size=15, color=INK))),
     )
-    play_controls(fig, k, start, frame_ms, slider_x=0.22, button_font=16)
     base_layout(fig, height=height, legend_top=False)
     # legend in the right margin, beside the correlation panel: inside it, it would hide
     # curves that stay low (a width so large that every point looks alike)
@@ -237,6 +236,8 @@ def _animation(X, Y, latent, steps, *, train=None, test=None, rho=None, frame_ms
                                   font=dict(size=15)))
     fig.update_annotations(font_size=FONT_SIZE)
     projector_fonts(fig)
+    # last: every layout update walks the slider's k steps (ink would only repeat its colours)
+    play_controls(fig, k, start, frame_ms, slider_x=0.22, button_font=16)
     base_titles = [a.to_plotly_json() for a in fig.layout.annotations]
     return fig, _frames(base_titles, X, Y, z, steps, variates, corr, current_y, moving)
 

@@ -256,7 +256,6 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
     ymax = np.nanmax(greedy) if np.isfinite(np.nanmax(greedy)) else 1.0
     fig.update_yaxes(range=[0, ymax * 1.05], row=2, col=2)
 
-    play_controls(fig, k, start, frame_ms, slider_x=0.31, button_font=16)
     base_layout(fig, height=height, legend_top=False)
     # the legend names panel 4's curves; under the figure, it covers no data at any width
     fig.update_layout(margin=dict(b=215, t=70),
@@ -265,6 +264,8 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
                                   bgcolor="rgba(255,255,255,0.85)", bordercolor="#999",
                                   borderwidth=1, font=dict(size=13)))
     fig.update_annotations(font_size=17, yshift=8)
+    # last: every layout update walks the slider's k steps (ink would only repeat its colours)
+    play_controls(fig, k, start, frame_ms, slider_x=0.31, button_font=16)
     out = fig.to_plotly_json()
     out["frames"] = frames
     return out
