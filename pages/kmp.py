@@ -278,8 +278,8 @@ with tabs[0]:
                 a.metric("Training accuracy", f"{tr['accuracy']:.1%}")
                 b.metric("Test accuracy", f"{te['accuracy']:.1%}")
                 st.markdown("**Confusion matrix (test)**: rows true class, columns predicted")
-                st.dataframe(pd.DataFrame(te["confusion"], index=[str(c) for c in classes],
-                                          columns=[str(c) for c in classes]))
+                st.table(pd.DataFrame(te["confusion"], index=[str(c) for c in classes],
+                                      columns=[str(c) for c in classes]))
             else:
                 tr, te = (scores(task, y, P[j - 1]) for y, P in
                           ((y_tr, v["train"]), (y_te, v["test"])))
@@ -301,8 +301,7 @@ with tabs[0]:
                 labels = v["spec_labels"]
                 used = pd.Series([labels[k] if k >= 0 else "constant" for k in v["kernels"][:j]])
                 st.markdown("**Which kernel supplied each basis function**")
-                st.dataframe(used.value_counts().rename_axis("kernel").reset_index(name="steps"),
-                             hide_index=True)
+                st.table(used.value_counts().rename_axis("kernel").to_frame("steps"))
             st.caption("Chosen so far (training indices, -1 = constant): "
                        + ", ".join(str(int(i)) for i in chosen))
             offline_download(KMP, start_at(fig, j - 1), live,

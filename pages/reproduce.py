@@ -31,13 +31,9 @@ st.caption("Not reproduced on the paper's data, because the data cannot be had o
 #: Verdict -> (badge text, colour); words as well as colours, for colour-blind readers.
 BADGE = {"reproduced": ("✔ reproduced", "green"), "close": ("≈ close", "orange"),
          "differs": ("✘ differs", "red")}
-#: Column widths of the published-vs-ours tables (pixels).
-COLUMNS = {"figure": st.column_config.TextColumn("figure", width=135),
-           "verdict": st.column_config.TextColumn("verdict", width=115),
-           "claim": st.column_config.TextColumn("claim", width=330),
-           "published": st.column_config.TextColumn("published", width=210),
-           "ours": st.column_config.TextColumn("ours", width=250)}
 SIZES = REPRODUCE_SIZES
+#: Session key of the summary table's expander (drawn on opening).
+SUMMARY_OPEN = "reproduce.summary.open"
 SCHEMA = reproduce_schema()
 
 
@@ -146,11 +142,16 @@ for i, exp in enumerate(EXPERIMENT_LIST, start=1):
         st.markdown("**Published vs ours**")
         checks = pd.DataFrame([dict(verdict=_label(c.verdict), claim=c.claim,
                                     published=c.published, ours=c.ours) for c in res.checks])
-        st.dataframe(checks, hide_index=True, width="stretch", column_config=COLUMNS)
+        st.table(checks.set_index("claim"))  # static: every claim shows in full
         st.markdown("\n".join(f"- **{c.claim}** ({_label(c.verdict)}): {c.detail}"
                               for c in res.checks))
         st.info(res.notes, icon=":material/tune:")
-        with st.expander(f"Numbers behind the figure ({res.seconds:.1f} s to compute)"):
+        # drawn on opening: its data grid is JavaScript the page's first draw would load
+        numbers = opened(f"Numbers behind the figure ({res.seconds:.1f} s to compute)",
+                         f"reproduce.numbers.{exp.key}.open")
+        if numbers is None:
+            continue
+        with numbers:
             if res.table is not None:
                 st.dataframe(res.table, hide_index=True, width="stretch", height=260)
                 st.download_button("This table as CSV", res.table.to_csv(index=False).encode(),
@@ -168,9 +169,11 @@ with summary_box:
     cols[0].metric("Checks", len(summary))
     for col, v in zip(cols[1:], VERDICTS):
         col.metric(_label(v), counts[v])
-    shown = summary.assign(verdict=summary["verdict"].map(_label))
-    st.dataframe(shown[["figure", "verdict", "claim", "published", "ours"]], hide_index=True,
-                 width="stretch", height=38 + 35 * len(shown), column_config=COLUMNS)
+    every = opened(f"Every check of every experiment ({len(summary)}): published vs ours",
+                   SUMMARY_OPEN)
+    if every is not None:  # a static table, every claim in full: long, so on demand
+        shown = summary.assign(verdict=summary["verdict"].map(_label))
+        every.table(shown[["figure", "verdict", "claim", "published", "ours"]].set_index("figure"))
     st.caption(("Quick run (as `--quick`): reduced sizes, so these counts are not the full "
                 "run's (the README quotes the full run's); switch to full in the sidebar for the "
                 "command's defaults. " if quick else "Full run (the counts the README quotes). ")

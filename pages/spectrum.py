@@ -104,12 +104,10 @@ with right:
                   "are expected." if gap < 1e-3 else "."))
 
 table = pd.DataFrame(run["rows"])
-st.dataframe(table, hide_index=True, width="stretch", column_config={
-    "time (s)": st.column_config.NumberColumn(format="%.4f"),
-    "time / dense eigh": st.column_config.NumberColumn(format="%.3f"),
-    f"max rel. error, top {n_cmp}": st.column_config.NumberColumn(format="%.2e"),
-    "rel. error λ₁": st.column_config.NumberColumn(format="%.2e"),
-    "largest angle (°)": st.column_config.NumberColumn(format="%.3g")})
+# a static table (st.table): no data-grid code to load, and every cell shows in full
+st.table(table.set_index("method").style.format({
+    "time (s)": "{:.4f}", "time / dense eigh": "{:.3f}", f"max rel. error, top {n_cmp}": "{:.2e}",
+    "rel. error λ₁": "{:.2e}", "largest angle (°)": "{:.3g}"}, na_rep="–"))
 times = dict(zip(table["method"], table["time (s)"]))
 if run["eigsh_note"]:
     st.warning(run["eigsh_note"])

@@ -332,7 +332,7 @@ def test_mixed_dictionary_says_which_kernel_supplied_each_function(mix):
     at = open_page(dict(n=80, k=10))
     set_widget(at, "selectbox", "kmp.dict", mix)
     model = assert_matches_mpcore(at)
-    tables = [t.value for t in at.dataframe if "kernel" in t.value.columns]
+    tables = [t.value.reset_index() for t in at.table if t.value.index.name == "kernel"]
     assert tables, "no table of kernels"
     counts = dict(zip(tables[0]["kernel"], tables[0]["steps"]))
     assert sum(counts.values()) == model.n_basis_

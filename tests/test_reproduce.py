@@ -32,6 +32,7 @@ from scipy import stats
 from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
 from streamlit.testing.v1 import AppTest
+
 from apptest_util import code_of
 
 import datasets
@@ -247,7 +248,12 @@ def test_page_shows_the_numbers_the_command_writes(direct):
     at.selectbox(key="reproduce.show").set_value("all").run()
     assert len(at.get("plotly_chart")) == len(EXPERIMENTS) + sum(
         len(r.extra_figures) for r in direct.values())
-    shown = at.dataframe[0].value.reset_index(drop=True)
+    # one checks table per experiment; the summary's table is drawn when it is opened
+    assert len(at.table) == len(EXPERIMENTS)
+    at.session_state["reproduce.summary.open"] = True  # pages/reproduce.py: SUMMARY_OPEN
+    at.run()
+    assert len(at.table) == len(EXPERIMENTS) + 1
+    shown = at.table[0].value.reset_index(drop=True)
     ours = summary_frame(direct.values())
     assert list(shown["claim"]) == list(ours["claim"])
     assert list(shown["published"]) == list(ours["published"])
@@ -266,7 +272,7 @@ def test_page_shows_the_numbers_the_command_writes(direct):
     changed = run_experiment("hst_fig1_boston",
                              replace(EXPERIMENTS["hst_fig1_boston"].settings_cls.quick(),
                                      sigma=3.0))
-    shown = at.dataframe[0].value.reset_index(drop=True)
+    shown = at.table[0].value.reset_index(drop=True)
     rows = shown.iloc[: len(changed.checks)]
     assert list(rows["ours"]) == [c.ours for c in changed.checks]
     snippet = code_of(at, "run_experiment(")
@@ -276,7 +282,7 @@ def test_page_shows_the_numbers_the_command_writes(direct):
     # its control when it is drawn again)
     at.selectbox(key="reproduce.show").set_value("vb_fig5_losses").run()
     assert [h.value for h in at.header] == [f"4. {EXPERIMENTS['vb_fig5_losses'].title}"]
-    assert list(at.dataframe[0].value["ours"].iloc[: len(changed.checks)]) == [
+    assert list(at.table[0].value["ours"].iloc[: len(changed.checks)]) == [
         c.ours for c in changed.checks]
     at.selectbox(key="reproduce.show").set_value("hst_fig1_boston").run()
     assert at.select_slider(key=key).value == 3.0
