@@ -243,7 +243,8 @@ WHOLE = os.environ.get("SCREENSHOTS_WHOLE", "").lower() not in ("", "0", "false"
 
 
 #: Inside every figure: no axis title lies in a plot area (its own or a neighbour's, as when
-#: the gap between two panels is narrower than a title beside its tick labels), no two legend
+#: the gap between two panels is narrower than a title beside its tick labels) or runs off the
+#: figure (a title wider than a narrow column's plot area), no two legend
 #: entries cover each other (an entry wider than the width a horizontal legend gives it), and
 #: no two panel titles or other annotations cover each other.
 _FIGURE_TEXTS_JS = r"""() => {
@@ -268,7 +269,12 @@ _FIGURE_TEXTS_JS = r"""() => {
     const titles = [...gd.querySelectorAll('g')]
       .filter(g => /^g-[xy]\d*title$/.test(g.getAttribute('class') || '')).filter(vis)
       .map(g => [g.textContent.trim().slice(0, 30), g.getBoundingClientRect()]);
+    // ... and lies inside its figure (plotly draws a title wider than the figure cut off)
+    const fig = gd.getBoundingClientRect();
     for (const [t, b] of titles) {
+      if (b.left < fig.left - 1 || b.right > fig.right + 1) {
+        found.push(`axis title "${t}" ${at(b)} runs off its figure ${at(fig)}`);
+      }
       for (const [s, a] of areas) {
         if (hit(a, b)) found.push(`axis title "${t}" ${at(b)} lies in plot area ${s} ${at(a)}`);
       }

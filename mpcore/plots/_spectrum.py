@@ -274,7 +274,7 @@ def angles_figure(angles, *, n_eig, height=440, narrow=False):
     n_eig : int
         The n requested (a bar reading "top r" compares only r < n vectors).
     narrow : bool
-        A phone's width: ticks every 30 degrees, a shorter axis title.
+        A phone's width: ticks every 30 degrees.
     """
     names = list(angles)
     deg = np.array([angles[n][0] for n in names], dtype=float)
@@ -287,8 +287,10 @@ def angles_figure(angles, *, n_eig, height=440, narrow=False):
         marker=dict(color=[_style(n)[0] for n in names], line=dict(color="#333", width=1)),
         customdata=used,
         hovertemplate="%{y}<br>largest angle %{x:.2f}° over the top %{customdata}<extra></extra>"))
-    fig.update_xaxes(range=[0, 105], title="largest angle (degrees)" if narrow else
-                     "largest principal angle (degrees; 90° = orthogonal)",
+    # a short title: beside the method names the plot area is about 200 px wide at 1280 px
+    # (the longer "largest principal angle (degrees; 90° = orthogonal)" ran off the figure);
+    # the page's caption says what 0 and 90 degrees mean
+    fig.update_xaxes(range=[0, 105], title="largest angle (degrees)",
                      tickvals=[0, 30, 60, 90] if narrow else [0, 15, 30, 45, 60, 75, 90])
     base_layout(fig, height=height, legend_top=False)
     fig.update_yaxes(autorange="reversed", automargin=True, tickfont=dict(size=16, color="#222"),
