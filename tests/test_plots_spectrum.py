@@ -25,6 +25,7 @@ from hypothesis import strategies as hst
 from numpy.testing import assert_allclose, assert_array_equal
 
 from conftest import ATOL_EXACT, RTOL_EXACT
+from test_prevalidated import _pruned
 from mpcore.kcca import kcca_steps
 from mpcore.kernels import kernel_matrix
 from mpcore.plots._kcca import (
@@ -293,16 +294,6 @@ def test_dict_frames_are_what_plotly_validates_them_to(kcca, start):
     assert len(fast["frames"]) == len(steps)
     assert (_pruned(json.loads(pio.to_json(go.Figure(fast))))
             == _pruned(json.loads(pio.to_json(kcca_animation(X, Y, z, steps, **kw)))))
-
-
-def _pruned(obj):
-    """A figure's JSON without empty objects (plotly reads ``"title": {}`` as no title)."""
-    if isinstance(obj, dict):
-        kept = {k: _pruned(v) for k, v in obj.items()}
-        return {k: v for k, v in kept.items() if v != {}}
-    if isinstance(obj, list):
-        return [_pruned(v) for v in obj]
-    return obj
 
 
 def _array(a):
