@@ -33,7 +33,7 @@ from pages.common.share import (
     split_snippet,
 )
 from pages.common.quiz import Reveal, guess_from_selection, quiz_box
-from pages.common.text import literal
+from pages.common.text import literal, markdown_table
 from pages.common.timeline import (
     chart_key,
     figure_step,
@@ -278,8 +278,9 @@ with tabs[0]:
                 a.metric("Training accuracy", f"{tr['accuracy']:.1%}")
                 b.metric("Test accuracy", f"{te['accuracy']:.1%}")
                 st.markdown("**Confusion matrix (test)**: rows true class, columns predicted")
-                st.table(pd.DataFrame(te["confusion"], index=[str(c) for c in classes],
-                                      columns=[str(c) for c in classes]))
+                st.markdown(markdown_table(pd.DataFrame(
+                    te["confusion"], index=pd.Index([str(c) for c in classes], name="true"),
+                    columns=[str(c) for c in classes])))
             else:
                 tr, te = (scores(task, y, P[j - 1]) for y, P in
                           ((y_tr, v["train"]), (y_te, v["test"])))

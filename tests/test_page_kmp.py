@@ -30,6 +30,7 @@ import pandas as pd
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.metrics import confusion_matrix
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
@@ -45,6 +46,7 @@ import datasets
 from mpcore.kernels import kernel_matrix
 from mpcore.kmp import KMPClassifier, KMPRegressor
 from mpcore.kmp import mixed_dictionary
+from test_text import _cells
 from views.kmp import path_of
 from views.kmp_curves import kmp_curves
 
@@ -231,6 +233,13 @@ def test_default_view_is_mpcore_step_by_step():
     _, _, Xt, yt, _ = reference_split(s)
     accuracy = [m.value for m in at.metric if m.label == "Test accuracy"]
     assert accuracy == [f"{model.score(Xt, yt):.1%}"]
+    # the confusion matrix, a Markdown table: scikit-learn's on the test rows
+    tables = [_cells(m.value) for m in at.markdown if m.value.startswith("| true |")]
+    assert len(tables) == 1
+    labels = model.classes_
+    assert tables[0][0] == ["true", *map(str, labels)]
+    shown = [[int(v) for v in row[1:]] for row in tables[0][1:]]
+    assert shown == confusion_matrix(yt, model.predict(Xt), labels=labels).tolist()
 
 
 @pytest.mark.parametrize("fitting", ["basic", "backfit", "prefit"])
