@@ -10,6 +10,7 @@ from pages.common.share import data_snippet, kernel_kwargs, page_footer
 from pages.common.text import literal
 from pages.common.timeline import is_narrow
 from pages.common.widgets import data_choice, draw, kernel_choice, show_notes, sync
+from views import spectrum as spectrum_views
 
 st.title("Approximate vs exact eigenvalues")
 st.caption("Hussain & Shawe-Taylor (2008), Eq. 5 (Nyström on chosen columns); Marukatat (2016), "
@@ -73,7 +74,7 @@ a.latex(r"|\lambda_i^2-\tilde\lambda_i|\le\|E\|_2\le m\max_{ij}|\varepsilon_{ij}
         r"\qquad K^2=Z'Z+E\quad\text{(Eq. 3)}")
 b.latex(r"|\lambda_i-\sqrt{\tilde\lambda_i}|\le\min\Big(\sqrt{\|E\|_2},\ "
         r"\frac{\|E\|_2}{\lambda_i+\sqrt{\tilde\lambda_i}}\Big)")
-errors_at = {r["method"]: r[f"max rel. error, top {n_cmp}"] for r in run["rows"]}
+errors_at = spectrum_views.errors_at(run)
 st.plotly_chart(prevalidated(figures["errors"], typed=True), key="spectrum.errors",
                 config={"displaylogo": False})
 eq3_now = "; ".join(f"{name}: observed {e['observed']:.3g} ≤ ‖E‖₂ = {e['spectral']:.3g} "

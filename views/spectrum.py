@@ -29,7 +29,7 @@ from mpcore import (
 )
 
 __all__ = ["EXACT_VECTORS", "exact_spectrum", "SPECTRUM_GRID", "SPECTRUM_Q_GRID_MAX", "SPECTRUM_BOUND_GRID_MAX_M", "SPECTRUM_ZERO_RATIO", "scree_length",
-           "log_grid", "n_compared", "compare_methods", "error_curves"]
+           "log_grid", "n_compared", "compare_methods", "error_curves", "errors_at"]
 
 #: Points of the error-against-k and error-against-q grids (log-spaced).
 SPECTRUM_GRID = 8
@@ -177,6 +177,13 @@ def compare_methods(K, seed: int, k: int, q: int, n_eig: int, exact: dict | None
     return dict(m=m, n_eig=n_eig, n_compared=n_cmp, scree_length=L, rows=rows, top=top,
                 scree=scree, angles=angles, indices=indices, ekm=ekm, eigsh_note=eigsh_note,
                 relative_gap=float(gap))
+
+
+def errors_at(run: dict) -> dict:
+    """Method name -> its largest relative error over the compared top eigenvalues, from a
+    :func:`compare_methods` run (the timing table's column; the stars of the error figure)."""
+    column = f"max rel. error, top {run['n_compared']}"
+    return {r["method"]: r[column] for r in run["rows"]}
 
 
 def error_curves(K, seed: int, n_eig: int, k_max: int, *,

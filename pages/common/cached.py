@@ -382,14 +382,13 @@ def spectrum_figures(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_e
     curves = spectrum_curves(choice, kern, n_eig, k_max)
     n_cmp = run["n_compared"]
     approx = {n: v for n, v in run["scree"].items() if n != EXACT}
-    errors_at = {r["method"]: r[f"max rel. error, top {n_cmp}"] for r in run["rows"]}
     figures = dict(
         scree=scree_figure(run["scree"][EXACT], approx, n_compared=n_eig, k=k, q=q,
                            narrow=narrow),
         errors=error_curves_figure(
             curves["k_grid"], curves["nystrom"], curves["q_grid"], curves["ekm"],
-            ekm_bounds=curves["ekm_bounds"], eq3=curves["eq3"], k=k, q=q, current=errors_at,
-            n_compared=n_cmp, narrow=narrow),
+            ekm_bounds=curves["ekm_bounds"], eq3=curves["eq3"], k=k, q=q,
+            current=_spectrum.errors_at(run), n_compared=n_cmp, narrow=narrow),
         angles=angles_figure(run["angles"], n_eig=n_cmp, narrow=narrow))
     return {name: typed_arrays(fig.to_plotly_json()) for name, fig in figures.items()}
 

@@ -72,9 +72,9 @@ def opened(label: str, key: str, **kwargs):
     """An expander that draws its contents only while open (``st.expander(on_change="rerun")``):
     the container when open, else None.
 
-    For code boxes: one anywhere on a page loads Streamlit's syntax highlighter (1.5 MB of
-    JavaScript), which made every page a quarter of a second slower to draw
-    (benchmarks/bench_pages.py)."""
+    For what loads JavaScript of its own on a first visit: a code box anywhere on a page
+    loads Streamlit's syntax highlighter (1.5 MB), which made every page a quarter of a
+    second slower to draw (benchmarks/bench_pages.py); a data grid loads its own code."""
     box = st.expander(label, key=key, on_change="rerun", **kwargs)
     return box if box.open else None
 
