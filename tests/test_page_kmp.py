@@ -341,10 +341,9 @@ def test_mixed_dictionary_says_which_kernel_supplied_each_function(mix):
     at = open_page(dict(n=80, k=10))
     set_widget(at, "selectbox", "kmp.dict", mix)
     model = assert_matches_mpcore(at)
-    tables = [_cells(m.value) for m in at.markdown if m.value.startswith("| kernel |")]
+    tables = [t.value.reset_index() for t in at.table if t.value.index.name == "kernel"]
     assert tables, "no table of kernels"
-    assert tables[0][0] == ["kernel", "steps"]
-    counts = {row[0]: int(row[1]) for row in tables[0][1:]}
+    counts = dict(zip(tables[0]["kernel"], tables[0]["steps"]))
     assert sum(counts.values()) == model.n_basis_
     assert len(model.kernel_specs_) == 3
 
