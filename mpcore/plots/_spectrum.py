@@ -145,8 +145,17 @@ def scree_figure(exact, approx, *, n_compared, k=None, q=None, height=560, narro
                            f"{n_compared} compared",
                      range=[0.5, exact.size + 0.5])
     base_layout(fig, height=height)
-    # the legend on top (base_layout): the top margin grows when it wraps onto more rows
-    fig.update_layout(legend=dict(font=dict(size=15)), margin=dict(t=70))
+    # the legend on top (base_layout). Wider than a phone, two entries a row (three rows at
+    # any width), in a top margin that holds them, and side and bottom margins that hold the
+    # tick labels and axis titles: plotly then draws the figure once (a margin too small for
+    # what it holds is grown, and the figure drawn again: 15 to 25 ms per figure, on every
+    # change). On a phone, one entry a row, and the top margin grows to hold them.
+    if narrow:
+        fig.update_layout(legend=dict(font=dict(size=15)), margin=dict(t=70))
+    else:
+        fig.update_layout(legend=dict(font=dict(size=15), entrywidth=0.5,
+                                      entrywidthmode="fraction"),
+                          margin=dict(t=100, l=90, b=70))
     return projector_fonts(fig, title_shift=0)
 
 
@@ -259,7 +268,7 @@ def error_curves_figure(k_grid, nystrom_errors, q_grid, ekm_errors, *, ekm_bound
         # two entries per line: three did not fit a 1280 px projector's column
         fig.update_layout(legend=dict(orientation="h", x=0, font=dict(size=15), y=-0.2,
                                       yanchor="top", entrywidth=0.5, entrywidthmode="fraction"),
-                          margin=dict(t=90, b=190))
+                          margin=dict(t=90, b=190, l=90))  # l: the y tick labels
     fig.update_annotations(font_size=17)
     return projector_fonts(fig)
 
@@ -295,7 +304,11 @@ def angles_figure(angles, *, n_eig, height=440, narrow=False):
     base_layout(fig, height=height, legend_top=False)
     fig.update_yaxes(autorange="reversed", automargin=True, tickfont=dict(size=16, color="#222"),
                      showline=False)
-    fig.update_layout(showlegend=False, margin=dict(l=20, r=30, t=20, b=70))
+    # wider than a phone, the left margin holds the method names (about 8 px a character at
+    # 16 px), so plotly draws the figure once; on a phone it grows a small one to just what
+    # they need (an estimate that overshoots would push the axis title off the figure)
+    left = 20 if narrow else 12 + 8 * max(map(len, names))
+    fig.update_layout(showlegend=False, margin=dict(l=left, r=30, t=20, b=70))
     projector_fonts(fig)
     fig.update_yaxes(tickfont=dict(size=16))
     fig.update_xaxes(mirror=False)
