@@ -413,7 +413,7 @@ def _check_at(streamlit_server, shared_context, name, size):
 #: Pages whose figures' margins hold their tick labels, axis titles and legends at 1280 and
 #: 1920 px, so that plotly draws each figure once: a margin plotly has to grow (automargin)
 #: means drawing the whole figure a second time, on every change that redraws it.
-DRAWN_ONCE = {"spectrum"}
+DRAWN_ONCE = {"spectrum", "kcca", "kmp"}
 
 #: Each figure's margins that plotly grew: "key l:20->221" (given -> used, in px).
 _GROWN_MARGINS_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].flatMap(gd => {

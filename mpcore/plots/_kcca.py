@@ -231,7 +231,9 @@ def _animation(X, Y, latent, steps, *, train=None, test=None, rho=None, frame_ms
     base_layout(fig, height=height, legend_top=False)
     # legend in the right margin, beside the correlation panel: inside it, it would hide
     # curves that stay low (a width so large that every point looks alike)
-    fig.update_layout(margin=dict(b=140, t=70, r=160),
+    # b and l hold the slider and the tick labels: a margin plotly has to grow means
+    # drawing the figure twice
+    fig.update_layout(margin=dict(b=160, t=70, r=160, l=74),
                       legend=dict(orientation="v", x=1.01, xanchor="left", y=0.0, yanchor="bottom",
                                   font=dict(size=15)))
     fig.update_annotations(font_size=FONT_SIZE)

@@ -147,8 +147,9 @@ def _animated_layout(fig, *, height, title, legend=True, colorbar=False):
     short screen (:func:`mpcore.plots.kmp_present_layout`)."""
     base_layout(fig, height=height, title=title, legend_top=False)
     # the slider (its current value, rail and step labels: 90 px) inside the bottom margin,
-    # which plotly would otherwise grow, moving up what lies under the plot area
-    bottom = SURFACE_AXIS_PX + SURFACE_BAR_PX + 100 if colorbar else 140
+    # which plotly would otherwise grow (drawing the figure twice), moving up what lies
+    # under the plot area
+    bottom = SURFACE_AXIS_PX + SURFACE_BAR_PX + 104 if colorbar else 140
     top = 70
     if colorbar and legend:
         top = (SURFACE_LEGEND_TOP_PX + SURFACE_LEGEND_ROW_PX * _legend_rows(fig)
