@@ -12,12 +12,14 @@ import warnings
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.datasets import make_moons
 from sklearn.exceptions import ConvergenceWarning
 
 from conftest import ATOL_EXACT
+from test_prevalidated import _pruned
 from mpcore._losses import loss_functions
 from mpcore.kmp import KMPClassifier, KMPRegressor
 from mpcore.kmp import basis_functions, staged_values
@@ -34,6 +36,7 @@ from mpcore.plots import (
     kmp_fit_animation,
     kmp_prediction_animation,
     kmp_surface_animation,
+    kmp_surface_animation_dict,
     kmp_values_animation,
     margin_loss_figure,
     start_at,
@@ -77,6 +80,25 @@ def surface():
                                 classes=model.classes_, spec_labels=("narrow", "wide"),
                                 boundary=boundary)
     return dict(X=X, y=y, model=model, xs=xs, ys=ys, Z=Z, fig=fig)
+
+
+@pytest.mark.parametrize("start", [0, 3])
+def test_surface_dict_frames_are_what_plotly_validates_them_to(surface, start):
+    """The app's dict (frames never validated one by one) is the notebook's go.Figure:
+    validated by plotly, it gives the same JSON, every frame included (test points, two
+    kernel specifications and the zero level too)."""
+    X, y, model = surface["X"], surface["y"], surface["model"]
+    Xt, yt = make_moons(40, noise=0.2, random_state=1)
+    Z = surface["Z"]
+    kw = dict(classes=model.classes_, spec_labels=("narrow", "wide"), X_test=Xt, y_test=yt,
+              boundary=[zero_level(surface["xs"], surface["ys"], z) for z in Z], start=start,
+              frame_ms=200)
+    args = (X, y, Z, surface["xs"], surface["ys"], model.basis_indices_, model.basis_kernels_)
+    fast = kmp_surface_animation_dict(*args, **kw)
+    assert len(fast["frames"]) == model.n_basis_
+    assert not any(isinstance(f, go.Frame) for f in fast["frames"])
+    assert (_pruned(json.loads(pio.to_json(go.Figure(fast))))
+            == _pruned(json.loads(pio.to_json(kmp_surface_animation(*args, **kw)))))
 
 
 def test_surface_has_a_frame_per_step_moving_the_same_traces(surface):

@@ -44,7 +44,8 @@ def _kcca_figure():
 
 @pytest.mark.parametrize("make", [lambda: _skpca_figure()[0],
                                   lambda: cut_animation(_skpca_figure()[0], 4, 2),
-                                  _kcca_figure], ids=["skpca", "skpca-cut", "kcca"])
+                                  _kcca_figure, lambda: _kmp_surface()],
+                         ids=["skpca", "skpca-cut", "kcca", "kmp-surface"])
 def test_streamlit_receives_the_same_json_as_from_a_go_figure(make):
     fig = make()
     before = copy.deepcopy(fig)
@@ -73,16 +74,17 @@ def _kmp_surface():
     from sklearn.datasets import make_moons
 
     from mpcore.kmp import KMPClassifier, staged_values
-    from mpcore.plots import kmp_surface_animation
+    from mpcore.plots import kmp_surface_animation_dict
     from mpcore.plots.geometry import grid_2d
 
     X, y = make_moons(80, noise=0.2, random_state=0)
     model = KMPClassifier(5, gamma=2.0).fit(X[:60], y[:60])
     xs, ys, pts = grid_2d(X, 15)
     Z = staged_values(model, pts).reshape(-1, 15, 15)
-    return kmp_surface_animation(X[:60], y[:60], Z, xs, ys, model.basis_indices_,
-                                 model.basis_kernels_, classes=model.classes_, X_test=X[60:],
-                                 y_test=y[60:]).to_plotly_json()
+    # the app's dict: its frames plain dicts, never validated by plotly
+    return kmp_surface_animation_dict(X[:60], y[:60], Z, xs, ys, model.basis_indices_,
+                                      model.basis_kernels_, classes=model.classes_,
+                                      X_test=X[60:], y_test=y[60:])
 
 
 FIGURES = {"skpca": lambda: _skpca_figure()[0], "kcca": _kcca_figure, "kmp": _kmp_surface}

@@ -148,7 +148,7 @@ def _display_path(model, task, cls):
 
 def animation(model, v: dict, X, y, X_test, y_test, *, task: str, names, target_name=None,
               cls: int | None = None, frame_ms: int = 500):
-    """The page's animated figure for the data at hand (a plotly Figure).
+    """The page's animated figure for the data at hand, as a plotly dict.
 
     2-D classification: the decision surface; 1-D regression: the fit with its
     basis functions; otherwise predictions (regression) or decision values of
@@ -157,7 +157,7 @@ def animation(model, v: dict, X, y, X_test, y_test, *, task: str, names, target_
     from mpcore.plots import (
         kmp_fit_animation,
         kmp_prediction_animation,
-        kmp_surface_animation,
+        kmp_surface_animation_dict,
         kmp_values_animation,
     )
 
@@ -167,14 +167,16 @@ def animation(model, v: dict, X, y, X_test, y_test, *, task: str, names, target_
         xs, ys, pts = grid_2d(np.vstack([X, X_test]), KMP_GRID)
         Z = staged_values(model, pts, path).reshape(-1, ys.size, xs.size)
         boundary = [zero_level(xs, ys, z) for z in Z]
-        return kmp_surface_animation(
+        # its 20 frames as plain dicts: plotly validating them one by one cost more than
+        # drawing them
+        return kmp_surface_animation_dict(
             X, y, Z, xs, ys, v["basis"], v["kernels"], classes=model.classes_, positive=positive,
             spec_labels=v["spec_labels"], X_test=X_test, y_test=y_test, boundary=boundary,
             frame_ms=frame_ms)
     if task == "classification":
         values = staged_values(model, X_test, path)
         return kmp_values_animation(values, y_test, classes=model.classes_, positive=positive,
-                                    frame_ms=frame_ms)
+                                    frame_ms=frame_ms).to_plotly_json()
     if X.shape[1] == 1:
         lo, hi = min(X.min(), X_test.min()), max(X.max(), X_test.max())
         pad = 0.03 * (hi - lo + 1e-12)
@@ -183,9 +185,11 @@ def animation(model, v: dict, X, y, X_test, y_test, *, task: str, names, target_
         F = staged_values(model, xs[:, None])
         return kmp_fit_animation(X[:, 0], y, xs, F, B, v["coef_path"], v["basis"], v["kernels"],
                                  spec_labels=v["spec_labels"], x_test=X_test[:, 0], y_test=y_test,
-                                 frame_ms=frame_ms, x_label=names[0], y_label=target_name or "y")
+                                 frame_ms=frame_ms, x_label=names[0],
+                                 y_label=target_name or "y").to_plotly_json()
     return kmp_prediction_animation(y, v["train"], y_test, v["test"], basis=v["basis"],
-                                    frame_ms=frame_ms, target_label=target_name or "y")
+                                    frame_ms=frame_ms,
+                                    target_label=target_name or "y").to_plotly_json()
 
 
 # --------------------------------------------------------------------------------------

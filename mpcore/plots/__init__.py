@@ -14,6 +14,7 @@ from ._kmp_animations import (
     kmp_prediction_animation,
     kmp_present_layout,
     kmp_surface_animation,
+    kmp_surface_animation_dict,
     kmp_values_animation,
 )
 from ._kmp_comparison import kmp_comparison_figure, kmp_fit_comparison_figure
@@ -54,6 +55,7 @@ __all__ = ["argmin_distribution_figure", "sweep_heatmap_figure", "digit_errors_f
            "mark_published", "narrow_grid", "published_vs_ours_figure",
            "sketch_errors_figure", "kmp_comparison_figure", "kmp_curves_figure", "kmp_fit_animation",
            "kmp_fit_comparison_figure", "kmp_prediction_animation", "kmp_surface_animation",
+           "kmp_surface_animation_dict",
            "kmp_values_animation", "kmp_present_layout", "margin_loss_figure", "prevalidated", "start_at",
            "step_time_figure", "kcca_animation", "kcca_animation_dict", "kcca_start_frame", "angles_figure", "error_curves_figure",
            "plotted_rows", "scree_figure", "bound_curves_figure", "OKABE_ITO", "PALETTE", "base_layout", "project_2d", "skpca_animation",

@@ -43,10 +43,7 @@ from ._kmp_parts import (
 )
 
 
-def kmp_surface_animation(X, y, Z, xs, ys, basis, kernels=None, *, classes=None, positive=1,
-                          spec_labels=("kernel",), X_test=None, y_test=None, boundary=None,
-                          frame_ms=150, start=0, height=820,
-                          axis_labels=("x<sub>1</sub>", "x<sub>2</sub>")):
+def kmp_surface_animation(X, y, Z, xs, ys, basis, kernels=None, **kwargs):
     r"""Decision surface after each step of a 2-D KMP classifier, one frame per step.
 
     Parameters
@@ -78,6 +75,27 @@ def kmp_surface_animation(X, y, Z, xs, ys, basis, kernels=None, *, classes=None,
     -------
     plotly.graph_objects.Figure
     """
+    fig, frames = _surface(X, y, Z, xs, ys, basis, kernels, **kwargs)
+    fig.frames = frames
+    return fig
+
+
+def kmp_surface_animation_dict(X, y, Z, xs, ys, basis, kernels=None, **kwargs) -> dict:
+    """:func:`kmp_surface_animation` as a plotly dict, its frames plain dicts never validated
+    one by one: what the app builds for every slider setting."""
+    fig, frames = _surface(X, y, Z, xs, ys, basis, kernels, **kwargs)
+    out = fig.to_plotly_json()
+    out["frames"] = frames
+    return out
+
+
+def _surface(X, y, Z, xs, ys, basis, kernels=None, *, classes=None, positive=1,
+             spec_labels=("kernel",), X_test=None, y_test=None, boundary=None, frame_ms=150,
+             start=0, height=820, axis_labels=("x<sub>1</sub>", "x<sub>2</sub>")
+             ) -> tuple[go.Figure, list[dict]]:
+    """The figure without its frames, and the frames as the dicts plotly validates them to
+    (their traces carry no text colour, so :func:`mpcore.plots.ink` would leave them as
+    they are)."""
     X = np.asarray(X, dtype=float)
     y = np.asarray(y)
     Z = np.asarray(Z, dtype=np.float32)
@@ -141,25 +159,27 @@ def kmp_surface_animation(X, y, Z, xs, ys, basis, kernels=None, *, classes=None,
 
     def frame_data(j):
         bx, by = boundary[j] if boundary is not None else ([], [])
-        data = [go.Contour(z=Z[j]),
-                go.Scatter(x=bx if len(bx) else [None], y=by if len(by) else [None])]
+        data = [{"type": "contour", "z": Z[j]},
+                {"type": "scatter", "x": bx if len(bx) else [None],
+                 "y": by if len(by) else [None]}]
         for rx, ry, labels, idx in _rings(X, basis, kernels, j, n_specs):
-            data.append(go.Scatter(x=rx, y=ry, text=labels, customdata=idx))
+            data.append({"type": "scatter", "x": rx, "y": ry, "text": labels, "customdata": idx})
         i = int(basis[j])
-        data.append(go.Scatter(x=[X[i, 0]] if i >= 0 else [None], y=[X[i, 1]] if i >= 0 else [None]))
+        data.append({"type": "scatter", "x": [X[i, 0]] if i >= 0 else [None],
+                     "y": [X[i, 1]] if i >= 0 else [None]})
         return data
 
     titles = [_step_title(j, k, basis, kernels, spec_labels) for j in range(k)]
-    fig.frames = [go.Frame(data=frame_data(j), traces=moving, name=str(j + 1),
-                           layout=dict(title=dict(text=titles[j])))
-                  for j in range(k)]
+    frames = [{"data": frame_data(j), "traces": moving, "name": str(j + 1),
+               "layout": {"title": {"text": titles[j]}}}
+              for j in range(k)]
     for ti, patch in zip(moving, frame_data(start)):
-        fig.data[ti].update(patch)
+        fig.data[ti].update({key: v for key, v in patch.items() if key != "type"})
     fig.update_xaxes(range=[float(xs[0]), float(xs[-1])], title=axis_labels[0], constrain="domain")
     fig.update_yaxes(range=[float(ys[0]), float(ys[-1])], title=axis_labels[1])
     _play_controls(fig, k, start, frame_ms)
     _animated_layout(fig, height=height, title=titles[start], colorbar=True)
-    return fig
+    return fig, frames
 
 
 #: Presentation mode (:func:`kmp_present_layout`), in pixels: the title's distance from the

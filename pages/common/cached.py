@@ -293,8 +293,7 @@ def kmp_animation(choice: DataChoice, kern: KernelChoice, test_fraction: float, 
     model, _ = kmp_model(choice, kern, test_fraction, s, early_stopping)
     v = kmp_staged(choice, kern, test_fraction, s, early_stopping, cls)
     return typed_arrays(_kmp.animation(model, v, X, y, Xt, yt, task=d.task, names=names,
-                                       target_name=d.target_name, cls=cls,
-                                       frame_ms=frame_ms).to_plotly_json())
+                                       target_name=d.target_name, cls=cls, frame_ms=frame_ms))
 
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Fitting the models to compare...")
