@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hst
+from hypothesis.extra import numpy as hnp
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.datasets import make_blobs, make_moons
 from sklearn.exceptions import ConvergenceWarning
@@ -35,7 +36,7 @@ from mpcore.kmp import (
 )
 from mpcore.plots.geometry import GRID_SIZE, grid_2d, zero_level
 from views.kmp_curves import kmp_curves
-from views.reference import scores, svm_reference
+from views.reference import scores, step_score, svm_reference
 
 #: The losses a classifier accepts (Vincent & Bengio, Section 3.2).
 CLF_LOSSES = ("squared", "tanh", "logistic", "exponential", "margin_tanh")
@@ -340,3 +341,19 @@ def test_scores_match_sklearn(rng):
     s = scores("regression", yr, pr)
     assert s["rmse"] == pytest.approx(np.sqrt(mean_squared_error(yr, pr)))
     assert s["r2"] == pytest.approx(r2_score(yr, pr))
+
+
+@settings(max_examples=60, deadline=None)
+@given(labels=hst.lists(hst.tuples(hst.sampled_from(["a", "b", "|c*"]),
+                                   hst.sampled_from(["a", "b", "|c*"])), min_size=1, max_size=40),
+       values=hnp.arrays(float, hnp.array_shapes(min_dims=1, max_dims=1, max_side=40)
+                         .map(lambda sh: (sh[0], 2)),
+                         elements=hst.floats(-1e6, 1e6, allow_nan=False)))
+def test_step_score_is_sklearns_accuracy_and_rmse(labels, values):
+    """The live view's per-step number (plain NumPy) is scikit-learn's accuracy / RMSE."""
+    y, p = (np.array(c, dtype=object) for c in zip(*labels))
+    assert step_score("classification", y, p) == pytest.approx(accuracy_score(y, p),
+                                                               rel=RTOL_EXACT)
+    yr, pr = values[:, 0], values[:, 1]
+    assert step_score("regression", yr, pr) == pytest.approx(
+        np.sqrt(mean_squared_error(yr, pr)), rel=1e-9, abs=1e-9)

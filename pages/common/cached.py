@@ -256,18 +256,13 @@ def kmp_staged(choice: DataChoice, kern: KernelChoice, test_fraction: float, s: 
 def kmp_step_scores(choice: DataChoice, kern: KernelChoice, test_fraction: float,
                     s: KMPSettings, early_stopping: str | None, cls: int | None = None) -> tuple:
     """Per kept step, (training, test) accuracy for classification or RMSE for regression
-    (views.reference.scores): the live numbers beside the animation, once per setting."""
-    from views.reference import scores
+    (views.reference.step_score): the live numbers beside the animation, once per setting."""
+    from views.reference import step_score
 
-    d = load_data(choice)
+    task = load_data(choice).task
     _, y, _, yt, _ = kmp_data(choice, test_fraction, s.feature)
     v = kmp_staged(choice, kern, test_fraction, s, early_stopping, cls)
-    if d.task == "classification":
-        classes = np.unique(d.y)
-        return tuple((scores(d.task, y, P, classes)["accuracy"],
-                      scores(d.task, yt, Q, classes)["accuracy"])
-                     for P, Q in zip(v["train"], v["test"]))
-    return tuple((scores(d.task, y, P)["rmse"], scores(d.task, yt, Q)["rmse"])
+    return tuple((step_score(task, y, P), step_score(task, yt, Q))
                  for P, Q in zip(v["train"], v["test"]))
 
 
