@@ -35,7 +35,6 @@ from ._kmp_parts import (
     _check_steps,
     _class_colour,
     _limit,
-    _play_controls,
     _ring_trace,
     _rings,
     _step_title,
@@ -177,8 +176,7 @@ def _surface(X, y, Z, xs, ys, basis, kernels=None, *, classes=None, positive=1,
         fig.data[ti].update({key: v for key, v in patch.items() if key != "type"})
     fig.update_xaxes(range=[float(xs[0]), float(xs[-1])], title=axis_labels[0], constrain="domain")
     fig.update_yaxes(range=[float(ys[0]), float(ys[-1])], title=axis_labels[1])
-    _play_controls(fig, k, start, frame_ms)
-    _animated_layout(fig, height=height, title=titles[start], colorbar=True)
+    _animated_layout(fig, k, start, frame_ms, height=height, title=titles[start], colorbar=True)
     return fig, frames
 
 
@@ -406,8 +404,7 @@ def kmp_fit_animation(x, y, xs, F, B, coef_path, basis, kernels=None, *, spec_la
     fig.update_yaxes(range=[-lims[start], lims[start]], title="α K", row=2, col=1)
     fig.update_xaxes(range=[float(xs[0]), float(xs[-1])])
     fig.update_xaxes(title=x_label, row=2, col=1)
-    _play_controls(fig, k, start, frame_ms)
-    _animated_layout(fig, height=height, title=titles[start])
+    _animated_layout(fig, k, start, frame_ms, height=height, title=titles[start])
     fig.update_annotations(font_size=FONT_SIZE)
     return fig
 
@@ -487,8 +484,8 @@ def kmp_prediction_animation(y, P, y_test=None, P_test=None, *, basis=None, fram
         fig.data[ti].update(patch)
     fig.update_xaxes(range=[lo, hi], title=f"true {target_label}")
     fig.update_yaxes(range=[lo, hi], title=f"predicted {target_label}")
-    _play_controls(fig, k, start, frame_ms)
-    _animated_layout(fig, height=height, title=f"Predictions after step {start + 1} of {k}")
+    _animated_layout(fig, k, start, frame_ms, height=height,
+                     title=f"Predictions after step {start + 1} of {k}")
     return fig
 
 
@@ -538,8 +535,7 @@ def kmp_values_animation(values, labels, *, classes, positive=1, frame_ms=150, s
     fig.update_xaxes(range=[-lim, lim], title=f"f(x)  (> 0: class {classes[positive]})")
     fig.update_yaxes(range=[-0.6, classes.size - 0.4], tickvals=list(range(classes.size)),
                      ticktext=[f"class {c}" for c in classes], title="true class")
-    _play_controls(fig, k, start, frame_ms)
-    _animated_layout(fig, height=height, title=title(start), legend=False)
+    _animated_layout(fig, k, start, frame_ms, height=height, title=title(start), legend=False)
     return fig
 
 

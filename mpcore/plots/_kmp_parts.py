@@ -111,7 +111,6 @@ def _play_controls(fig, k, start, frame_ms, *, y=-0.08, prefix="step j = "):
     The slider's current value ("step j = 3") is written at its right end, away from the
     buttons at its left: in a narrow column the slider starts under the Pause button."""
     play_controls(fig, k, start, frame_ms, y=y, slider_x=0.4, prefix=prefix)
-    fig.layout.sliders[0].currentvalue.xanchor = "right"
 
 
 #: Decision surface (a colour bar): the legend on top in this many columns, each a fixed
@@ -137,8 +136,9 @@ def _legend_rows(fig) -> int:
     return -(-entries // SURFACE_LEGEND_COLUMNS)
 
 
-def _animated_layout(fig, *, height, title, legend=True, colorbar=False):
-    """Title on top, Play/Pause and the step slider at the bottom.
+def _animated_layout(fig, k, start, frame_ms, *, height, title, legend=True, colorbar=False):
+    """Title on top, Play/Pause and the step slider (``k`` steps, opened on ``start``,
+    0-based) at the bottom.
 
     The legend is at the right; with a colour bar (the decision surface) it is in rows
     on top instead, under the title, and the colour bar lies flat under the x axis, so
@@ -164,15 +164,16 @@ def _animated_layout(fig, *, height, title, legend=True, colorbar=False):
     else:
         fig.update_layout(legend=dict(orientation="v", x=1.02, xanchor="left", y=1.0,
                                       yanchor="top"))
-    controls = SURFACE_AXIS_PX + SURFACE_BAR_PX if colorbar else bottom - 65
-    fig.layout.updatemenus[0].y = -controls / plot_px
-    fig.layout.sliders[0].y = -controls / plot_px
     if colorbar:
         fig.update_traces(colorbar=dict(orientation="h", x=0.5, xanchor="center",
                                         y=-SURFACE_AXIS_PX / plot_px, yanchor="top", len=0.8,
                                         thickness=14, nticks=5, tickformat=".2~g", tickangle=0,
                                         title=dict(text="f(x)", side="right")),
                           selector=dict(type="contour"))
+    # the controls last, placed at once: plotly walks every step of the slider on each later
+    # change of the layout (setting the slider's y afterwards cost 24 ms a figure)
+    controls = SURFACE_AXIS_PX + SURFACE_BAR_PX if colorbar else bottom - 65
+    _play_controls(fig, k, start, frame_ms, y=-controls / plot_px)
     return fig
 
 
