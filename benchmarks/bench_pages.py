@@ -30,7 +30,9 @@ context per page, the time from a control change to what it changes:
   drawn;
 - **slider**: the sidebar's first slider moved one notch from the keyboard (up each
   time, so every value is new and the run computes it), until the next script run is
-  over and every chart is drawn.
+  over and every chart is drawn (a run is over when the app's "running" state ends, or,
+  for a run so short that state is never drawn, when the app is not running and every
+  chart is a new one).
 
 The peer, measured first in the same run and browser: Streamlit alone, with this
 repository's config, drawing a title, and a title and one small plotly chart; each page's
@@ -212,19 +214,35 @@ def visits(browser, url: str, repeats: int, tick) -> tuple[list[dict], list[floa
     return runs, repeat_visits(browser, url, repeats)
 
 
+#: Before a notch: every chart on the page is marked as seen.
+_MARK_CHARTS_JS = "() => document.querySelectorAll('.js-plotly-plot').forEach(g => { g.__mpOld = true; })"
+#: The notch's run is over: a run was counted (:data:`_RUNS_JS`), or the app is not running
+#: and every chart is a new one (a new data set gives every figure new JSON, which Streamlit
+#: mounts as a new chart). A run short enough may leave the app's "running" state undrawn
+#: (React renders both changes at once), so the run counter alone can miss it.
+_SLIDER_ANSWERED_JS = """([b]) => {
+  if (window.__mpRuns > b) return true;
+  const app = document.querySelector('[data-testid="stApp"]');
+  const charts = [...document.querySelectorAll('.js-plotly-plot')];
+  return !!app && app.getAttribute('data-test-script-state') === 'notRunning'
+    && charts.length > 0 && charts.every(g => !g.__mpOld);
+}"""
+
+
 def interact_slider(pg, n: int) -> list[float]:
     """Seconds from a slider notch to the redrawn view (run over, every chart drawn)."""
     out = []
     loc = _control(pg, "slider")
     for _ in range(n):
         before = pg.evaluate("() => window.__mpRuns")
+        pg.evaluate(_MARK_CHARTS_JS)
         t0 = pg.evaluate("() => performance.now()")
         loc.focus()
         at_max = loc.evaluate("(e) => Number(e.value) >= Number(e.max)")
         # one notch up (down from the maximum): a value not seen before, so the run
         # computes it, as when a student explores
         loc.press("ArrowLeft" if at_max else "ArrowRight")
-        out.append((_server_done(pg, before) - t0) / 1000)
+        out.append((_drawn_after(pg, _SLIDER_ANSWERED_JS, [before]) - t0) / 1000)
         wait_for_app(pg, content=None)  # nothing else arrives before the next change
     return out
 
