@@ -105,14 +105,6 @@ def _step_title(j, k, basis, kernels, spec_labels, prefix=""):
     return f"{prefix}Step {j + 1} of {k}: added {what}"
 
 
-def _play_controls(fig, k, start, frame_ms, *, y=-0.08, prefix="step j = "):
-    """Play/Pause buttons and a step slider under the plot (client-side playback).
-
-    The slider's current value ("step j = 3") is written at its right end, away from the
-    buttons at its left: in a narrow column the slider starts under the Pause button."""
-    play_controls(fig, k, start, frame_ms, y=y, slider_x=0.4, prefix=prefix)
-
-
 #: Decision surface (a colour bar): the legend on top in this many columns, each a fixed
 #: fraction of the plot's width, so it takes the same number of rows at every width (the
 #: top margin is reserved for them: a legend that wrapped onto more rows would make plotly
@@ -171,9 +163,10 @@ def _animated_layout(fig, k, start, frame_ms, *, height, title, legend=True, col
                                         title=dict(text="f(x)", side="right")),
                           selector=dict(type="contour"))
     # the controls last, placed at once: plotly walks every step of the slider on each later
-    # change of the layout (setting the slider's y afterwards cost 24 ms a figure)
+    # change of the layout (setting the slider's y afterwards cost 24 ms a figure). The
+    # slider's current value ("step j = 3") is at its right end, away from the buttons.
     controls = SURFACE_AXIS_PX + SURFACE_BAR_PX if colorbar else bottom - 65
-    _play_controls(fig, k, start, frame_ms, y=-controls / plot_px)
+    play_controls(fig, k, start, frame_ms, y=-controls / plot_px, slider_x=0.4)
     return fig
 
 
