@@ -145,17 +145,18 @@ def scree_figure(exact, approx, *, n_compared, k=None, q=None, height=560, narro
                            f"{n_compared} compared",
                      range=[0.5, exact.size + 0.5])
     base_layout(fig, height=height)
-    # the legend on top (base_layout). Wider than a phone, two entries a row (three rows at
-    # any width), in a top margin that holds them, and side and bottom margins that hold the
-    # tick labels and axis titles: plotly then draws the figure once (a margin too small for
-    # what it holds is grown, and the figure drawn again: 15 to 25 ms per figure, on every
-    # change). On a phone, one entry a row, and the top margin grows to hold them.
+    # the legend on top (base_layout), one entry a row (two a row cut the longest name at
+    # 1280 px). Wider than a phone, the top margin holds every row and the side and bottom
+    # margins the tick labels and axis titles, so plotly draws the figure once (a margin too
+    # small for what it holds is grown, and the figure drawn again: 15 to 25 ms per figure,
+    # on every change). On a phone plotly still sizes the top margin itself.
     if narrow:
         fig.update_layout(legend=dict(font=dict(size=15)), margin=dict(t=70))
     else:
-        fig.update_layout(legend=dict(font=dict(size=15), entrywidth=0.5,
+        rows = sum(1 for t in fig.data if t.showlegend is not False)
+        fig.update_layout(legend=dict(font=dict(size=15), entrywidth=1,
                                       entrywidthmode="fraction"),
-                          margin=dict(t=100, l=90, b=70))
+                          margin=dict(t=40 + 22 * rows, l=90, b=70))
     return projector_fonts(fig, title_shift=0)
 
 
