@@ -42,6 +42,7 @@ from mpcore.plots._kmp_animations import (
     PRESENT_FLAT_BAR_PX,
     PRESENT_LEGEND_ROW_PX,
 )
+from mpcore.plots._kmp_parts import SURFACE
 from mpcore.plots.geometry import grid_2d
 
 GRID = 15
@@ -62,15 +63,16 @@ def _plot_px(layout) -> float:
     return layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]
 
 
-def _contour(fig):
-    return next(t for t in fig["data"] if t["type"] == "contour")
+def _surface(fig):
+    """The decision surface's trace (a heatmap; its colour bar is the one under the plot)."""
+    return next(t for t in fig["data"] if t.get("name") == SURFACE)
 
 
 def _offsets(fig) -> dict:
     """Pixels below the plot area of the buttons', the slider's and the colour bar's tops."""
     lay, px = fig["layout"], _plot_px(fig["layout"])
     return {"buttons": -lay["updatemenus"][0]["y"] * px, "slider": -lay["sliders"][0]["y"] * px,
-            "colour bar": -_contour(fig)["colorbar"]["y"] * px}
+            "colour bar": -_surface(fig)["colorbar"]["y"] * px}
 
 
 @pytest.mark.parametrize("height", [480, 560, 1000])
@@ -174,7 +176,7 @@ def test_the_surface_fits_a_narrow_column(surface):
     assert lay["legend"]["orientation"] == "h" and lay["legend"]["yref"] == "container"
     assert lay["title"]["yref"] == "container" and lay["title"]["y"] > lay["legend"]["y"]
     assert lay["margin"]["r"] <= 20  # nothing beside the plot area
-    cb = _contour(surface)["colorbar"]
+    cb = _surface(surface)["colorbar"]
     assert cb["orientation"] == "h" and cb["nticks"] <= 5
     slider = lay["sliders"][0]
     assert slider["currentvalue"]["xanchor"] == "right"
@@ -199,7 +201,7 @@ def _present_parts(fig):
     lay = fig["layout"]
     plot = _plot_px(lay)
     return dict(plot=plot, buttons=-lay["updatemenus"][0]["y"] * plot,
-                slider=-lay["sliders"][0]["y"] * plot, bar=_contour(fig)["colorbar"])
+                slider=-lay["sliders"][0]["y"] * plot, bar=_surface(fig)["colorbar"])
 
 
 #: Presentation heights: 1280 x 720 and 1920 x 1080 less what the page shows above the figure.
@@ -229,7 +231,7 @@ def test_presentation_gives_the_surface_the_height(page_surface, height, least):
     assert lay["title"]["yref"] == "container" and lay["title"]["y"] > 0.95
     assert all(a is b for a, b in zip(out["frames"], surface["frames"]))
     assert surface["layout"]["legend"]["orientation"] == "h"
-    assert _contour(surface)["colorbar"]["orientation"] == "h"
+    assert _surface(surface)["colorbar"]["orientation"] == "h"
 
 
 def test_presentation_on_a_short_screen_lays_the_colour_bar_flat(page_surface):

@@ -21,6 +21,7 @@ from hypothesis import strategies as hst
 from hypothesis.extra import numpy as hnp
 
 from mpcore.plots import cut_animation, kcca_animation, prevalidated
+from mpcore.plots._kmp_parts import SURFACE
 from test_offline import _skpca_figure
 from views import kcca as kcca_views
 
@@ -155,7 +156,7 @@ def test_typed_figure_through_the_pages_layout_helpers(figure):
     typed = typed_arrays(figure)
     helpers = [lambda f: resized(f, 430), lambda f: narrow_layout(f, height=820)]
     helpers += [lambda f, s=s: one_panel(f, s, height=560) for s in panels(figure)]
-    if "contour" in {t.get("type") for t in figure["data"]}:
+    if SURFACE in {t.get("name") for t in figure["data"]}:
         helpers.append(lambda f: kmp_present_layout(resized(f, 505)))
     for helper in helpers:
         assert _sent(helper(typed), typed=True) == _sent(helper(figure))

@@ -161,7 +161,7 @@ def _animated_layout(fig, k, start, frame_ms, *, height, title, legend=True, col
                                         y=-SURFACE_AXIS_PX / plot_px, yanchor="top", len=0.8,
                                         thickness=14, nticks=5, tickformat=".2~g", tickangle=0,
                                         title=dict(text="f(x)", side="right")),
-                          selector=dict(type="contour"))
+                          selector=dict(name=SURFACE))
     # the controls last, placed at once: plotly walks every step of the slider on each later
     # change of the layout (setting the slider's y afterwards cost 24 ms a figure). The
     # slider's current value ("step j = 3") is at its right end, away from the buttons.
