@@ -223,6 +223,14 @@ def play_controls(fig, k, start, frame_ms, *, y=-0.07, slider_x=0.26, prefix="st
 
     One frame per step, named "1".."k"; the slider opens on ``start`` (0-based).
     """
+    return fig.update_layout(play_controls_layout(k, start, frame_ms, y=y, slider_x=slider_x,
+                                                  prefix=prefix, button_font=button_font))
+
+
+def play_controls_layout(k, start, frame_ms, *, y=-0.07, slider_x=0.26, prefix="step j = ",
+                         button_font=FONT_SIZE - 1) -> dict:
+    """The layout keys :func:`play_controls` sets (``updatemenus`` and ``sliders``), as a
+    dict to merge into a figure dict."""
     slider_steps = [dict(method="animate", label=str(j + 1),
                          args=[[str(j + 1)], dict(mode="immediate", frame=dict(duration=0, redraw=True),
                                                   transition=dict(duration=0))])
@@ -230,7 +238,7 @@ def play_controls(fig, k, start, frame_ms, *, y=-0.07, slider_x=0.26, prefix="st
     play = dict(frame=dict(duration=int(frame_ms), redraw=True), fromcurrent=True,
                 transition=dict(duration=0), mode="immediate")
     pause = dict(mode="immediate", frame=dict(duration=0, redraw=False), transition=dict(duration=0))
-    fig.update_layout(
+    return dict(
         updatemenus=[dict(type="buttons", direction="left", x=0.0, y=y, xanchor="left",
                           yanchor="top", pad=dict(r=10, t=10), showactive=False,
                           font=dict(size=button_font, color=INK),
@@ -243,7 +251,6 @@ def play_controls(fig, k, start, frame_ms, *, y=-0.07, slider_x=0.26, prefix="st
                       currentvalue=dict(prefix=prefix, xanchor="right",
                                         font=dict(size=FONT_SIZE, color=INK)))],
     )
-    return fig
 
 
 def deep_merge(base: dict, patch: dict) -> dict:

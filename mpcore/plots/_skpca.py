@@ -14,6 +14,9 @@ the browser without a server round trip:
 
 from __future__ import annotations
 
+import functools
+import json
+
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
@@ -21,21 +24,25 @@ from plotly.subplots import make_subplots
 from ._frames import open_at
 from ._common import (
     DIVERGING,
+    INK,
     OKABE_ITO,
     PALETTE,
     SEQUENTIAL,
     base_layout,
+    deep_merge,
     finite,
-    play_controls,
+    play_controls_layout,
+    readable,
 )
 
 
-def _ring_trace(X2, idx):
-    return go.Scatter(
-        x=X2[idx, 0], y=X2[idx, 1], mode="markers+text",
+def _ring_trace(X2, idx) -> dict:
+    # the label's colour as mpcore.plots.ink makes it: readable on the white plot
+    return dict(
+        type="scatter", x=X2[idx, 0], y=X2[idx, 1], mode="markers+text",
         marker=dict(size=22, color="rgba(0,0,0,0)", line=dict(color=OKABE_ITO["vermillion"], width=3)),
         text=[str(n + 1) for n in range(len(idx))], textposition="top right",
-        textfont=dict(size=16, color=OKABE_ITO["vermillion"], weight="bold",
+        textfont=dict(size=16, color=readable(OKABE_ITO["vermillion"]), weight="bold",
                       shadow="1px 1px 2px white, -1px -1px 2px white"),
         name="chosen basis points", hovertemplate="basis #%{text}<extra></extra>",
     )
@@ -130,6 +137,118 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
         raise ValueError("No steps to draw: the kernel matrix was already spanned.")
     start = int(np.clip(start, 0, k - 1))
     has_heat = heatmaps is not None
+    diag_max = max(float(np.max(steps[0].residual_diag + 0)), 1e-300)
+    if trace0 is not None:
+        diag_max = max(diag_max, trace0 / max(len(X2), 1))
+    s0 = steps[start]
+    q0 = finite(s0.quotients)
+    rel0 = _relative(s0.quotients)
+    added = np.asarray([] if added is None else added, dtype=int)
+    # the traces as dicts, in the grid's axes, with the colours mpcore.plots.ink would give
+    # their colour bars and text (the layout around them is styled once: _styled_grid)
+    panel = {1: dict(xaxis="x", yaxis="y"), 2: dict(xaxis="x2", yaxis="y2"),
+             3: dict(xaxis="x3", yaxis="y3"), 4: dict(xaxis="x4", yaxis="y4")}
+    data = [dict(type="scatter", x=X2[:, 0], y=X2[:, 1], mode="markers",
+                 marker=dict(color=s0.residual_diag, size=9, colorscale=_scale(SEQUENTIAL), cmin=0,
+                             cmax=diag_max, line=dict(width=0.5, color="#333"),
+                             colorbar=_colorbar(title=dict(text="K̂<sub>ii</sub>", side="right"),
+                                                x=0.405, y=0.78, len=0.42, thickness=14)),
+                 name="training points",
+                 hovertemplate="i = %{pointNumber}<br>K̂ii = %{marker.color:.3g}<extra></extra>",
+                 showlegend=False, **panel[1]),
+            dict(_ring_trace(X2, np.array([t.index for t in steps[: start + 1]])),
+                 showlegend=False, **panel[1])]
+    if added.size:  # static: the points a person added by clicking
+        data.append(dict(type="scatter", x=X2[added, 0], y=X2[added, 1], mode="markers",
+                         marker=dict(size=16, symbol="diamond-open", color="#111111",
+                                     line=dict(width=2.5)),
+                         name="added by clicking", showlegend=False,
+                         hovertemplate="added point, i = %{customdata}<extra></extra>",
+                         customdata=added, **panel[1]))
+    # panel 2
+    data.append(dict(type="scatter", x=np.arange(len(X2)), y=rel0, customdata=q0,
+                     mode="markers", marker=dict(size=6, color=OKABE_ITO["blue"]),
+                     name="ρ<sub>i</sub>", showlegend=False,
+                     hovertemplate="i = %{x}<br>ρ = %{customdata:.4g}<br>"
+                                   "÷ max = %{y:.3f}<extra></extra>", **panel[2]))
+    data.append(dict(type="scatter", x=[s0.index], y=[rel0[s0.index]], customdata=[q0[s0.index]],
+                     mode="markers+text", text=[f"i = {s0.index}"],
+                     textposition="bottom center",
+                     marker=dict(size=18, symbol="star", color=OKABE_ITO["vermillion"],
+                                 line=dict(width=1, color="black")),
+                     textfont=dict(size=15), name="argmax (chosen)", showlegend=False,
+                     hovertemplate="chosen i = %{x}<br>ρ = %{customdata:.4g}<extra></extra>",
+                     **panel[2]))
+    # panel 4: static curves, then the moving marker
+    j_axis = np.arange(0, k + 1)
+    greedy = np.array([trace0 if trace0 is not None else np.nan] + [s.trace_residual for s in steps])
+    data.append(dict(type="scatter", x=j_axis, y=greedy, mode="lines+markers", name="sparse KPCA",
+                     line=dict(color=PALETTE[0], width=3), marker=dict(size=5), **panel[4]))
+    dash = ("dash", "dot", "dashdot")
+    for n, (name, curve) in enumerate((curves or {}).items()):
+        curve = finite(curve)[: k + 1]
+        data.append(dict(type="scatter", x=j_axis[: len(curve)], y=curve, mode="lines", name=name,
+                         line=dict(color=PALETTE[1 + n], width=3, dash=dash[n % 3]), **panel[4]))
+    data.append(dict(type="scatter", x=[start + 1], y=[s0.trace_residual], mode="markers",
+                     marker=dict(size=16, color=OKABE_ITO["vermillion"],
+                                 line=dict(width=1.5, color="black")),
+                     name="current step j", showlegend=False, **panel[4]))
+    trace_ids = [0, 1, 2 + bool(added.size), 3 + bool(added.size), len(data) - 1]
+
+    # fixed axes across frames (plotly animations must not rescale)
+    pad = 0.08 * (np.ptp(X2, axis=0) + 1e-12)
+    ymax = np.nanmax(greedy) if np.isfinite(np.nanmax(greedy)) else 1.0
+    axes = dict(
+        xaxis=dict(range=[X2[:, 0].min() - pad[0], X2[:, 0].max() + pad[0]],
+                   title=dict(text=axis_labels[0])),
+        yaxis=dict(range=[X2[:, 1].min() - pad[1], X2[:, 1].max() + pad[1]],
+                   title=dict(text=axis_labels[1])),
+        xaxis2=dict(range=[-0.5, len(X2) - 0.5], title=dict(text="training index i")),
+        # no y titles on the right-hand panels: the panel titles say it, and the colour bars
+        # of the left-hand panels need the room
+        yaxis2=dict(range=[-0.02, 1.12]),
+        xaxis4=dict(title=dict(text="step j (basis vectors)"), range=[-0.3, k + 0.3]),
+        yaxis4=dict(range=[0, ymax * 1.05]))
+    if has_heat:
+        heat_abs = float(np.max(np.abs(heatmaps[0]))) or 1.0
+        size = heatmaps.shape[1]
+        shown = (np.arange(size) if heat_index is None else np.asarray(heat_index)).astype(int)
+        ticks = np.unique(np.linspace(0, size - 1, min(size, 8)).astype(int))
+        data.append(dict(type="heatmap", z=heatmaps[start], colorscale=_scale(DIVERGING), zmid=0,
+                         zmin=-heat_abs, zmax=heat_abs,
+                         colorbar=_colorbar(title=dict(text="K̂", side="right"),
+                                            x=0.405, y=0.22, len=0.42, thickness=14),
+                         customdata=np.array([[f"{a}, {b}" for b in shown] for a in shown]),
+                         hovertemplate="K̂ at (i, i') = (%{customdata})<br>"
+                                       "%{z:.3g}<extra></extra>", **panel[3]))
+        x, y = _row_col(_position(heat_index, s0.index), size)
+        data.append(dict(type="scatter", x=x, y=y, mode="lines",
+                         name="chosen point's row and column",
+                         line=dict(color="#111111", width=2), hoverinfo="skip",
+                         showlegend=False, **panel[3]))
+        axis = dict(tickmode="array", tickvals=ticks, ticktext=[str(shown[t]) for t in ticks],
+                    range=[-0.5, size - 0.5], showgrid=False, zeroline=False)
+        # across, fewer labels and never turned: turned labels push the axis title down
+        # into the Play buttons when the panel is narrow (a 1280 px projector)
+        across = np.unique(np.linspace(0, size - 1, min(size, 6)).astype(int))
+        axes["xaxis3"] = dict(axis, title=dict(text="training index i′"), tickvals=across,
+                              ticktext=[str(shown[t]) for t in across], tickangle=0)
+        axes["yaxis3"] = dict(axis, title=dict(text="training index i"), autorange=False,
+                              range=[size - 0.5, -0.5])
+        trace_ids += [len(data) - 2, len(data) - 1]
+
+    frames = [dict(data=_frame_traces(X2, steps, j, heatmaps, heat_index), traces=trace_ids,
+                   name=str(j + 1))
+              for j in range(k)]
+    # last: the play controls (slider and Play/Pause), already in their colours
+    layout = deep_merge(_styled_grid(has_heat, height), axes)
+    layout.update(play_controls_layout(k, start, frame_ms, slider_x=0.31, button_font=16))
+    return dict(data=data, layout=layout, frames=frames)
+
+
+@functools.lru_cache(maxsize=8)
+def _styled_grid_cached(has_heat: bool, height: int) -> str:
+    """The 2 x 2 grid's layout as JSON, styled once per shape (see :func:`_styled_grid`)."""
     # short titles: at 1280 px the two columns of panels are about 250 px wide each
     titles = ("Data (colour: K̂<sub>ii</sub>)",
               "Quotients ρ<sub>i</sub> ÷ largest",
@@ -139,123 +258,13 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
     # when presentation mode fits the figure into a 720-pixel projector window
     fig = make_subplots(rows=2, cols=2, subplot_titles=titles, horizontal_spacing=0.2,
                         vertical_spacing=0.22)
-    diag_max = max(float(np.max(steps[0].residual_diag + 0)), 1e-300)
-    if trace0 is not None:
-        diag_max = max(diag_max, trace0 / max(len(X2), 1))
-    q0 = finite(steps[start].quotients)
-
-    first = [go.Scatter(x=X2[:, 0], y=X2[:, 1], mode="markers",
-                        marker=dict(color=steps[start].residual_diag)),
-             _ring_trace(X2, np.array([t.index for t in steps[: start + 1]])),
-             go.Scatter(x=np.arange(len(X2)), y=_relative(steps[start].quotients),
-                        customdata=q0, mode="markers"),
-             go.Scatter(x=[steps[start].index], y=[_relative(steps[start].quotients)[steps[start].index]],
-                        customdata=[q0[steps[start].index]],
-                        mode="markers+text", text=[f"i = {steps[start].index}"],
-                        textposition="bottom center"),
-             go.Scatter(x=[start + 1], y=[steps[start].trace_residual], mode="markers")]
-    if has_heat:
-        first.append(go.Heatmap(z=heatmaps[start]))
-    # panel 1
-    sc = first[0]
-    sc.update(marker=dict(size=9, colorscale=SEQUENTIAL, cmin=0, cmax=diag_max,
-                          line=dict(width=0.5, color="#333"),
-                          colorbar=dict(title=dict(text="K̂<sub>ii</sub>", side="right"),
-                                        x=0.405, y=0.78, len=0.42, thickness=14)),
-              name="training points", hovertemplate="i = %{pointNumber}<br>K̂ii = %{marker.color:.3g}<extra></extra>",
-              showlegend=False)
-    fig.add_trace(sc, row=1, col=1)
-    fig.add_trace(first[1].update(showlegend=False), row=1, col=1)
-    added = np.asarray([] if added is None else added, dtype=int)
-    if added.size:  # static: the points a person added by clicking
-        fig.add_trace(go.Scatter(x=X2[added, 0], y=X2[added, 1], mode="markers",
-                                 marker=dict(size=16, symbol="diamond-open", color="#111111",
-                                             line=dict(width=2.5)),
-                                 name="added by clicking", showlegend=False,
-                                 hovertemplate="added point, i = %{customdata}<extra></extra>",
-                                 customdata=added), row=1, col=1)
-    # panel 2
-    fig.add_trace(first[2].update(marker=dict(size=6, color=OKABE_ITO["blue"]), name="ρ<sub>i</sub>",
-                                  showlegend=False,
-                                  hovertemplate="i = %{x}<br>ρ = %{customdata:.4g}<br>"
-                                                "÷ max = %{y:.3f}<extra></extra>"),
-                  row=1, col=2)
-    fig.add_trace(first[3].update(marker=dict(size=18, symbol="star", color=OKABE_ITO["vermillion"],
-                                              line=dict(width=1, color="black")),
-                                  textfont=dict(size=15), name="argmax (chosen)", showlegend=False,
-                                  hovertemplate="chosen i = %{x}<br>ρ = %{customdata:.4g}"
-                                                "<extra></extra>"),
-                  row=1, col=2)
-    # panel 4: static curves, then the moving marker
-    j_axis = np.arange(0, k + 1)
-    greedy = np.array([trace0 if trace0 is not None else np.nan] + [s.trace_residual for s in steps])
-    fig.add_trace(go.Scatter(x=j_axis, y=greedy, mode="lines+markers", name="sparse KPCA",
-                             line=dict(color=PALETTE[0], width=3), marker=dict(size=5)), row=2, col=2)
-    dash = ("dash", "dot", "dashdot")
-    for n, (name, curve) in enumerate((curves or {}).items()):
-        curve = finite(curve)[: k + 1]
-        fig.add_trace(go.Scatter(x=j_axis[: len(curve)], y=curve, mode="lines", name=name,
-                                 line=dict(color=PALETTE[1 + n], width=3, dash=dash[n % 3])),
-                      row=2, col=2)
-    fig.add_trace(first[4].update(marker=dict(size=16, color=OKABE_ITO["vermillion"],
-                                              line=dict(width=1.5, color="black")),
-                                  name="current step j", showlegend=False), row=2, col=2)
-    trace_ids = [0, 1, 2 + bool(added.size), 3 + bool(added.size), len(fig.data) - 1]
-    if has_heat:
-        heat_abs = float(np.max(np.abs(heatmaps[0]))) or 1.0
-        size = heatmaps.shape[1]
-        shown = (np.arange(size) if heat_index is None else np.asarray(heat_index)).astype(int)
-        ticks = np.unique(np.linspace(0, size - 1, min(size, 8)).astype(int))
-        fig.add_trace(first[5].update(colorscale=DIVERGING, zmid=0, zmin=-heat_abs, zmax=heat_abs,
-                                      colorbar=dict(title=dict(text="K̂", side="right"),
-                                                    x=0.405, y=0.22, len=0.42, thickness=14),
-                                      customdata=np.array([[f"{a}, {b}" for b in shown]
-                                                           for a in shown]),
-                                      hovertemplate="K̂ at (i, i') = (%{customdata})<br>"
-                                                    "%{z:.3g}<extra></extra>"),
-                      row=2, col=1)
-        x, y = _row_col(_position(heat_index, steps[start].index), size)
-        fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name="chosen point's row and column",
-                                 line=dict(color="#111111", width=2), hoverinfo="skip",
-                                 showlegend=False), row=2, col=1)
-        axis = dict(tickmode="array", tickvals=ticks, ticktext=[str(shown[t]) for t in ticks],
-                    range=[-0.5, size - 0.5], showgrid=False, zeroline=False)
-        # across, fewer labels and never turned: turned labels push the axis title down
-        # into the Play buttons when the panel is narrow (a 1280 px projector)
-        across = np.unique(np.linspace(0, size - 1, min(size, 6)).astype(int))
-        fig.update_xaxes(title="training index i′", **dict(
-            axis, tickvals=across, ticktext=[str(shown[t]) for t in across], tickangle=0),
-            row=2, col=1)
-        fig.update_yaxes(title="training index i", autorange=False,
-                         **dict(axis, range=[size - 0.5, -0.5]), row=2, col=1)
-        trace_ids += [len(fig.data) - 2, len(fig.data) - 1]
-    else:
+    if not has_heat:
         fig.add_annotation(text="m is large: the m × m heatmap is not drawn<br>"
                                 "(it would send m² numbers per frame).",
                            showarrow=False, xref="x3 domain", yref="y3 domain", x=0.5, y=0.5,
                            font=dict(size=15))
         fig.update_xaxes(visible=False, row=2, col=1)
         fig.update_yaxes(visible=False, row=2, col=1)
-
-    frames = [dict(data=_frame_traces(X2, steps, j, heatmaps, heat_index), traces=trace_ids,
-                   name=str(j + 1))
-              for j in range(k)]
-
-    # fixed axes across frames (plotly animations must not rescale)
-    pad = 0.08 * (np.ptp(X2, axis=0) + 1e-12)
-    fig.update_xaxes(range=[X2[:, 0].min() - pad[0], X2[:, 0].max() + pad[0]], title=axis_labels[0],
-                     row=1, col=1)
-    fig.update_yaxes(range=[X2[:, 1].min() - pad[1], X2[:, 1].max() + pad[1]], title=axis_labels[1],
-                     row=1, col=1)
-    fig.update_xaxes(range=[-0.5, len(X2) - 0.5], title="training index i", row=1, col=2)
-    # no y titles on the right-hand panels: the panel titles say it, and the colour bars of the
-    # left-hand panels need the room
-    fig.update_yaxes(range=[-0.02, 1.12],
-                     row=1, col=2)
-    fig.update_xaxes(title="step j (basis vectors)", range=[-0.3, k + 0.3], row=2, col=2)
-    ymax = np.nanmax(greedy) if np.isfinite(np.nanmax(greedy)) else 1.0
-    fig.update_yaxes(range=[0, ymax * 1.05], row=2, col=2)
-
     base_layout(fig, height=height, legend_top=False)
     # the legend names panel 4's curves; under the figure, it covers no data at any width
     fig.update_layout(margin=dict(b=215, t=70),
@@ -264,11 +273,31 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
                                   bgcolor="rgba(255,255,255,0.85)", bordercolor="#999",
                                   borderwidth=1, font=dict(size=13)))
     fig.update_annotations(font_size=17, yshift=8)
-    # last: every layout update walks the slider's k steps (ink would only repeat its colours)
-    play_controls(fig, k, start, frame_ms, slider_x=0.31, button_font=16)
-    out = fig.to_plotly_json()
-    out["frames"] = frames
-    return out
+    return json.dumps(fig.layout.to_plotly_json())
+
+
+def _styled_grid(has_heat: bool, height: int) -> dict:
+    """The figure's layout before its data: the 2 x 2 grid (``make_subplots``), styled by
+    :func:`base_layout` (fonts, axis lines, template, :func:`ink`), the legend under the
+    figure and the panel titles' font. It depends on the figure's shape alone, so it is
+    built once per shape (plotly's validated updates were most of a rebuild's time); the
+    ranges, tick labels and play controls of the data at hand are merged into a copy."""
+    return json.loads(_styled_grid_cached(bool(has_heat), int(height)))
+
+
+@functools.lru_cache(maxsize=None)
+def _scale_json(name: str) -> str:
+    return json.dumps(go.scatter.Marker(colorscale=name).to_plotly_json()["colorscale"])
+
+
+def _scale(name: str) -> list:
+    """A named colour scale as the list of stops plotly validation turns it into."""
+    return json.loads(_scale_json(name))
+
+
+def _colorbar(**kw) -> dict:
+    """A colour bar with the ink :func:`mpcore.plots.ink` gives every colour bar."""
+    return dict(kw, tickfont=dict(color=INK), title=dict(kw.get("title") or {}, font=dict(color=INK)))
 
 
 def skpca_animation(X2, steps, **kwargs):
