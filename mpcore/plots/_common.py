@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import json
+
 import numpy as np
+import plotly.graph_objects as go
 
 #: Okabe & Ito's colour-blind-safe palette.
 OKABE_ITO = {
@@ -263,3 +267,37 @@ def deep_merge(base: dict, patch: dict) -> dict:
         else:
             out[key] = val
     return out
+
+
+def styled_once(build):
+    """Cache a function that builds a figure's layout through plotly (``make_subplots``,
+    :func:`base_layout`, :func:`ink`) and returns it as a dict: it runs once per argument
+    tuple, and every call gets its own copy to merge the data's ranges and labels into.
+
+    For the animated figures rebuilt on every slider move: their styling depends on the
+    figure's shape alone, and plotly's validated updates were most of a rebuild's time.
+    """
+    cached = functools.lru_cache(maxsize=16)(lambda *args: json.dumps(build(*args)))
+
+    @functools.wraps(build)
+    def copy(*args):
+        return json.loads(cached(*args))
+
+    return copy
+
+
+@functools.lru_cache(maxsize=None)
+def _scale_json(name: str) -> str:
+    return json.dumps(go.scatter.Marker(colorscale=name).to_plotly_json()["colorscale"])
+
+
+def scale_stops(name: str) -> list:
+    """A named colour scale as the list of stops plotly's validation turns it into (a figure
+    dict built without validation carries what a validated one would)."""
+    return json.loads(_scale_json(name))
+
+
+def inked_colorbar(**kw) -> dict:
+    """A colour bar dict with the ink :func:`ink` gives every colour bar."""
+    return dict(kw, tickfont=dict(kw.get("tickfont") or {}, color=INK),
+                title=dict(kw.get("title") or {}, font=dict(color=INK)))

@@ -29,8 +29,11 @@ from ._common import (
     OKABE_ITO,
     SEQUENTIAL,
     base_layout,
+    deep_merge,
     finite,
-    play_controls,
+    play_controls_layout,
+    readable,
+    styled_once,
 )
 from ._spectrum import INK, projector_fonts
 
@@ -52,13 +55,15 @@ PROJECTION_TITLE = 2
 QUOTIENT_TITLE = 3
 
 
-def _ring(A, idx, name):
-    return go.Scatter(
-        x=A[idx, 0], y=A[idx, 1], mode="markers+text", name=name, showlegend=False,
+def _ring(A, idx, name, axes) -> dict:
+    # the numbers' colour as mpcore.plots.ink makes it: readable on the white plot
+    return dict(
+        type="scatter", x=A[idx, 0], y=A[idx, 1], mode="markers+text", name=name,
+        showlegend=False,
         marker=dict(size=22, color="rgba(0,0,0,0)", line=dict(color=OKABE_ITO["vermillion"], width=3)),
         text=[str(n + 1) for n in range(len(idx))], textposition="top right",
-        textfont=dict(size=15, color=OKABE_ITO["vermillion"]),
-        hovertemplate="basis pair #%{text}<extra></extra>")
+        textfont=dict(size=15, color=readable(OKABE_ITO["vermillion"])),
+        hovertemplate="basis pair #%{text}<extra></extra>", **axes)
 
 
 def _ring_patch(A, idx):
@@ -111,23 +116,19 @@ def kcca_animation(X, Y, latent, steps, **kwargs) -> go.Figure:
     fig : plotly.graph_objects.Figure
         Traces named by the module constants; ``len(fig.frames) == len(steps)``.
     """
-    fig, frames = _animation(X, Y, latent, steps, **kwargs)
-    fig.frames = frames
-    return fig
+    return go.Figure(kcca_animation_dict(X, Y, latent, steps, **kwargs))
 
 
 def kcca_animation_dict(X, Y, latent, steps, **kwargs) -> dict:
     """:func:`kcca_animation` as a plotly dict, its frames plain dicts never validated one
     by one: what the app builds for every slider setting, several times faster."""
-    fig, frames = _animation(X, Y, latent, steps, **kwargs)
-    out = fig.to_plotly_json()
-    out["frames"] = frames
-    return out
+    return _animation(X, Y, latent, steps, **kwargs)
 
 
 def _animation(X, Y, latent, steps, *, train=None, test=None, rho=None, frame_ms=500, start=0,
-               height=920) -> tuple[go.Figure, list[dict]]:
-    """The figure without its frames, and the frames as dicts."""
+               height=920) -> dict:
+    """The figure as a dict, its frames plain dicts: traces, ranges, titles and controls
+    merged into the grid's layout, styled once per height (:func:`_styled_grid`)."""
     X, Y = np.asarray(X, dtype=float), np.asarray(Y, dtype=float)
     z = np.asarray(latent, dtype=float)
     k = len(steps)
@@ -138,92 +139,108 @@ def _animation(X, Y, latent, steps, *, train=None, test=None, rho=None, frame_ms
     start = int(np.clip(start, 0, k - 1))
     variates = _oriented_variates(steps)
     corr = [pearson(u, v) for u, v in variates]
-    fig = make_subplots(
-        rows=2, cols=3, specs=[[{}, {}, {}], [{"colspan": 2}, None, {}]],
-        subplot_titles=_titles(start, steps[start], corr[start]),
-        # room between panels for a y-axis title beside the tick labels of the panel on
-        # its left, at a 1280 px projector's column width
-        horizontal_spacing=0.11, vertical_spacing=0.24)
+    # the panels' axes (make_subplots: row 1 x/x2/x3, row 2 x4 (two columns) and x5)
+    panel = {n: dict(xaxis=f"x{n if n > 1 else ''}", yaxis=f"y{n if n > 1 else ''}")
+             for n in range(1, 6)}
     colour = dict(coloraxis="coloraxis", size=8, line=dict(width=0.5, color="#333"))
     idx0 = [s.index for s in steps[: start + 1]]
     # panels 1 and 2: the views (static), the rings (per frame)
-    fig.add_trace(go.Scatter(x=X[:, 0], y=X[:, 1], mode="markers", name=VIEW_X, showlegend=False,
-                             marker=dict(color=z, **colour),
-                             hovertemplate="i = %{pointNumber}<br>z = %{marker.color:.2f}<extra></extra>"),
-                  row=1, col=1)
-    fig.add_trace(_ring(X, idx0, CHOSEN_X), row=1, col=1)
-    fig.add_trace(go.Scatter(x=Y[:, 0], y=Y[:, 1], mode="markers", name=VIEW_Y, showlegend=False,
-                             marker=dict(color=z, **colour),
-                             hovertemplate="i = %{pointNumber}<br>z = %{marker.color:.2f}<extra></extra>"),
-                  row=1, col=2)
-    fig.add_trace(_ring(Y, idx0, CHOSEN_Y), row=1, col=2)
+    data = [dict(type="scatter", x=X[:, 0], y=X[:, 1], mode="markers", name=VIEW_X,
+                 showlegend=False, marker=dict(color=z, **colour),
+                 hovertemplate="i = %{pointNumber}<br>z = %{marker.color:.2f}<extra></extra>",
+                 **panel[1]),
+            _ring(X, idx0, CHOSEN_X, panel[1]),
+            dict(type="scatter", x=Y[:, 0], y=Y[:, 1], mode="markers", name=VIEW_Y,
+                 showlegend=False, marker=dict(color=z, **colour),
+                 hovertemplate="i = %{pointNumber}<br>z = %{marker.color:.2f}<extra></extra>",
+                 **panel[2]),
+            _ring(Y, idx0, CHOSEN_Y, panel[2])]
     # panel 3: projections
     u0, v0 = variates[start]
-    fig.add_trace(go.Scatter(x=u0, y=v0, mode="markers", name=PROJECTIONS, showlegend=False,
-                             marker=dict(color=z, **colour),
-                             hovertemplate="u = %{x:.2f}<br>v = %{y:.2f}<extra></extra>"),
-                  row=1, col=3)
+    data.append(dict(type="scatter", x=u0, y=v0, mode="markers", name=PROJECTIONS,
+                     showlegend=False, marker=dict(color=z, **colour),
+                     hovertemplate="u = %{x:.2f}<br>v = %{y:.2f}<extra></extra>", **panel[3]))
     # panel 4: quotients at the current step
     s0 = steps[start]
-    fig.add_trace(go.Scatter(x=z, y=finite(s0.quotients), mode="markers", name=QUOTIENTS,
-                             showlegend=False, marker=dict(size=6, color=OKABE_ITO["blue"]),
-                             customdata=np.arange(len(z)),
-                             hovertemplate="i = %{customdata}<br>z = %{x:.2f}<br>ρ = %{y:.4f}<extra></extra>"),
-                  row=2, col=1)
-    fig.add_trace(go.Scatter(x=[z[s0.index]], y=[s0.quotients[s0.index]], mode="markers+text",
-                             name=ARGMAX, showlegend=False, text=[f"i = {s0.index}"],
-                             textposition="top center", textfont=dict(size=16, color=INK),
-                             marker=dict(size=20, symbol="star", color=OKABE_ITO["vermillion"],
-                                         line=dict(width=1, color="black")),
-                             hovertemplate="chosen i = " + str(s0.index) + "<br>ρ = %{y:.4f}<extra></extra>"),
-                  row=2, col=1)
+    data.append(dict(type="scatter", x=z, y=finite(s0.quotients), mode="markers", name=QUOTIENTS,
+                     showlegend=False, marker=dict(size=6, color=OKABE_ITO["blue"]),
+                     customdata=np.arange(len(z)),
+                     hovertemplate="i = %{customdata}<br>z = %{x:.2f}<br>ρ = %{y:.4f}<extra></extra>",
+                     **panel[4]))
+    data.append(dict(type="scatter", x=[z[s0.index]], y=[s0.quotients[s0.index]],
+                     mode="markers+text", name=ARGMAX, showlegend=False, text=[f"i = {s0.index}"],
+                     textposition="top center", textfont=dict(size=16, color=readable(INK)),
+                     marker=dict(size=20, symbol="star", color=OKABE_ITO["vermillion"],
+                                 line=dict(width=1, color="black")),
+                     hovertemplate="chosen i = " + str(s0.index) + "<br>ρ = %{y:.4f}<extra></extra>",
+                     **panel[4]))
     # panel 5: correlation against t (static lines, moving marker)
     t = np.arange(1, k + 1)
     if rho is not None:
-        fig.add_trace(go.Scatter(x=t, y=np.asarray(rho, float), mode="lines", name=RHO,
-                                 line=dict(color=OKABE_ITO["black"], width=2, dash="dot")),
-                      row=2, col=3)
+        data.append(dict(type="scatter", x=t, y=np.asarray(rho, float), mode="lines", name=RHO,
+                         line=dict(color=OKABE_ITO["black"], width=2, dash="dot"), **panel[5]))
     if train is not None:
-        fig.add_trace(go.Scatter(x=t, y=np.asarray(train, float), mode="lines+markers", name=TRAIN,
-                                 line=dict(color=OKABE_ITO["blue"], width=3), marker=dict(size=6)),
-                      row=2, col=3)
+        data.append(dict(type="scatter", x=t, y=np.asarray(train, float), mode="lines+markers",
+                         name=TRAIN, line=dict(color=OKABE_ITO["blue"], width=3),
+                         marker=dict(size=6), **panel[5]))
     if test is not None:
-        fig.add_trace(go.Scatter(x=t, y=np.asarray(test, float), mode="lines+markers", name=TEST,
-                                 line=dict(color=OKABE_ITO["orange"], width=3, dash="dash"),
-                                 marker=dict(size=6, symbol="square")),
-                      row=2, col=3)
+        data.append(dict(type="scatter", x=t, y=np.asarray(test, float), mode="lines+markers",
+                         name=TEST, line=dict(color=OKABE_ITO["orange"], width=3, dash="dash"),
+                         marker=dict(size=6, symbol="square"), **panel[5]))
     current_y = np.asarray(train, float) if train is not None else np.asarray(corr)
-    fig.add_trace(go.Scatter(x=[start + 1], y=[current_y[start]], mode="markers", name=CURRENT,
-                             showlegend=False,
-                             marker=dict(size=16, color=OKABE_ITO["vermillion"],
-                                         line=dict(width=1.5, color="black"))),
-                  row=2, col=3)
-    ids = {tr.name: n for n, tr in enumerate(fig.data)}
+    data.append(dict(type="scatter", x=[start + 1], y=[current_y[start]], mode="markers",
+                     name=CURRENT, showlegend=False,
+                     marker=dict(size=16, color=OKABE_ITO["vermillion"],
+                                 line=dict(width=1.5, color="black")), **panel[5]))
+    ids = {tr["name"]: n for n, tr in enumerate(data)}
     moving = [ids[CHOSEN_X], ids[CHOSEN_Y], ids[PROJECTIONS], ids[QUOTIENTS], ids[ARGMAX],
               ids[CURRENT]]
     # fixed axes across frames
+    axes = {}
     for A, col in ((X, 1), (Y, 2)):
         pad = 0.08 * (np.ptp(A, axis=0) + 1e-12)
-        fig.update_xaxes(range=[A[:, 0].min() - pad[0], A[:, 0].max() + pad[0]],
-                         title=f"{'x' if col == 1 else 'y'}<sub>1</sub>", row=1, col=col)
-        fig.update_yaxes(range=[A[:, 1].min() - pad[1], A[:, 1].max() + pad[1]],
-                         title=f"{'x' if col == 1 else 'y'}<sub>2</sub>", row=1, col=col,
-                         scaleanchor=f"x{col}", scaleratio=1)
+        n = "" if col == 1 else str(col)
+        axes[f"xaxis{n}"] = dict(range=[A[:, 0].min() - pad[0], A[:, 0].max() + pad[0]],
+                                 title=dict(text=f"{'x' if col == 1 else 'y'}<sub>1</sub>"))
+        axes[f"yaxis{n}"] = dict(range=[A[:, 1].min() - pad[1], A[:, 1].max() + pad[1]],
+                                 title=dict(text=f"{'x' if col == 1 else 'y'}<sub>2</sub>"),
+                                 scaleanchor="x" if col == 1 else f"x{col}", scaleratio=1)
     lim = max(max(float(np.max(np.abs(u))), float(np.max(np.abs(v)))) for u, v in variates) * 1.08
-    fig.update_xaxes(range=[-lim, lim], title="u = view X projection", row=1, col=3)
-    fig.update_yaxes(range=[-lim, lim], title="v = view Y projection", row=1, col=3)
+    axes["xaxis3"] = dict(range=[-lim, lim], title=dict(text="u = view X projection"))
+    axes["yaxis3"] = dict(range=[-lim, lim], title=dict(text="v = view Y projection"))
     q_all = np.concatenate([finite(s.quotients) for s in steps])
     q_lo = min(float(np.nanmin(q_all)) if np.any(np.isfinite(q_all)) else 0.0, 0.0)
-    fig.update_xaxes(title="candidate's latent z<sub>i</sub>", row=2, col=1)
-    fig.update_yaxes(range=[q_lo - 0.08, 1.12], title="ρ<sub>i</sub>", row=2, col=1)
+    axes["xaxis4"] = dict(title=dict(text="candidate's latent z<sub>i</sub>"))
+    axes["yaxis4"] = dict(range=[q_lo - 0.08, 1.12], title=dict(text="ρ<sub>i</sub>"))
     series = [np.asarray(a, float) for a in (train, test, rho) if a is not None] + [np.asarray(corr)]
     y_hi = max(1.05, max(float(np.nanmax(a)) for a in series) * 1.05)
     y_lo = min(0.0, min(float(np.nanmin(a)) for a in series) * 1.05)
-    fig.update_xaxes(title="basis pairs t", range=[0.5, k + 0.5], row=2, col=3)
-    fig.update_yaxes(title="correlation", range=[y_lo, y_hi], row=2, col=3)
+    axes["xaxis5"] = dict(title=dict(text="basis pairs t"), range=[0.5, k + 0.5])
+    axes["yaxis5"] = dict(title=dict(text="correlation"), range=[y_lo, y_hi])
+    axes["coloraxis"] = dict(cmin=float(np.min(z)), cmax=float(np.max(z)))
+    layout = deep_merge(_styled_grid(int(height)), axes)
+    titles = _titles(start, steps[start], corr[start])
+    layout["annotations"] = [dict(a, text=titles[n]) for n, a in enumerate(layout["annotations"])]
+    # last: the play controls (slider and Play/Pause), already in their colours
+    layout.update(play_controls_layout(k, start, frame_ms, slider_x=0.22, button_font=16))
+    frames = _frames(layout["annotations"], X, Y, z, steps, variates, corr, current_y, moving)
+    return dict(data=data, layout=layout, frames=frames)
 
+
+@styled_once
+def _styled_grid(height: int) -> dict:
+    """The five panels' layout before the data (``make_subplots``, the colour axis of the
+    latent variable, :func:`base_layout` and :func:`ink`, the legend, the projector's
+    fonts), built once per height: the data's ranges, titles and controls are merged into
+    a copy. The panel titles are placeholders here (their text comes with the data)."""
+    fig = make_subplots(
+        rows=2, cols=3, specs=[[{}, {}, {}], [{"colspan": 2}, None, {}]],
+        subplot_titles=("View X", "View Y", "Canonical projections", "Quotient", "Correlation"),
+        # room between panels for a y-axis title beside the tick labels of the panel on
+        # its left, at a 1280 px projector's column width
+        horizontal_spacing=0.11, vertical_spacing=0.24)
     fig.update_layout(
-        coloraxis=dict(colorscale=SEQUENTIAL, cmin=float(np.min(z)), cmax=float(np.max(z)),
+        coloraxis=dict(colorscale=SEQUENTIAL, cmin=0.0, cmax=1.0,
                        colorbar=dict(title=dict(text="latent z", side="right"), len=0.42, y=0.79,
                                      x=1.01, xanchor="left", thickness=16,
                                      tickfont=dict(size=15, color=INK))),
@@ -238,10 +255,7 @@ def _animation(X, Y, latent, steps, *, train=None, test=None, rho=None, frame_ms
                                   font=dict(size=15)))
     fig.update_annotations(font_size=FONT_SIZE)
     projector_fonts(fig)
-    # last: every layout update walks the slider's k steps (ink would only repeat its colours)
-    play_controls(fig, k, start, frame_ms, slider_x=0.22, button_font=16)
-    base_titles = [a.to_plotly_json() for a in fig.layout.annotations]
-    return fig, _frames(base_titles, X, Y, z, steps, variates, corr, current_y, moving)
+    return fig.layout.to_plotly_json()
 
 
 def _frames(base_titles, X, Y, z, steps, variates, corr, current_y, moving) -> list[dict]:

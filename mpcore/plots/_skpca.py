@@ -14,9 +14,6 @@ the browser without a server round trip:
 
 from __future__ import annotations
 
-import functools
-import json
-
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
@@ -24,15 +21,17 @@ from plotly.subplots import make_subplots
 from ._frames import open_at
 from ._common import (
     DIVERGING,
-    INK,
     OKABE_ITO,
     PALETTE,
     SEQUENTIAL,
     base_layout,
     deep_merge,
     finite,
+    inked_colorbar,
     play_controls_layout,
     readable,
+    scale_stops,
+    styled_once,
 )
 
 
@@ -149,9 +148,9 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
     panel = {1: dict(xaxis="x", yaxis="y"), 2: dict(xaxis="x2", yaxis="y2"),
              3: dict(xaxis="x3", yaxis="y3"), 4: dict(xaxis="x4", yaxis="y4")}
     data = [dict(type="scatter", x=X2[:, 0], y=X2[:, 1], mode="markers",
-                 marker=dict(color=s0.residual_diag, size=9, colorscale=_scale(SEQUENTIAL), cmin=0,
+                 marker=dict(color=s0.residual_diag, size=9, colorscale=scale_stops(SEQUENTIAL), cmin=0,
                              cmax=diag_max, line=dict(width=0.5, color="#333"),
-                             colorbar=_colorbar(title=dict(text="K̂<sub>ii</sub>", side="right"),
+                             colorbar=inked_colorbar(title=dict(text="K̂<sub>ii</sub>", side="right"),
                                                 x=0.405, y=0.78, len=0.42, thickness=14)),
                  name="training points",
                  hovertemplate="i = %{pointNumber}<br>K̂ii = %{marker.color:.3g}<extra></extra>",
@@ -214,9 +213,9 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
         size = heatmaps.shape[1]
         shown = (np.arange(size) if heat_index is None else np.asarray(heat_index)).astype(int)
         ticks = np.unique(np.linspace(0, size - 1, min(size, 8)).astype(int))
-        data.append(dict(type="heatmap", z=heatmaps[start], colorscale=_scale(DIVERGING), zmid=0,
+        data.append(dict(type="heatmap", z=heatmaps[start], colorscale=scale_stops(DIVERGING), zmid=0,
                          zmin=-heat_abs, zmax=heat_abs,
-                         colorbar=_colorbar(title=dict(text="K̂", side="right"),
+                         colorbar=inked_colorbar(title=dict(text="K̂", side="right"),
                                             x=0.405, y=0.22, len=0.42, thickness=14),
                          customdata=np.array([[f"{a}, {b}" for b in shown] for a in shown]),
                          hovertemplate="K̂ at (i, i') = (%{customdata})<br>"
@@ -241,14 +240,18 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
                    name=str(j + 1))
               for j in range(k)]
     # last: the play controls (slider and Play/Pause), already in their colours
-    layout = deep_merge(_styled_grid(has_heat, height), axes)
+    layout = deep_merge(_styled_grid(bool(has_heat), int(height)), axes)
     layout.update(play_controls_layout(k, start, frame_ms, slider_x=0.31, button_font=16))
     return dict(data=data, layout=layout, frames=frames)
 
 
-@functools.lru_cache(maxsize=8)
-def _styled_grid_cached(has_heat: bool, height: int) -> str:
-    """The 2 x 2 grid's layout as JSON, styled once per shape (see :func:`_styled_grid`)."""
+@styled_once
+def _styled_grid(has_heat: bool, height: int) -> dict:
+    """The figure's layout before its data: the 2 x 2 grid (``make_subplots``), styled by
+    :func:`base_layout` (fonts, axis lines, template, :func:`ink`), the legend under the
+    figure and the panel titles' font. It depends on the figure's shape alone (built once
+    per shape); the ranges, tick labels and play controls of the data at hand are merged
+    into a copy."""
     # short titles: at 1280 px the two columns of panels are about 250 px wide each
     titles = ("Data (colour: K̂<sub>ii</sub>)",
               "Quotients ρ<sub>i</sub> ÷ largest",
@@ -273,31 +276,7 @@ def _styled_grid_cached(has_heat: bool, height: int) -> str:
                                   bgcolor="rgba(255,255,255,0.85)", bordercolor="#999",
                                   borderwidth=1, font=dict(size=13)))
     fig.update_annotations(font_size=17, yshift=8)
-    return json.dumps(fig.layout.to_plotly_json())
-
-
-def _styled_grid(has_heat: bool, height: int) -> dict:
-    """The figure's layout before its data: the 2 x 2 grid (``make_subplots``), styled by
-    :func:`base_layout` (fonts, axis lines, template, :func:`ink`), the legend under the
-    figure and the panel titles' font. It depends on the figure's shape alone, so it is
-    built once per shape (plotly's validated updates were most of a rebuild's time); the
-    ranges, tick labels and play controls of the data at hand are merged into a copy."""
-    return json.loads(_styled_grid_cached(bool(has_heat), int(height)))
-
-
-@functools.lru_cache(maxsize=None)
-def _scale_json(name: str) -> str:
-    return json.dumps(go.scatter.Marker(colorscale=name).to_plotly_json()["colorscale"])
-
-
-def _scale(name: str) -> list:
-    """A named colour scale as the list of stops plotly validation turns it into."""
-    return json.loads(_scale_json(name))
-
-
-def _colorbar(**kw) -> dict:
-    """A colour bar with the ink :func:`mpcore.plots.ink` gives every colour bar."""
-    return dict(kw, tickfont=dict(color=INK), title=dict(kw.get("title") or {}, font=dict(color=INK)))
+    return fig.layout.to_plotly_json()
 
 
 def skpca_animation(X2, steps, **kwargs):
