@@ -19,7 +19,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ._common import FONT_SIZE, OKABE_ITO, PALETTE
+from ._common import FONT_SIZE, OKABE_ITO, PALETTE, deep_merge
 from ._panels import legend_names
 from ._kmp_parts import (
     CONSTANT,
@@ -31,8 +31,13 @@ from ._kmp_parts import (
     SURFACE,
     SYMBOLS,
     ZERO,
+    SURFACE_LEGEND_COLUMNS,
     _animated_layout,
     _check_steps,
+    _controls,
+    _ring_dict,
+    _surface_colorbar,
+    _surface_style,
     _class_colour,
     _limit,
     _ring_trace,
@@ -74,27 +79,21 @@ def kmp_surface_animation(X, y, Z, xs, ys, basis, kernels=None, **kwargs):
     -------
     plotly.graph_objects.Figure
     """
-    fig, frames = _surface(X, y, Z, xs, ys, basis, kernels, **kwargs)
-    fig.frames = frames
-    return fig
+    return go.Figure(_surface(X, y, Z, xs, ys, basis, kernels, **kwargs))
 
 
 def kmp_surface_animation_dict(X, y, Z, xs, ys, basis, kernels=None, **kwargs) -> dict:
     """:func:`kmp_surface_animation` as a plotly dict, its frames plain dicts never validated
     one by one: what the app builds for every slider setting."""
-    fig, frames = _surface(X, y, Z, xs, ys, basis, kernels, **kwargs)
-    out = fig.to_plotly_json()
-    out["frames"] = frames
-    return out
+    return _surface(X, y, Z, xs, ys, basis, kernels, **kwargs)
 
 
 def _surface(X, y, Z, xs, ys, basis, kernels=None, *, classes=None, positive=1,
              spec_labels=("kernel",), X_test=None, y_test=None, boundary=None, frame_ms=150,
-             start=0, height=820, axis_labels=("x<sub>1</sub>", "x<sub>2</sub>")
-             ) -> tuple[go.Figure, list[dict]]:
-    """The figure without its frames, and the frames as the dicts plotly validates them to
-    (their traces carry no text colour, so :func:`mpcore.plots.ink` would leave them as
-    they are)."""
+             start=0, height=820, axis_labels=("x<sub>1</sub>", "x<sub>2</sub>")) -> dict:
+    """The figure as a dict, its frames as the dicts plotly validates them to (their
+    traces carry no text colour, so :func:`mpcore.plots.ink` would leave them as they
+    are); the layout is styled once per height and legend size (:func:`_surface_style`)."""
     X = np.asarray(X, dtype=float)
     y = np.asarray(y)
     Z = np.asarray(Z, dtype=np.float32)
@@ -109,27 +108,23 @@ def _surface(X, y, Z, xs, ys, basis, kernels=None, *, classes=None, positive=1,
     pos_colour = _class_colour(positive)
     n_specs = len(spec_labels)
 
-    fig = go.Figure()
     # a heatmap smoothed by the browser's image scaling (zsmooth="fast", an even grid): a
     # filled contour computes its smoothing and level lines in JavaScript, and took twice as
     # long to draw (48 against 26 ms a frame in chromium), on every Play frame and twice per
     # new figure in Streamlit
-    fig.add_trace(go.Heatmap(
-        x=xs, y=ys, z=Z[start], name=SURFACE, zmin=-lim, zmax=lim, zauto=False,
-        colorscale=_surface_scale(neg_colour, pos_colour), zsmooth="fast",
-        hovertemplate="x₁ = %{x:.2f}, x₂ = %{y:.2f}<br>f = %{z:.3f}<extra></extra>",
-        showlegend=False,
-    ))
-    bx, by = (boundary[start] if boundary is not None else ([None], [None]))
-    fig.add_trace(go.Scatter(x=bx, y=by, mode="lines", name=ZERO,
-                             line=dict(color="black", width=3.5), hoverinfo="skip"))
+    data = [dict(type="heatmap", x=xs, y=ys, z=Z[start], name=SURFACE, zmin=-lim, zmax=lim,
+                 zauto=False, colorscale=_surface_scale(neg_colour, pos_colour), zsmooth="fast",
+                 hovertemplate="x₁ = %{x:.2f}, x₂ = %{y:.2f}<br>f = %{z:.3f}<extra></extra>",
+                 showlegend=False),
+            dict(type="scatter", mode="lines", name=ZERO, line=dict(color="black", width=3.5),
+                 hoverinfo="skip")]
     for c, label in enumerate(classes):
         sel = y == label
         role = ""
         if classes.size > 2:
             role = " (f > 0 side)" if c == positive else ""
-        fig.add_trace(go.Scatter(
-            x=X[sel, 0], y=X[sel, 1], mode="markers", name=f"class {label}{role}",
+        data.append(dict(
+            type="scatter", x=X[sel, 0], y=X[sel, 1], mode="markers", name=f"class {label}{role}",
             marker=dict(size=10, color=_class_colour(c), symbol=SYMBOLS[c % len(SYMBOLS)],
                         line=dict(width=1, color="#222")),
             hovertemplate=f"class {label}<br>i = %{{customdata}}<extra></extra>",
@@ -139,8 +134,9 @@ def _surface(X, y, Z, xs, ys, basis, kernels=None, *, classes=None, positive=1,
         Xt, yt = np.asarray(X_test, dtype=float), np.asarray(y_test)
         for c, label in enumerate(classes):
             sel = yt == label
-            fig.add_trace(go.Scatter(
-                x=Xt[sel, 0], y=Xt[sel, 1], mode="markers", name=f"class {label}, test",
+            data.append(dict(
+                type="scatter", x=Xt[sel, 0], y=Xt[sel, 1], mode="markers",
+                name=f"class {label}, test",
                 marker=dict(size=9, color=_class_colour(c),
                             symbol=SYMBOLS[c % len(SYMBOLS)] + "-open", line=dict(width=2)),
                 hovertemplate=f"test point, class {label}<extra></extra>",
@@ -149,37 +145,44 @@ def _surface(X, y, Z, xs, ys, basis, kernels=None, *, classes=None, positive=1,
     ring_ids = []
     for s, label in enumerate(spec_labels):
         name = "basis points" if n_specs == 1 else label
-        fig.add_trace(_ring_trace(name, RING_COLOURS[s % len(RING_COLOURS)]))
-        ring_ids.append(len(fig.data) - 1)
-    fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=NEWEST,
-                             marker=dict(size=20, symbol="star", color=OKABE_ITO["yellow"],
-                                         line=dict(width=2, color="black")),
-                             hoverinfo="skip"))
-    newest_id = len(fig.data) - 1
-    moving = [0, 1] + ring_ids + [newest_id]
+        data.append(_ring_dict(name, RING_COLOURS[s % len(RING_COLOURS)]))
+        ring_ids.append(len(data) - 1)
+    data.append(dict(type="scatter", x=[None], y=[None], mode="markers", name=NEWEST,
+                     marker=dict(size=20, symbol="star", color=OKABE_ITO["yellow"],
+                                 line=dict(width=2, color="black")),
+                     hoverinfo="skip"))
+    moving = [0, 1] + ring_ids + [len(data) - 1]
 
     def frame_data(j):
         bx, by = boundary[j] if boundary is not None else ([], [])
-        data = [{"type": "heatmap", "z": Z[j]},
-                {"type": "scatter", "x": bx if len(bx) else [None],
-                 "y": by if len(by) else [None]}]
+        out = [{"type": "heatmap", "z": Z[j]},
+               {"type": "scatter", "x": bx if len(bx) else [None],
+                "y": by if len(by) else [None]}]
         for rx, ry, labels, idx in _rings(X, basis, kernels, j, n_specs):
-            data.append({"type": "scatter", "x": rx, "y": ry, "text": labels, "customdata": idx})
+            out.append({"type": "scatter", "x": rx, "y": ry, "text": labels, "customdata": idx})
         i = int(basis[j])
-        data.append({"type": "scatter", "x": [X[i, 0]] if i >= 0 else [None],
-                     "y": [X[i, 1]] if i >= 0 else [None]})
-        return data
+        out.append({"type": "scatter", "x": [X[i, 0]] if i >= 0 else [None],
+                    "y": [X[i, 1]] if i >= 0 else [None]})
+        return out
 
     titles = [_step_title(j, k, basis, kernels, spec_labels) for j in range(k)]
     frames = [{"data": frame_data(j), "traces": moving, "name": str(j + 1),
                "layout": {"title": {"text": titles[j]}}}
               for j in range(k)]
     for ti, patch in zip(moving, frame_data(start)):
-        fig.data[ti].update({key: v for key, v in patch.items() if key != "type"})
-    fig.update_xaxes(range=[float(xs[0]), float(xs[-1])], title=axis_labels[0], constrain="domain")
-    fig.update_yaxes(range=[float(ys[0]), float(ys[-1])], title=axis_labels[1])
-    _animated_layout(fig, k, start, frame_ms, height=height, title=titles[start], colorbar=True)
-    return fig, frames
+        data[ti].update({key: v for key, v in patch.items() if key != "type"})
+    # the legend's rows on top: one per SURFACE_LEGEND_COLUMNS entries shown in it
+    entries = sum(1 for t in data if t.get("showlegend") is not False
+                  and t.get("visible") is not False and t.get("name"))
+    rows = -(-entries // SURFACE_LEGEND_COLUMNS)
+    data[0]["colorbar"] = _surface_colorbar(height, rows)
+    layout = deep_merge(_surface_style(int(height), rows), dict(
+        title=dict(text=titles[start]),
+        xaxis=dict(range=[float(xs[0]), float(xs[-1])], title=dict(text=axis_labels[0]),
+                   constrain="domain"),
+        yaxis=dict(range=[float(ys[0]), float(ys[-1])], title=dict(text=axis_labels[1]))))
+    layout.update(_controls(k, start, frame_ms, height=height, colorbar=True, rows=rows))
+    return dict(data=data, layout=layout, frames=frames)
 
 
 #: Presentation mode (:func:`kmp_present_layout`), in pixels: the title's distance from the

@@ -5,7 +5,16 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ._common import FONT_SIZE, OKABE_ITO, PALETTE, base_layout, legend_on_top, play_controls
+from ._common import (
+    FONT_SIZE,
+    OKABE_ITO,
+    PALETTE,
+    base_layout,
+    inked_colorbar,
+    legend_on_top,
+    play_controls_layout,
+    styled_once,
+)
 
 SURFACE = "decision value f(x)"
 ZERO = "boundary f(x) = 0"
@@ -88,8 +97,13 @@ def _rings(X2, basis, kernels, j, n_specs):
 
 
 def _ring_trace(name, colour, size=24):
-    return go.Scatter(
-        x=[None], y=[None], mode="markers+text", name=name,
+    return go.Scatter(_ring_dict(name, colour, size))
+
+
+def _ring_dict(name, colour, size=24) -> dict:
+    # the numbers in black: what mpcore.plots.ink leaves them (readable on white)
+    return dict(
+        type="scatter", x=[None], y=[None], mode="markers+text", name=name,
         marker=dict(size=size, color="rgba(0,0,0,0)", line=dict(color=colour, width=3.5)),
         textposition="top right", textfont=dict(size=FONT_SIZE, color="black", weight="bold"),
         hovertemplate="basis function #%{text}<extra>" + name + "</extra>",
@@ -122,31 +136,24 @@ SURFACE_AXIS_PX = 62
 SURFACE_BAR_PX = 70
 
 
-def _legend_rows(fig) -> int:
-    entries = sum(1 for t in fig.data if t.showlegend is not False and t.visible is not False
-                  and t.name)
-    return -(-entries // SURFACE_LEGEND_COLUMNS)
-
-
-def _animated_layout(fig, k, start, frame_ms, *, height, title, legend=True, colorbar=False):
-    """Title on top, Play/Pause and the step slider (``k`` steps, opened on ``start``,
-    0-based) at the bottom.
-
-    The legend is at the right; with a colour bar (the decision surface) it is in rows
-    on top instead, under the title, and the colour bar lies flat under the x axis, so
-    the plot keeps the width of a narrow column (a 1280 px window with the sidebar open:
-    about 590 px for the figure). Presentation mode lays the surface out for a wide,
-    short screen (:func:`mpcore.plots.kmp_present_layout`)."""
-    base_layout(fig, height=height, title=title, legend_top=False)
+def _geometry(height, *, legend, colorbar, rows):
+    """(top, bottom, plot area, controls' offset under it) in pixels."""
     # the slider (its current value, rail and step labels: 90 px) inside the bottom margin,
     # which plotly would otherwise grow (drawing the figure twice), moving up what lies
     # under the plot area
     bottom = SURFACE_AXIS_PX + SURFACE_BAR_PX + 104 if colorbar else 140
     top = 70
     if colorbar and legend:
-        top = (SURFACE_LEGEND_TOP_PX + SURFACE_LEGEND_ROW_PX * _legend_rows(fig)
-               + SURFACE_LEGEND_GAP_PX)
-    plot_px = height - top - bottom
+        top = SURFACE_LEGEND_TOP_PX + SURFACE_LEGEND_ROW_PX * rows + SURFACE_LEGEND_GAP_PX
+    controls = SURFACE_AXIS_PX + SURFACE_BAR_PX if colorbar else bottom - 65
+    return top, bottom, height - top - bottom, controls
+
+
+def _animated_style(fig, *, height, title, legend=True, colorbar=False, rows=0):
+    """The styling of :func:`_animated_layout` without the controls (``rows``: legend rows
+    above the plot, with a colour bar)."""
+    base_layout(fig, height=height, title=title, legend_top=False)
+    top, bottom, _, _ = _geometry(height, legend=legend, colorbar=colorbar, rows=rows)
     fig.update_layout(margin=dict(b=bottom, t=top, r=20), showlegend=legend,
                       legend=dict(itemsizing="constant"))
     if colorbar:
@@ -156,18 +163,43 @@ def _animated_layout(fig, k, start, frame_ms, *, height, title, legend=True, col
     else:
         fig.update_layout(legend=dict(orientation="v", x=1.02, xanchor="left", y=1.0,
                                       yanchor="top"))
-    if colorbar:
-        fig.update_traces(colorbar=dict(orientation="h", x=0.5, xanchor="center",
-                                        y=-SURFACE_AXIS_PX / plot_px, yanchor="top", len=0.8,
-                                        thickness=14, nticks=5, tickformat=".2~g", tickangle=0,
-                                        title=dict(text="f(x)", side="right")),
-                          selector=dict(name=SURFACE))
-    # the controls last, placed at once: plotly walks every step of the slider on each later
-    # change of the layout (setting the slider's y afterwards cost 24 ms a figure). The
-    # slider's current value ("step j = 3") is at its right end, away from the buttons.
-    controls = SURFACE_AXIS_PX + SURFACE_BAR_PX if colorbar else bottom - 65
-    play_controls(fig, k, start, frame_ms, y=-controls / plot_px, slider_x=0.4)
     return fig
+
+
+def _animated_layout(fig, k, start, frame_ms, *, height, title, legend=True):
+    """Title on top, Play/Pause and the step slider (``k`` steps, opened on ``start``,
+    0-based) at the bottom, the legend at the right. (The decision surface, with its
+    colour bar, is laid out by :func:`_surface_style` and :func:`_controls`.)"""
+    _animated_style(fig, height=height, title=title, legend=legend)
+    # the controls last, placed at once: plotly walks every step of the slider on each later
+    # change of the layout (setting the slider's y afterwards cost 24 ms a figure)
+    return fig.update_layout(_controls(k, start, frame_ms, height=height, legend=legend))
+
+
+def _controls(k, start, frame_ms, *, height, legend=True, colorbar=False, rows=0) -> dict:
+    """Play/Pause and the step slider under the plot area, as layout keys. The slider's
+    current value ("step j = 3") is at its right end, away from the buttons."""
+    _, _, plot_px, controls = _geometry(height, legend=legend, colorbar=colorbar, rows=rows)
+    return play_controls_layout(k, start, frame_ms, y=-controls / plot_px, slider_x=0.4)
+
+
+@styled_once
+def _surface_style(height: int, rows: int) -> dict:
+    """The decision surface's layout before its data, styled once per height and number
+    of legend rows: the legend in rows on top (under the title, a placeholder here), the
+    colour bar's room under the x axis. So the plot keeps the width of a narrow column (a
+    1280 px window with the sidebar open: about 590 px for the figure). Presentation mode
+    lays it out for a wide, short screen (:func:`mpcore.plots.kmp_present_layout`)."""
+    fig = _animated_style(go.Figure(), height=height, title="step", colorbar=True, rows=rows)
+    return fig.layout.to_plotly_json()
+
+
+def _surface_colorbar(height: int, rows: int) -> dict:
+    """The surface's colour bar, flat under the x axis (inked as :func:`ink` does)."""
+    _, _, plot_px, _ = _geometry(height, legend=True, colorbar=True, rows=rows)
+    return inked_colorbar(orientation="h", x=0.5, xanchor="center", y=-SURFACE_AXIS_PX / plot_px,
+                          yanchor="top", len=0.8, thickness=14, nticks=5, tickformat=".2~g",
+                          tickangle=0, title=dict(text="f(x)", side="right"))
 
 
 def _check_steps(k):
