@@ -74,10 +74,19 @@ def kmp_surface_animation(X, y, Z, xs, ys, basis, kernels=None, **kwargs):
         Milliseconds per frame when playing.
     start : int
         0-based step shown first.
+    height : int
+        Pixels (820); the plot area is what the title, the legend, the colour bar and the
+        controls leave of it.
 
     Returns
     -------
     plotly.graph_objects.Figure
+
+    Raises
+    ------
+    ValueError
+        When ``height`` leaves the plot less than 120 px (the message says the least
+        height for this figure).
     """
     return go.Figure(_surface(X, y, Z, xs, ys, basis, kernels, **kwargs))
 

@@ -134,6 +134,8 @@ SURFACE_LEGEND_ROW_PX = 26
 SURFACE_LEGEND_GAP_PX = 24
 SURFACE_AXIS_PX = 62
 SURFACE_BAR_PX = 70
+#: Smallest plot area (px) of an animated KMP figure, between its margins.
+MIN_PLOT_PX = 120
 
 
 def _geometry(height, *, legend, colorbar, rows):
@@ -146,6 +148,10 @@ def _geometry(height, *, legend, colorbar, rows):
     if colorbar and legend:
         top = SURFACE_LEGEND_TOP_PX + SURFACE_LEGEND_ROW_PX * rows + SURFACE_LEGEND_GAP_PX
     controls = SURFACE_AXIS_PX + SURFACE_BAR_PX if colorbar else bottom - 65
+    if height - top - bottom < MIN_PLOT_PX:
+        raise ValueError(f"height={height} px leaves {height - top - bottom} px for the plot "
+                         f"once the title, legend, colour bar and controls have their room: "
+                         f"use height >= {top + bottom + MIN_PLOT_PX}.")
     return top, bottom, height - top - bottom, controls
 
 
