@@ -33,21 +33,12 @@ from mpcore.plots._kcca import _styled_grid as kcca_style
 from mpcore.plots._kmp_parts import _surface_style
 from mpcore.plots._skpca import _styled_grid as skpca_style
 from mpcore.plots.geometry import grid_2d, zero_level
+from test_prevalidated import _pruned  # go.Figure drops empty objects; plotly.js reads both the same
 from views import kcca as kcca_views
 from views import skpca as skpca_views
 from views.data import DataChoice, KernelChoice, load, split
 
 SLOW = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
-
-
-def _pruned(obj):
-    """JSON without empty objects (go.Figure drops them; plotly.js reads both the same)."""
-    if isinstance(obj, dict):
-        out = {k: _pruned(v) for k, v in obj.items()}
-        return {k: v for k, v in out.items() if v != {}}
-    if isinstance(obj, list):
-        return [_pruned(v) for v in obj]
-    return obj
 
 
 def assert_validated(fig: dict):
