@@ -163,7 +163,10 @@ def _surface(X, y, Z, xs, ys, basis, kernels=None, *, classes=None, positive=1,
     moving = [0, 1] + ring_ids + [len(data) - 1]
 
     def frame_data(j):
-        bx, by = boundary[j] if boundary is not None else ([], [])
+        # the zero level in single precision, as the surface: a polyline drawn to the pixel,
+        # and an eighth of what every frame sends
+        bx, by = (np.asarray(a, dtype=np.float32) for a in boundary[j]) if boundary is not None \
+            else ([], [])
         out = [{"type": "heatmap", "z": Z[j]},
                {"type": "scatter", "x": bx if len(bx) else [None],
                 "y": by if len(by) else [None]}]
