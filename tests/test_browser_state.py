@@ -14,6 +14,7 @@ import random
 from urllib.parse import urlencode
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from browser_util import (
     exceptions_on,
 )
@@ -35,6 +36,25 @@ def _visible(loc) -> list:
     return [loc.nth(i) for i in range(loc.count()) if loc.nth(i).is_visible()]
 
 
+def _open_list(pg, combo, attempts=4):
+    """Open a selectbox's list and return it. Under a full parallel test run the list once
+    stayed closed for 90 s after the click (the page settled, nothing raised): a click that
+    opens nothing is tried again (Escape, settle, click) before failing as playwright does."""
+    listbox = pg.locator('[role="listbox"]:visible')
+    for _ in range(attempts):
+        combo.click()
+        if combo.get_attribute("aria-expanded") != "true":
+            combo.press("ArrowDown")  # react-aria opens its list from the keyboard too
+        try:
+            listbox.first.wait_for(state="visible", timeout=10_000)
+            return listbox
+        except PlaywrightTimeout:
+            pg.keyboard.press("Escape")
+            settle(pg)
+    listbox.first.wait_for(state="visible")
+    return listbox
+
+
 def act(pg, rng: random.Random, name: str) -> str:
     """One random lecturer action; returns what it did (for the failure message)."""
     side = sidebar(pg)
@@ -52,11 +72,7 @@ def act(pg, rng: random.Random, name: str) -> str:
         box = rng.choice(boxes)
         label = box.locator('[data-testid="stWidgetLabel"]').inner_text().strip()
         combo = box.locator('[role="combobox"]')
-        combo.click()
-        listbox = pg.locator('[role="listbox"]:visible')
-        if combo.get_attribute("aria-expanded") != "true":
-            combo.press("ArrowDown")  # react-aria opens its list from the keyboard too
-        listbox.first.wait_for(state="visible")
+        listbox = _open_list(pg, combo)
         options = listbox.first.locator('[role="option"]')
         texts = [options.nth(i).inner_text() for i in range(options.count())]
         allowed = [i for i, t in enumerate(texts)
