@@ -269,6 +269,12 @@ def deep_merge(base: dict, patch: dict) -> dict:
     return out
 
 
+def subplot_axes(n: int) -> dict:
+    """The axis references of the n-th subplot (1-based, ``make_subplots``' order) for a
+    trace dict: what ``add_trace(row=..., col=...)`` sets."""
+    return dict(xaxis=f"x{n if n > 1 else ''}", yaxis=f"y{n if n > 1 else ''}")
+
+
 def styled_once(build):
     """Cache a function that builds a figure's layout through plotly (``make_subplots``,
     :func:`base_layout`, :func:`ink`) and returns it as a dict: it runs once per argument

@@ -34,6 +34,7 @@ from ._common import (
     play_controls_layout,
     readable,
     styled_once,
+    subplot_axes,
 )
 from ._spectrum import INK, projector_fonts
 
@@ -140,8 +141,7 @@ def _animation(X, Y, latent, steps, *, train=None, test=None, rho=None, frame_ms
     variates = _oriented_variates(steps)
     corr = [pearson(u, v) for u, v in variates]
     # the panels' axes (make_subplots: row 1 x/x2/x3, row 2 x4 (two columns) and x5)
-    panel = {n: dict(xaxis=f"x{n if n > 1 else ''}", yaxis=f"y{n if n > 1 else ''}")
-             for n in range(1, 6)}
+    panel = {n: subplot_axes(n) for n in range(1, 6)}
     colour = dict(coloraxis="coloraxis", size=8, line=dict(width=0.5, color="#333"))
     idx0 = [s.index for s in steps[: start + 1]]
     # panels 1 and 2: the views (static), the rings (per frame)
@@ -169,7 +169,7 @@ def _animation(X, Y, latent, steps, *, train=None, test=None, rho=None, frame_ms
                      **panel[4]))
     data.append(dict(type="scatter", x=[z[s0.index]], y=[s0.quotients[s0.index]],
                      mode="markers+text", name=ARGMAX, showlegend=False, text=[f"i = {s0.index}"],
-                     textposition="top center", textfont=dict(size=16, color=readable(INK)),
+                     textposition="top center", textfont=dict(size=16, color=INK),
                      marker=dict(size=20, symbol="star", color=OKABE_ITO["vermillion"],
                                  line=dict(width=1, color="black")),
                      hovertemplate="chosen i = " + str(s0.index) + "<br>ρ = %{y:.4f}<extra></extra>",

@@ -164,7 +164,7 @@ def _surface(X, y, Z, xs, ys, basis, kernels=None, *, classes=None, positive=1,
 
     def frame_data(j):
         # the zero level in single precision, as the surface: a polyline drawn to the pixel,
-        # and an eighth of what every frame sends
+        # in half the bytes
         bx, by = (np.asarray(a, dtype=np.float32) for a in boundary[j]) if boundary is not None \
             else ([], [])
         out = [{"type": "heatmap", "z": Z[j]},
@@ -181,7 +181,7 @@ def _surface(X, y, Z, xs, ys, basis, kernels=None, *, classes=None, positive=1,
     frames = [{"data": frame_data(j), "traces": moving, "name": str(j + 1),
                "layout": {"title": {"text": titles[j]}}}
               for j in range(k)]
-    for ti, patch in zip(moving, frame_data(start)):
+    for ti, patch in zip(moving, frames[start]["data"]):
         data[ti].update({key: v for key, v in patch.items() if key != "type"})
     # the legend's rows on top: one per SURFACE_LEGEND_COLUMNS entries shown in it
     entries = sum(1 for t in data if t.get("showlegend") is not False

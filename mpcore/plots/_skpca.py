@@ -32,6 +32,7 @@ from ._common import (
     readable,
     scale_stops,
     styled_once,
+    subplot_axes,
 )
 
 
@@ -145,8 +146,7 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
     added = np.asarray([] if added is None else added, dtype=int)
     # the traces as dicts, in the grid's axes, with the colours mpcore.plots.ink would give
     # their colour bars and text (the layout around them is styled once: _styled_grid)
-    panel = {1: dict(xaxis="x", yaxis="y"), 2: dict(xaxis="x2", yaxis="y2"),
-             3: dict(xaxis="x3", yaxis="y3"), 4: dict(xaxis="x4", yaxis="y4")}
+    panel = {n: subplot_axes(n) for n in range(1, 5)}
     data = [dict(type="scatter", x=X2[:, 0], y=X2[:, 1], mode="markers",
                  marker=dict(color=s0.residual_diag, size=9, colorscale=scale_stops(SEQUENTIAL), cmin=0,
                              cmax=diag_max, line=dict(width=0.5, color="#333"),
