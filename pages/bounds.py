@@ -4,8 +4,8 @@
 import pandas as pd
 import streamlit as st
 
-from mpcore.plots import prevalidated
 from pages.common import cached
+from pages.common.charts import plotly_chart
 from pages.common.schemas import BOUNDS
 from pages.common.share import (
     data_snippet,
@@ -91,8 +91,8 @@ cols[4].metric("Test residual", f"{c.test_residual[kc - 1]:.4g}",
                help="Mean residual of the test points with the compression bound's k* basis "
                     "vectors.")
 
-st.plotly_chart(prevalidated(cached.bound_figure(choice, kern, test, k_max, delta, bool(terms)),
-                             typed=True), key="bounds.fig", config={"displaylogo": False})
+plotly_chart(cached.bound_figure(choice, kern, test, k_max, delta, bool(terms)), key="bounds.fig",
+             config={"displaylogo": False}, streamlit_look=True)
 st.caption(f"{d.name.replace('_', ' ')}: m = {c.m} training and {c.n_test} test points, "
            f"{kern.label()}, δ = {delta:g}. Residuals are squared feature-space distances; "
            f"no training residual exceeds R = max κ(xᵢ,xᵢ) = {R:.4g} (1 for a Gaussian kernel), "

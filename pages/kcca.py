@@ -4,8 +4,9 @@ import pandas as pd
 import streamlit as st
 
 from mpcore.kernels import sigma_to_gamma
-from mpcore.plots import kcca_start_frame, prevalidated
+from mpcore.plots import kcca_start_frame
 from pages.common import cached
+from pages.common.charts import plotly_chart
 from pages.common.schemas import KCCA
 from pages.common.share import page_footer
 from pages.common.text import literal
@@ -77,13 +78,12 @@ else:
     figure_box, reserve = st.container(), 300
 with figure_box, st.container(key=chart_key(KCCA)):
     opened = figure_step(KCCA, j)
-    st.plotly_chart(prevalidated(phone_panel(
-                        KCCA, fit_to_window(kcca_start_frame(fig, opened - 1), present, reserve=reserve,
-                                            compact_axes=("xaxis", "xaxis2", "xaxis3")),
-                        {"": "View X", "2": "View Y", "3": "Projections", "4": "Quotients",
-                         "5": "Correlation"}), typed=True),
-                    key="kcca.fig",
-                    config={"displaylogo": False})
+    plotly_chart(phone_panel(
+                     KCCA, fit_to_window(kcca_start_frame(fig, opened - 1), present, reserve=reserve,
+                                         compact_axes=("xaxis", "xaxis2", "xaxis3")),
+                     {"": "View X", "2": "View Y", "3": "Projections", "4": "Quotients",
+                      "5": "Correlation"}),
+                 key="kcca.fig", config={"displaylogo": False}, streamlit_look=True)
 st.caption("Colour: the latent z. Rings: the chosen pairs, numbered in order, at the same index in "
            "both views. ▶ Play animates in the browser; the step and its numbers follow it, and "
            "Step continues from where it was paused.")

@@ -23,6 +23,7 @@ from mpcore.plots import (
     step_time_figure,
 )
 from pages.common import cached
+from pages.common.charts import plotly_chart
 from pages.common.schemas import ALL, FITTING, KMP, KMP_TABS, LOSS
 from pages.common.share import (
     active_preset,
@@ -234,16 +235,13 @@ with tabs[0]:
                 shown = fit_to_window(start_at(fig, opened - 1), present, reserve=215)
                 if present and not is_narrow():  # the plot area takes the screen's height
                     shown = kmp_present_layout(shown)
-                figure = prevalidated(phone_panel(KMP, shown, {"": "Fit", "2": "Basis functions"}),
-                                      typed=True)
+                figure = phone_panel(KMP, shown, {"": "Fit", "2": "Basis functions"})
                 if quiz:  # a click on a training point (or its ring) is the guess
-                    event = st.plotly_chart(figure, key="kmp.fig", config={"displaylogo": False},
-                                            theme=None, on_select="rerun",
-                                            selection_mode="points")
+                    event = plotly_chart(figure, key="kmp.fig", config={"displaylogo": False},
+                                         on_select="rerun", selection_mode="points")
                     guess_from_selection(KMP, _clicked(event))
                 else:
-                    st.plotly_chart(figure, key="kmp.fig", config={"displaylogo": False},
-                                    theme=None)
+                    plotly_chart(figure, key="kmp.fig", config={"displaylogo": False})
             if task == "classification" and X_tr.shape[1] != 2:
                 st.caption(f"The decision surface needs 2-D data; these {d.n_features} features "
                            "show the decision values f(x) of the test points instead (right of "
@@ -345,8 +343,8 @@ with tabs[1]:
                             "loss penalises the large positive margins of the far cluster and "
                             "tilts the boundary into the near ones; tanh does not.")
             if cmp["figure"] is not None:
-                st.plotly_chart(prevalidated(cmp["figure"]), key="kmp.cmp",
-                                config={"displaylogo": False}, theme=None)
+                plotly_chart(prevalidated(cmp["figure"]), key="kmp.cmp",
+                             config={"displaylogo": False})
                 st.caption(("Colour: each model's decision value, scaled per panel; black line: "
                             "f(x) = 0; " if task == "classification" else "")
                            + "circled: basis points (KMP) or support vectors (SVM)."
@@ -403,7 +401,7 @@ with tabs[2]:
                                 exceed=path.test_exceed, t_fraction=path.n_errors / curves.m,
                                 markers=markers, error_title=err_title, exceed_title=ex_title,
                                 bound_title=b_title)
-        st.plotly_chart(fig, key="kmp.curves", config={"displaylogo": False}, theme=None)
+        plotly_chart(fig, key="kmp.curves", config={"displaylogo": False})
         st.caption(
             f"{curves.m} training points, {len(y_te)} test points, {kern.label()}, "
             f"{FITTING[fitting]}, {LOSS[loss]}. Validation error: the same pursuit run on 80% of "
@@ -419,8 +417,8 @@ with tabs[2]:
         st.markdown(f"k basis functions, t training points outside the basis that the model "
                     f"errs on, m = {curves.m}, δ = 0.05. Stopping where it is lowest needs no "
                     "validation data (the automated procedure proposed after Figure 2).")
-        st.plotly_chart(step_time_figure(curves.seconds), key="kmp.times",
-                        config={"displaylogo": False}, theme=None)
+        plotly_chart(step_time_figure(curves.seconds), key="kmp.times",
+                     config={"displaylogo": False})
         st.caption(f"Wall time of every step of this run (evaluating the dictionary took "
                    f"{1000 * curves.dictionary_seconds:.3g} ms more). Pre-fitting updates every "
                    "column's orthogonal part, and non-squared losses re-optimise all weights: "
@@ -428,8 +426,8 @@ with tabs[2]:
 
 with tabs[3]:
     if tabs[3].open:
-        st.plotly_chart(margin_loss_figure(loss_functions(), selected=loss), key="kmp.losses",
-                        config={"displaylogo": False}, theme=None)
+        plotly_chart(margin_loss_figure(loss_functions(), selected=loss), key="kmp.losses",
+                     config={"displaylogo": False})
         st.caption("Vincent & Bengio, Figure 5: each loss as a function of the margin m = y f(x). "
                    "Left, the margin losses of boosting and the SVM's hinge; right, the "
                    "squared error, which also penalises large positive margins (the cause of "

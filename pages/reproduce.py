@@ -8,6 +8,7 @@ import streamlit as st
 
 from experiments import EXPERIMENTS, VERDICT_RULES, VERDICTS, summary_frame
 from pages.common import cached
+from pages.common.charts import plotly_chart
 from pages.common.schemas import REPRODUCE_SIZES, reproduce_schema
 from pages.common.share import opened, page_footer
 from pages.common.text import literal
@@ -133,12 +134,12 @@ for i, exp in enumerate(EXPERIMENT_LIST, start=1):
     with body:
         text, colour = BADGE[res.verdict]
         st.badge(text, color=colour)
-        st.plotly_chart(_fitted(res.figure), key=f"reproduce.fig.{exp.key}", theme=None,
-                        config={"displaylogo": False})
+        plotly_chart(_fitted(res.figure), key=f"reproduce.fig.{exp.key}",
+                     config={"displaylogo": False})
         for j, (title, extra) in enumerate(res.extra_figures.items()):
             st.markdown(f"**{literal(title)}**")
-            st.plotly_chart(_fitted(extra), key=f"reproduce.fig.{exp.key}.{j}", theme=None,
-                            config={"displaylogo": False})
+            plotly_chart(_fitted(extra), key=f"reproduce.fig.{exp.key}.{j}",
+                         config={"displaylogo": False})
         st.markdown("**Published vs ours**")
         checks = pd.DataFrame([dict(verdict=_label(c.verdict), claim=c.claim,
                                     published=c.published, ours=c.ours) for c in res.checks])

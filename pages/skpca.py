@@ -3,8 +3,9 @@
 import pandas as pd
 import streamlit as st
 
-from mpcore.plots import cut_animation, prevalidated
+from mpcore.plots import cut_animation
 from pages.common import cached
+from pages.common.charts import plotly_chart
 from pages.common.clicker import click_to_add
 from pages.common.schemas import SKPCA
 from pages.common.share import (
@@ -133,21 +134,19 @@ def stepper():
     left, right = st.columns([5, 2])
     with left:
         step_buttons(SKPCA, n_steps)
-        # prevalidated: the cached figure was validated when built; skip it on every Step
         with st.container(key=chart_key(SKPCA)):
             opened = figure_step(SKPCA, j, keep=not quiz)
             shown = cut_animation(fig, n_steps, opened, frame_ms=int(1000 / state["skpca.speed"]))
             # a short (projector) figure drops the axis titles that would meet the panel
             # titles and the Play buttons below them
-            figure = prevalidated(phone_panel(SKPCA, fit_to_window(
-                shown, present, compact_axes=("xaxis", "xaxis2", "xaxis3")), PANELS), typed=True)
+            figure = phone_panel(SKPCA, fit_to_window(
+                shown, present, compact_axes=("xaxis", "xaxis2", "xaxis3")), PANELS)
             if quiz:  # a click on a point (data or quotient panel) is the guess
-                event = st.plotly_chart(figure, key="skpca.fig", config={"displaylogo": False},
-                                        theme=None, on_select="rerun", selection_mode="points")
+                event = plotly_chart(figure, key="skpca.fig", config={"displaylogo": False},
+                                     on_select="rerun", selection_mode="points")
                 guess_from_selection(SKPCA, _clicked(event))
             else:
-                st.plotly_chart(figure, key="skpca.fig", config={"displaylogo": False},
-                                theme=None)
+                plotly_chart(figure, key="skpca.fig", config={"displaylogo": False})
         if view["heat_note"] and not present:
             st.caption(view["heat_note"])
     with right:

@@ -3,8 +3,9 @@
 import pandas as pd
 import streamlit as st
 
-from mpcore.plots import EKM_SERIES, NYSTROM_SERIES, plotted_rows, prevalidated
+from mpcore.plots import EKM_SERIES, NYSTROM_SERIES, plotted_rows
 from pages.common import cached
+from pages.common.charts import plotly_chart
 from pages.common.schemas import SPECTRUM
 from pages.common.share import data_snippet, kernel_kwargs, page_footer
 from pages.common.text import literal
@@ -54,8 +55,8 @@ if n_cmp < n_eig:
 st.subheader("Scree plot: the leading eigenvalues")
 left, right = st.columns([5, 2])
 with left:
-    st.plotly_chart(prevalidated(figures["scree"], typed=True), key="spectrum.scree",
-                    config={"displaylogo": False})
+    plotly_chart(figures["scree"], key="spectrum.scree", config={"displaylogo": False},
+                 streamlit_look=True)
 with right:
     st.markdown("**Nyström on k chosen columns (Eq. 5)**")
     st.latex(r"\tilde K=K[:,\mathbf i]\,K[\mathbf i,\mathbf i]^{-1}K[\mathbf i,:]")
@@ -75,8 +76,8 @@ a.latex(r"|\lambda_i^2-\tilde\lambda_i|\le\|E\|_2\le m\max_{ij}|\varepsilon_{ij}
 b.latex(r"|\lambda_i-\sqrt{\tilde\lambda_i}|\le\min\Big(\sqrt{\|E\|_2},\ "
         r"\frac{\|E\|_2}{\lambda_i+\sqrt{\tilde\lambda_i}}\Big)")
 errors_at = spectrum_views.errors_at(run)
-st.plotly_chart(prevalidated(figures["errors"], typed=True), key="spectrum.errors",
-                config={"displaylogo": False})
+plotly_chart(figures["errors"], key="spectrum.errors", config={"displaylogo": False},
+             streamlit_look=True)
 eq3_now = "; ".join(f"{name}: observed {e['observed']:.3g} ≤ ‖E‖₂ = {e['spectral']:.3g} "
                     f"({e['spectral'] / max(e['observed'], 1e-300):.1f}×) ≤ m·max|εᵢⱼ| = "
                     f"{e['entrywise']:.3g}" for name, e in run["ekm"].items())
@@ -93,8 +94,8 @@ if not curves["with_bound"]:
 st.subheader("Eigenvectors and time, from the same run")
 left, right = st.columns([3, 2])
 with left:
-    st.plotly_chart(prevalidated(figures["angles"], typed=True), key="spectrum.angles",
-                    config={"displaylogo": False})
+    plotly_chart(figures["angles"], key="spectrum.angles", config={"displaylogo": False},
+                 streamlit_look=True)
 with right:
     st.latex(r"\theta_{\max}=\max\angle\big(\operatorname{span}U_n,\ \operatorname{span}\hat U_n\big)")
     gap = run["relative_gap"]

@@ -9,6 +9,7 @@ names of it). Pages import from here only, never from the private modules.
 
 from ._bounds import bound_curves_figure
 from ._frames import open_at, prevalidated, typed_arrays
+from ._react import flat_template, react_ready
 from ._kmp_animations import (
     kmp_fit_animation,
     kmp_prediction_animation,
@@ -56,7 +57,7 @@ __all__ = ["argmin_distribution_figure", "sweep_heatmap_figure", "digit_errors_f
            "sketch_errors_figure", "kmp_comparison_figure", "kmp_curves_figure", "kmp_fit_animation",
            "kmp_fit_comparison_figure", "kmp_prediction_animation", "kmp_surface_animation",
            "kmp_surface_animation_dict",
-           "kmp_values_animation", "kmp_present_layout", "margin_loss_figure", "prevalidated", "start_at",
+           "kmp_values_animation", "kmp_present_layout", "margin_loss_figure", "prevalidated", "react_ready", "flat_template", "start_at",
            "step_time_figure", "kcca_animation", "kcca_animation_dict", "kcca_start_frame", "angles_figure", "error_curves_figure",
            "plotted_rows", "scree_figure", "bound_curves_figure", "OKABE_ITO", "PALETTE", "base_layout", "project_2d", "skpca_animation",
            "trace_curves_figure", "with_start_frame", "cut_animation", "skpca_animation_dict",

@@ -202,7 +202,7 @@ def _animation(X, Y, latent, steps, *, train=None, test=None, rho=None, frame_ms
         n = "" if col == 1 else str(col)
         axes[f"xaxis{n}"] = dict(range=[A[:, 0].min() - pad[0], A[:, 0].max() + pad[0]],
                                  title=dict(text=f"{'x' if col == 1 else 'y'}<sub>1</sub>"))
-        axes[f"yaxis{n}"] = dict(range=[A[:, 1].min() - pad[1], A[:, 1].max() + pad[1]],
+        axes[f"yaxis{n}"] = dict(autorange=True,
                                  title=dict(text=f"{'x' if col == 1 else 'y'}<sub>2</sub>"),
                                  scaleanchor="x" if col == 1 else f"x{col}", scaleratio=1)
     lim = max(max(float(np.max(np.abs(u))), float(np.max(np.abs(v)))) for u, v in variates) * 1.08

@@ -17,6 +17,7 @@ import streamlit as st
 from mpcore.plots import PALETTE, base_layout, grid_2d
 
 from . import cached
+from .charts import plotly_chart
 from .state import Schema
 from .widgets import DataChoice, add_point, clear_points
 
@@ -59,8 +60,8 @@ def click_to_add(schema: Schema, choice: DataChoice, *, key: str):
         fig.update_xaxes(title="x<sub>1</sub> (raw units)")
         fig.update_yaxes(title="x<sub>2</sub> (raw units)")
         base_layout(fig, height=430)
-        event = st.plotly_chart(fig, on_select="rerun", selection_mode="points", key=f"{key}.chart",
-                                config={"displayModeBar": False})
+        event = plotly_chart(fig, on_select="rerun", selection_mode="points", key=f"{key}.chart",
+                             config={"displayModeBar": False}, streamlit_look=True)
         points = [p for p in (event.selection.points if event else []) if p.get("curve_number") == 0]
         if points:
             sig = (round(points[0]["x"], 4), round(points[0]["y"], 4), label)
