@@ -209,15 +209,13 @@ def _frame_items(frame: dict, t_layout: dict, layout: dict) -> dict:
     patch = frame.get("layout")
     if not patch:
         return frame
-    patch = dict(patch)
+    new = {}
     for key, items_key in _ITEMS.items():
         items = patch.get(items_key)
-        if key not in t_layout or not items:
-            continue
         have = len(layout.get(items_key) or ())
-        patch[items_key] = [item if i < have else _under(t_layout[key], item)
-                            for i, item in enumerate(items)]
-    return dict(frame, layout=patch)
+        if key in t_layout and items and len(items) > have:
+            new[items_key] = items[:have] + [_under(t_layout[key], item) for item in items[have:]]
+    return dict(frame, layout=dict(patch, **new)) if new else frame
 
 
 def _plain(obj):

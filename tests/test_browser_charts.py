@@ -1,0 +1,258 @@
+"""In a real browser: every chart is computed once per new figure and looks as before.
+
+Streamlit draws a new chart, then hands plotly.js a JSON copy of it (to apply its theme);
+the app sends figures plotly.js recognises as unchanged in that copy
+(pages.common.charts.plotly_chart, mpcore.plots.react_ready). Three things are checked:
+
+- in the app, a chart's computed data (``gd.calcdata``) is the same object at every
+  drawing of a new figure: on opening each chart page and after a slider notch;
+- the flattened figures resolve in plotly.js (the plotly package's own build, no
+  download) exactly as the templated ones they replace: the full layout and the full
+  traces, on opening and after animating to the first and the last frame, for every chart
+  the app draws in a set of page states (captured through AppTest);
+- ``STREAMLIT_LOOK`` is still what the running Streamlit lays over a chart for
+  ``theme="streamlit"`` (read from a chart in a tiny app with the project's theme).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+from pathlib import Path
+
+import plotly
+import pytest
+
+from apptest_util import open_app_page
+from browser_util import (
+    REPO_ROOT,
+    StreamlitServer,
+    app_pages,
+    exceptions_on,
+    wait_for_app,
+    wait_for_charts,
+)
+
+pytestmark = pytest.mark.browser
+
+PAGES = {p.name: p for p in app_pages()}
+PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+
+# ---------------------------------------------------------------- computed once, in the app
+
+#: For every chart that mounts: the calcdata object at each of its drawings.
+_HOOK_JS = """() => {
+  window.__mpCalc = [];
+  const seen = new WeakSet();
+  const watch = (gd) => {
+    if (seen.has(gd) || !gd.on) return;
+    seen.add(gd);
+    const rec = {draws: 0, same: true, first: null};
+    window.__mpCalc.push(rec);
+    gd.on('plotly_afterplot', () => {
+      rec.draws += 1;
+      if (rec.draws === 1) rec.first = gd.calcdata;
+      else if (gd.calcdata !== rec.first) rec.same = false;
+    });
+  };
+  new MutationObserver(() => document.querySelectorAll('.js-plotly-plot').forEach(watch))
+    .observe(document, {subtree: true, childList: true, attributes: true,
+                        attributeFilter: ['class']});
+}"""
+
+_CALC_JS = "() => window.__mpCalc.map((r) => ({draws: r.draws, same: r.same}))"
+
+
+def _settle(page):
+    wait_for_app(page)
+    wait_for_charts(page)
+    page.wait_for_timeout(1500)  # Streamlit's second Plotly.react comes after the first drawing
+
+
+@pytest.mark.parametrize("name", ["kcca", "skpca", "kmp", "bounds", "spectrum"])
+def test_new_charts_are_computed_once(streamlit_server, page, name):
+    page.add_init_script(f"({_HOOK_JS})()")
+    page.goto(PAGES[name].url(streamlit_server.base))
+    _settle(page)
+    opened = page.evaluate(_CALC_JS)
+    assert opened and all(r["draws"] >= 1 for r in opened), opened
+    assert all(r["same"] for r in opened), f"{name}: a chart was computed again on opening: {opened}"
+
+    page.evaluate("() => { window.__mpCalc.length = 0; }")
+    slider = page.locator('[data-testid="stSidebar"]').get_by_role("slider").first
+    slider.focus()
+    at_max = slider.evaluate("(e) => Number(e.getAttribute('aria-valuenow')) >= "
+                             "Number(e.getAttribute('aria-valuemax'))")
+    slider.press("ArrowLeft" if at_max else "ArrowRight")
+    _settle(page)
+    notched = page.evaluate(_CALC_JS)
+    assert notched, f"{name}: no chart was drawn again after a slider notch"
+    assert all(r["same"] for r in notched), f"{name}: a chart was computed again: {notched}"
+    assert not exceptions_on(page)
+
+
+# ---------------------------------------------------------------- the same figure in plotly.js
+
+#: Page states whose charts are compared: every page, presentation mode, a phone-free set of
+#: KMP tabs and data sets, and the click-to-add chart.
+STATES = [
+    ("pages/skpca.py", {}, {}),
+    ("pages/skpca.py", {"present": "true"}, {}),
+    ("pages/skpca.py", {}, {"skpca.add.on": True}),
+    ("pages/kcca.py", {}, {}),
+    ("pages/kcca.py", {"present": "true"}, {}),
+    ("pages/spectrum.py", {}, {}),
+    ("pages/bounds.py", {}, {}),
+    ("pages/reproduce.py", {"reproduce.show": "all"}, {}),
+    ("pages/kmp.py", {}, {}),
+    ("pages/kmp.py", {"kmp.tab": "Compare with SVM (Fig. 6, 7)"}, {}),
+    ("pages/kmp.py", {"kmp.tab": "Error and bound curves"}, {}),
+    ("pages/kmp.py", {"kmp.tab": "Losses (Fig. 5)"}, {}),
+    ("pages/kmp.py", {"dataset": "iris"}, {}),
+]
+
+#: Newly plot two figures, compare plotly.js's full layout and traces (private keys, the
+#: template itself and datarevision aside), then after animating both to the first and the
+#: last frame. Returns the differing paths.
+_SAME_JS = r"""async ([a, b]) => {
+  const clean = (o, seen) => {
+    if (o === null || typeof o !== 'object') return typeof o === 'function' ? undefined : o;
+    if (ArrayBuffer.isView(o)) return Array.from(o);
+    if (o instanceof Element) return undefined;
+    if (seen.has(o)) return '<cycle>';
+    seen.add(o);
+    if (Array.isArray(o)) return o.map((v) => clean(v, seen));
+    const out = {};
+    for (const k of Object.keys(o).sort()) {
+      if (k[0] === '_' || k === 'template' || k === 'datarevision' || k === 'uid') continue;
+      const v = clean(o[k], seen);
+      if (v !== undefined) out[k] = v;
+    }
+    return out;
+  };
+  const diff = (x, y, path, acc) => {
+    if (acc.length > 20) return;
+    const leaf = (v) => v === null || typeof v !== 'object';
+    if (leaf(x) || leaf(y) || Array.isArray(x) !== Array.isArray(y)) {
+      // NaN sent as null (JSON) and as NaN (a typed array) are the same gap
+      const norm = (v) => JSON.stringify(v, (k, w) => (typeof w === 'number' && isNaN(w)) ? null : w);
+      if (norm(x) !== norm(y)) acc.push(`${path}: ${norm(x)?.slice(0, 60)} | ${norm(y)?.slice(0, 60)}`);
+      return;
+    }
+    for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) diff(x[k], y[k], `${path}.${k}`, acc);
+  };
+  const box = () => { const d = document.createElement('div'); d.style.width = '900px';
+                      document.body.appendChild(d); return d; };
+  const ga = box(), gb = box(), acc = [];
+  const compare = (tag) => {
+    for (const part of ['_fullLayout', '_fullData'])
+      diff(clean(ga[part], new WeakSet()), clean(gb[part], new WeakSet()), tag + part, acc);
+  };
+  await Plotly.newPlot(ga, a.data, a.layout);
+  await Plotly.newPlot(gb, b.data, b.layout);
+  compare('');
+  if (a.frames && a.frames.length) {
+    await Plotly.addFrames(ga, a.frames);
+    await Plotly.addFrames(gb, b.frames);
+    const opts = {mode: 'immediate', frame: {duration: 0, redraw: true}, transition: {duration: 0}};
+    for (const f of [a.frames[0], a.frames[a.frames.length - 1]]) {
+      await Plotly.animate(ga, [f.name], opts);
+      await Plotly.animate(gb, [f.name], opts);
+      compare(`frame ${f.name} `);
+    }
+  }
+  Plotly.purge(ga); Plotly.purge(gb); ga.remove(); gb.remove();
+  return acc;
+}"""
+
+
+@pytest.fixture(scope="module")
+def plotly_page(browser):
+    ctx = browser.new_context()
+    pg = ctx.new_page()
+    pg.set_content("<!doctype html><html><body></body></html>")
+    pg.add_script_tag(path=str(PLOTLY_JS))
+    try:
+        yield pg
+    finally:
+        ctx.close()
+
+
+def _sent_charts(page, params, state) -> list[dict]:
+    """Every react_ready call of one page run: its input figure, overlay and output."""
+    import pages.common.charts as charts
+
+    calls = []
+    real = charts.react_ready
+
+    def spy(fig, *, overlay=None):
+        out = real(fig, overlay=overlay)
+        calls.append({"fig": fig, "overlay": overlay, "flat": out})
+        return out
+
+    charts.react_ready = spy
+    try:
+        at = open_app_page(page, params, state)
+    finally:
+        charts.react_ready = real
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(calls) == len(at.get("plotly_chart")), "a chart was drawn without react_ready"
+    return calls
+
+
+def _jsonable(obj):
+    return json.loads(json.dumps(obj, default=lambda o: o.tolist()))
+
+
+@pytest.mark.parametrize("page_path, params, state", STATES,
+                         ids=[f"{p.split('/')[-1][:-3]}-{i}" for i, (p, _, _) in enumerate(STATES)])
+def test_flattened_charts_resolve_as_the_templated_ones(plotly_page, page_path, params, state):
+    from mpcore.plots._react import _over
+
+    calls = _sent_charts(page_path, params, state)
+    assert calls
+    for n, call in enumerate(calls):
+        fig = call["fig"]
+        template = copy.deepcopy(fig["layout"].get("template") or {})
+        assert template.get("layout"), "every chart of the app has a template to flatten"
+        if call["overlay"]:  # what Streamlit's theme="streamlit" built in the browser
+            template["layout"] = _over(template["layout"], call["overlay"])
+        templated = dict(fig, layout=dict(fig["layout"], template=template))
+        differ = plotly_page.evaluate(_SAME_JS, [_jsonable(templated), _jsonable(call["flat"])])
+        assert not differ, f"chart {n} of {page_path} {params}: " + "\n".join(differ)
+
+
+# ---------------------------------------------------------------- Streamlit's chart look
+
+_LOOK_APP = """
+import sys
+sys.path.insert(0, {root!r})
+import streamlit as st
+from mpcore.plots import prevalidated
+st.plotly_chart(prevalidated({{"data": [{{"type": "scatter", "x": [1, 2], "y": [1, 2]}}],
+                              "layout": {{"title": {{"text": "T"}}}}}}, typed=True), key="a")
+"""
+
+
+def test_streamlit_look_is_what_streamlit_lays_over_a_chart(tmp_path, page):
+    """A chart without a template, drawn with theme="streamlit" under the project's theme:
+    its template's layout is Streamlit's look itself, and its title is bold."""
+    from pages.common.charts import STREAMLIT_LOOK
+
+    (tmp_path / ".streamlit").mkdir()
+    shutil.copy(REPO_ROOT / ".streamlit" / "config.toml", tmp_path / ".streamlit" / "config.toml")
+    (tmp_path / "app.py").write_text(_LOOK_APP.format(root=str(REPO_ROOT)))
+    with StreamlitServer(cwd=tmp_path) as server:
+        page.goto(server.base)
+        wait_for_app(page, content=None)
+        wait_for_charts(page)
+        page.wait_for_timeout(1000)
+        got = page.evaluate("() => { const gd = document.querySelector('.js-plotly-plot');"
+                            " return [gd.layout.template, gd.layout.title]; }")
+    template, title = got
+    assert template["layout"] == STREAMLIT_LOOK, (
+        "Streamlit's chart theme changed: set STREAMLIT_LOOK in pages/common/charts.py to "
+        + json.dumps(template["layout"]))
+    assert "data" not in template or not template["data"]
+    assert title["text"].replace("<b>", "").replace("</b>", "") == "T" and "<b>" in title["text"]
