@@ -30,8 +30,11 @@ _FINGERPRINT_JS = """() => {
   const plain = (v) => (ArrayBuffer.isView(v) ? Array.from(v, round)
                         : Array.isArray(v) ? v.map(plain) : round(v));
   const gd = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
-  const traces = gd && gd.data ? gd.data.map(t => [t.name || '', plain(t.x || null),
-                                                   plain(t.y || null)]) : null;
+  // the traces as plotly.js resolved them (what is drawn): the figure the server sends has
+  // plain arrays, and a step taken in the browser merges a frame's typed array into them
+  const src = gd && (gd._fullData || gd.data);
+  const traces = src ? src.map((t, i) => [(gd.data[i] && gd.data[i].name) || '',
+                                          plain(t.x || null), plain(t.y || null)]) : null;
   let tl = null;
   for (const host of [document, ...[...document.querySelectorAll('*')].map(e => e.shadowRoot)
                       .filter(Boolean)]) {
