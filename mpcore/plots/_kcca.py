@@ -202,6 +202,9 @@ def _animation(X, Y, latent, steps, *, train=None, test=None, rho=None, frame_ms
         n = "" if col == 1 else str(col)
         axes[f"xaxis{n}"] = dict(range=[A[:, 0].min() - pad[0], A[:, 0].max() + pad[0]],
                                  title=dict(text=f"{'x' if col == 1 else 'y'}<sub>1</sub>"))
+        # y: plotly.js's own range (equal scales widen it to the panel's shape); a given
+        # range, widened and written back into the figure, made the copy Streamlit hands
+        # plotly.js next look changed, and the figure was drawn again (react_ready)
         axes[f"yaxis{n}"] = dict(autorange=True,
                                  title=dict(text=f"{'x' if col == 1 else 'y'}<sub>2</sub>"),
                                  scaleanchor="x" if col == 1 else f"x{col}", scaleratio=1)

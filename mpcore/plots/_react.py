@@ -40,6 +40,18 @@ _CARTESIAN = frozenset({
     "scatter", "scattergl", "bar", "heatmap", "contour", "histogram", "histogram2d",
     "histogram2dcontour", "box", "violin", "ohlc", "candlestick", "waterfall", "funnel",
     "image", "carpet", "contourcarpet", "scattercarpet", "splom"})
+#: Trace types plotly.js draws along a position axis without its grid ("oriented"), and
+#: those that give their axes outside ticks ("2dMap").
+_ORIENTED = frozenset({"bar", "histogram", "box", "violin", "waterfall", "funnel"})
+_MAPS = frozenset({"heatmap", "contour", "histogram2d", "histogram2dcontour"})
+#: Axis attributes plotly.js switches on when they are *given* (in the figure, not by a
+#: template): (attributes, switch). A template's value does not count, the same value in
+#: the figure does, so a flattened template pins the switch to its value without them.
+_SWITCHES = ((("gridcolor", "gridwidth", "griddash"), "showgrid"),
+             (("zerolinecolor", "zerolinewidth"), "zeroline"),
+             (("linecolor", "linewidth"), "showline"),
+             (("ticklen", "tickwidth", "tickcolor"), "ticks"),
+             (("minor.gridcolor", "minor.gridwidth", "minor.griddash"), "minor.showgrid"))
 
 
 def _under(default, value):
@@ -98,20 +110,6 @@ def _subplot_keys(kind: str, layout: dict, data: list) -> list[str]:
                 if key not in keys:
                     keys.append(key)
     return keys
-
-
-#: Trace types plotly.js draws along a position axis without its grid ("oriented"), and
-#: those that give their axes outside ticks ("2dMap").
-_ORIENTED = frozenset({"bar", "histogram", "box", "violin", "waterfall", "funnel"})
-_MAPS = frozenset({"heatmap", "contour", "histogram2d", "histogram2dcontour"})
-#: Axis attributes plotly.js switches on when they are *given* (in the figure, not by a
-#: template): (attributes, switch). A template's value does not count, the same value in
-#: the figure does, so a flattened template pins the switch to its value without them.
-_SWITCHES = ((("gridcolor", "gridwidth", "griddash"), "showgrid"),
-             (("zerolinecolor", "zerolinewidth"), "zeroline"),
-             (("linecolor", "linewidth"), "showline"),
-             (("ticklen", "tickwidth", "tickcolor"), "ticks"),
-             (("minor.gridcolor", "minor.gridwidth", "minor.griddash"), "minor.showgrid"))
 
 
 def _axis_defaults(data: list) -> tuple[set, set]:

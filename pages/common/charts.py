@@ -19,82 +19,165 @@ from mpcore.plots import prevalidated, react_ready
 #: under this app's ``.streamlit/config.toml`` (light, base font 17 px, text #12110F), as
 #: read from the browser. ``tests/test_browser_charts.py`` reads it again from the running
 #: Streamlit and fails if it has changed.
-STREAMLIT_LOOK = {'font': {'color': '#808495',
-              'family': '"Source Sans", sans-serif, "Source Sans", sans-serif',
-              'size': 12.75,
-              'weight': 400},
-     'title': {'color': '#12110F',
-               'subtitleColor': '#12110F',
-               'font': {'family': '"Source Sans", sans-serif, "Source Sans", sans-serif',
-                        'size': 17,
-                        'color': '#12110F'},
-               'pad': {'l': 4.25},
-               'xanchor': 'left',
-               'x': 0},
-     'legend': {'title': {'font': {'size': 12.75, 'color': '#808495'}, 'side': 'top'},
-                'valign': 'top',
-                'bordercolor': 'transparent',
-                'borderwidth': 0,
-                'font': {'size': 12.75, 'color': '#262730'}},
-     'paper_bgcolor': '#FFFFFF',
-     'plot_bgcolor': '#FFFFFF',
-     'yaxis': {'ticklabelposition': 'outside',
-               'zerolinecolor': '#e6eaf1',
-               'title': {'font': {'color': '#808495', 'size': 14.875}, 'standoff': 25.5},
-               'tickcolor': '#e6eaf1',
-               'tickfont': {'color': '#808495', 'size': 12.75},
-               'gridcolor': '#e6eaf1',
-               'minor': {'gridcolor': '#e6eaf1'},
-               'automargin': True},
-     'xaxis': {'zerolinecolor': '#e6eaf1',
-               'gridcolor': '#e6eaf1',
-               'showgrid': False,
-               'tickfont': {'color': '#808495', 'size': 12.75},
-               'tickcolor': '#e6eaf1',
-               'title': {'font': {'color': '#808495', 'size': 14.875}, 'standoff': 21.25},
-               'minor': {'gridcolor': '#e6eaf1'},
-               'zeroline': False,
-               'automargin': True,
-               'rangeselector': {'bgcolor': '#FFFFFF',
-                                 'bordercolor': '#e6eaf1',
-                                 'borderwidth': 1,
-                                 'x': 0}},
-     'margin': {'pad': 8.5, 'r': 0, 'l': 0},
-     'hoverlabel': {'bgcolor': '#FFFFFF',
-                    'bordercolor': '#DCD8D4',
-                    'font': {'color': '#808495',
-                             'family': '"Source Sans", sans-serif, "Source Sans", sans-serif',
-                             'size': 12.75}},
-     'coloraxis': {'colorbar': {'thickness': 16,
-                                'xpad': 25.5,
-                                'ticklabelposition': 'outside',
-                                'outlinecolor': 'transparent',
-                                'outlinewidth': 8,
-                                'len': 0.75,
-                                'y': 0.5745,
-                                'title': {'font': {'color': '#808495', 'size': 14.875}},
-                                'tickfont': {'color': '#808495', 'size': 12.75}}},
-     'ternary': {'gridcolor': '#808495',
-                 'bgcolor': '#FFFFFF',
-                 'title': {'font': {'family': '"Source Sans", sans-serif, "Source Sans", '
-                                              'sans-serif',
-                                    'size': 14.875}},
-                 'color': '#808495',
-                 'aaxis': {'gridcolor': '#808495',
-                           'linecolor': '#808495',
-                           'tickfont': {'family': '"Source Sans", sans-serif, "Source Sans", '
-                                                  'sans-serif',
-                                        'size': 12.75}},
-                 'baxis': {'linecolor': '#808495',
-                           'gridcolor': '#808495',
-                           'tickfont': {'family': '"Source Sans", sans-serif, "Source Sans", '
-                                                  'sans-serif',
-                                        'size': 12.75}},
-                 'caxis': {'linecolor': '#808495',
-                           'gridcolor': '#808495',
-                           'tickfont': {'family': '"Source Sans", sans-serif, "Source Sans", '
-                                                  'sans-serif',
-                                        'size': 12.75}}}}
+STREAMLIT_LOOK = {
+    "font": {
+        "color": "#808495",
+        "family": "\"Source Sans\", sans-serif, \"Source Sans\", sans-serif",
+        "size": 12.75,
+        "weight": 400
+    },
+    "title": {
+        "color": "#12110F",
+        "subtitleColor": "#12110F",
+        "font": {
+            "family": "\"Source Sans\", sans-serif, \"Source Sans\", sans-serif",
+            "size": 17,
+            "color": "#12110F"
+        },
+        "pad": {
+            "l": 4.25
+        },
+        "xanchor": "left",
+        "x": 0
+    },
+    "legend": {
+        "title": {
+            "font": {
+                "size": 12.75,
+                "color": "#808495"
+            },
+            "side": "top"
+        },
+        "valign": "top",
+        "bordercolor": "transparent",
+        "borderwidth": 0,
+        "font": {
+            "size": 12.75,
+            "color": "#262730"
+        }
+    },
+    "paper_bgcolor": "#FFFFFF",
+    "plot_bgcolor": "#FFFFFF",
+    "yaxis": {
+        "ticklabelposition": "outside",
+        "zerolinecolor": "#e6eaf1",
+        "title": {
+            "font": {
+                "color": "#808495",
+                "size": 14.875
+            },
+            "standoff": 25.5
+        },
+        "tickcolor": "#e6eaf1",
+        "tickfont": {
+            "color": "#808495",
+            "size": 12.75
+        },
+        "gridcolor": "#e6eaf1",
+        "minor": {
+            "gridcolor": "#e6eaf1"
+        },
+        "automargin": True
+    },
+    "xaxis": {
+        "zerolinecolor": "#e6eaf1",
+        "gridcolor": "#e6eaf1",
+        "showgrid": False,
+        "tickfont": {
+            "color": "#808495",
+            "size": 12.75
+        },
+        "tickcolor": "#e6eaf1",
+        "title": {
+            "font": {
+                "color": "#808495",
+                "size": 14.875
+            },
+            "standoff": 21.25
+        },
+        "minor": {
+            "gridcolor": "#e6eaf1"
+        },
+        "zeroline": False,
+        "automargin": True,
+        "rangeselector": {
+            "bgcolor": "#FFFFFF",
+            "bordercolor": "#e6eaf1",
+            "borderwidth": 1,
+            "x": 0
+        }
+    },
+    "margin": {
+        "pad": 8.5,
+        "r": 0,
+        "l": 0
+    },
+    "hoverlabel": {
+        "bgcolor": "#FFFFFF",
+        "bordercolor": "#DCD8D4",
+        "font": {
+            "color": "#808495",
+            "family": "\"Source Sans\", sans-serif, \"Source Sans\", sans-serif",
+            "size": 12.75
+        }
+    },
+    "coloraxis": {
+        "colorbar": {
+            "thickness": 16,
+            "xpad": 25.5,
+            "ticklabelposition": "outside",
+            "outlinecolor": "transparent",
+            "outlinewidth": 8,
+            "len": 0.75,
+            "y": 0.5745,
+            "title": {
+                "font": {
+                    "color": "#808495",
+                    "size": 14.875
+                }
+            },
+            "tickfont": {
+                "color": "#808495",
+                "size": 12.75
+            }
+        }
+    },
+    "ternary": {
+        "gridcolor": "#808495",
+        "bgcolor": "#FFFFFF",
+        "title": {
+            "font": {
+                "family": "\"Source Sans\", sans-serif, \"Source Sans\", sans-serif",
+                "size": 14.875
+            }
+        },
+        "color": "#808495",
+        "aaxis": {
+            "gridcolor": "#808495",
+            "linecolor": "#808495",
+            "tickfont": {
+                "family": "\"Source Sans\", sans-serif, \"Source Sans\", sans-serif",
+                "size": 12.75
+            }
+        },
+        "baxis": {
+            "linecolor": "#808495",
+            "gridcolor": "#808495",
+            "tickfont": {
+                "family": "\"Source Sans\", sans-serif, \"Source Sans\", sans-serif",
+                "size": 12.75
+            }
+        },
+        "caxis": {
+            "linecolor": "#808495",
+            "gridcolor": "#808495",
+            "tickfont": {
+                "family": "\"Source Sans\", sans-serif, \"Source Sans\", sans-serif",
+                "size": 12.75
+            }
+        }
+    }
+}
 
 
 def _bold_title(fig: dict) -> dict:
@@ -122,6 +205,9 @@ def plotly_chart(fig, *, key: str, streamlit_look: bool = False, **kwargs):
         d = react_ready(_bold_title(d), overlay=STREAMLIT_LOOK)
     else:
         d = react_ready(d)
+    # a whole number of pixels wide: plotly.js measures the first drawing's width itself
+    # (CSS rounds it to 3 decimals), Streamlit gives the exact one to the second; a chart
+    # 556.671875 px wide was drawn twice for the 0.000125 px between them
     st.html("<style>[data-testid=stElementContainer]:has([data-testid=stPlotlyChart]) "
             "{ width: round(down, 100%, 1px) !important; }</style>")
     return st.plotly_chart(prevalidated(d, typed=True), key=key, theme=None, **kwargs)
