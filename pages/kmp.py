@@ -18,7 +18,6 @@ from mpcore.plots import (
     kmp_curves_figure,
     kmp_present_layout,
     margin_loss_figure,
-    prevalidated,
     start_at,
     step_time_figure,
 )
@@ -343,7 +342,7 @@ with tabs[1]:
                             "loss penalises the large positive margins of the far cluster and "
                             "tilts the boundary into the near ones; tanh does not.")
             if cmp["figure"] is not None:
-                plotly_chart(prevalidated(cmp["figure"]), key="kmp.cmp",
+                plotly_chart(cmp["figure"], key="kmp.cmp",
                              config={"displaylogo": False})
                 st.caption(("Colour: each model's decision value, scaled per panel; black line: "
                             "f(x) = 0; " if task == "classification" else "")
