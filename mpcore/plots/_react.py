@@ -25,6 +25,8 @@ import re
 
 import numpy as np
 
+from ._frames import _containers_copy
+
 __all__ = ["flat_template", "react_ready"]
 
 #: Layout keys a template entry applies to every container of: ``xaxis`` to ``xaxis``,
@@ -60,9 +62,9 @@ def _under(default, value):
     Dicts merge key by key (``value`` wins); any other value, arrays included, wins whole.
     ``None`` counts as unset. Neither input is changed."""
     if value is None:
-        return _copy(default)
+        return _containers_copy(default)
     if isinstance(default, dict) and isinstance(value, dict) and not _is_typed(value):
-        out = {k: _copy(v) for k, v in default.items()}
+        out = {k: _containers_copy(v) for k, v in default.items()}
         for k, v in value.items():
             out[k] = _under(out.get(k), v)
         return out
@@ -77,15 +79,7 @@ def _over(base, top):
         for k, v in top.items():
             out[k] = _over(base.get(k), v)
         return out
-    return _copy(top)
-
-
-def _copy(obj):
-    if isinstance(obj, dict):
-        return {k: _copy(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_copy(v) for v in obj]
-    return obj
+    return _containers_copy(top)
 
 
 def _is_typed(obj) -> bool:
