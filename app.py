@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from pages.common.charts import end_plotly_early, load_plotly_early
 from pages.common.fit import fit_text
 
 st.set_page_config(page_title="Matching pursuit in kernel methods", page_icon=":material/target:",
@@ -25,4 +26,9 @@ pg = st.navigation({
 })
 with st.sidebar:  # equations scale to their column, labels wrap (no element in the page body)
     fit_text()
-pg.run()
+    # every page but Home draws charts: plotly.js loads while the page computes
+    early = load_plotly_early() if pg.url_path else None
+try:
+    pg.run()
+finally:
+    end_plotly_early(early)
