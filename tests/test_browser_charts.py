@@ -48,6 +48,9 @@ _HOOK_JS = """() => {
   const watch = (gd) => {
     if (seen.has(gd) || !gd.on) return;
     seen.add(gd);
+    // the empty chart that only starts plotly.js loading (pages.common.charts.load_plotly_early)
+    // is never displayed, and is removed at the end of the run
+    if (gd.closest('.st-key-mp-plotly-early')) return;
     const rec = {draws: 0, same: true, first: null};
     window.__mpCalc.push(rec);
     gd.on('plotly_afterplot', () => {
