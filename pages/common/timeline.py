@@ -359,9 +359,22 @@ def remember_width(value) -> None:
         st.session_state["_window_width"] = int(min(max(value, 200), 10000))
 
 
+def mobile_agent(user_agent) -> bool:
+    """Whether a User-Agent header is a phone's: it holds "Mobi", the token browsers on
+    phones send (and tablets, wide enough for the full layout, do not)."""
+    return isinstance(user_agent, str) and "Mobi" in user_agent
+
+
 def is_narrow() -> bool:
-    """Whether the browser reported a window narrower than :data:`NARROW` (a phone)."""
-    return int(st.session_state.get("_window_width", 10_000)) < NARROW
+    """Whether the window is narrower than :data:`NARROW` (a phone): as the browser reported
+    it, or, on a session's first run, before any report, as its User-Agent says
+    (:func:`mobile_agent`). A phone then gets its layout from the first run; the fit
+    component (``pages/common/fit.py``) reports the width only when the guess was wrong
+    (a phone held sideways), and that report reruns the page for the window."""
+    width = st.session_state.get("_window_width")
+    if width is None:
+        return mobile_agent(st.context.headers.get("User-Agent"))
+    return int(width) < NARROW
 
 
 def phone_panel(schema: Schema, fig: dict, names: dict[str, str], *, height: int = 560) -> dict:

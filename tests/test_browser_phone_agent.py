@@ -1,0 +1,141 @@
+"""A phone gets its layout from the first run: the server reads "Mobi" in the User-Agent
+(``pages.common.timeline.is_narrow``) before the window has reported its width.
+
+Before, every page opened on a phone was drawn twice: once for a wide window, then, after
+the fit component reported the width, again in the phone layout (KMP's animated figure,
+700 kB, sent twice). Here, in real chromium with a phone's User-Agent:
+
+- held upright (390 px), the page runs once, shows the phone layout (one panel at a time,
+  the panel selector) and never reports the width;
+- held sideways (844 px, wider than the phone limit), the guess is wrong: the width is
+  reported once and the page reruns into the wide layout;
+- a desktop browser in a narrow window is not guessed, and adapts as before (the layout
+  tests at 390 px cover it).
+
+The guess itself is a pure function, checked on real User-Agent strings and fuzzed.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from browser_util import (
+    app_pages,
+    new_page,
+    require_chromium,
+    wait_for_app,
+    wait_for_charts,
+    wait_for_fit,
+)
+from pages.common.timeline import NARROW, mobile_agent
+
+IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 "
+          "(KHTML, like Gecko) Version/18.5 Mobile/15E148 Safari/604.1")
+ANDROID = ("Mozilla/5.0 (Linux; Android 15; Pixel 9) AppleWebKit/537.36 (KHTML, like Gecko) "
+           "Chrome/142.0.0.0 Mobile Safari/537.36")
+ANDROID_FIREFOX = "Mozilla/5.0 (Android 15; Mobile; rv:144.0) Gecko/144.0 Firefox/144.0"
+IPAD = ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like "
+        "Gecko) Version/18.5 Safari/605.1.15")
+ANDROID_TABLET = ("Mozilla/5.0 (Linux; Android 15; SM-X910) AppleWebKit/537.36 (KHTML, like "
+                  "Gecko) Chrome/142.0.0.0 Safari/537.36")
+DESKTOP = ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+           "Chrome/150.0.0.0 Safari/537.36")
+
+PAGES = {p.name: p for p in app_pages()}
+
+#: Script runs that ended (the app's state back to notRunning), and the width reports the
+#: fit and timeline components sent (they mark window.__mpWidthSent when they do).
+_COUNT_RUNS_JS = """() => {
+  window.__mpRuns = 0;
+  const watch = () => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    if (!app) { requestAnimationFrame(watch); return; }
+    let last = app.getAttribute('data-test-script-state');
+    new MutationObserver(() => {
+      const now = app.getAttribute('data-test-script-state');
+      if (now === 'notRunning' && last !== 'notRunning') window.__mpRuns += 1;
+      last = now;
+    }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', watch);
+  else watch();
+}"""
+
+
+@pytest.mark.parametrize("ua", [IPHONE, ANDROID, ANDROID_FIREFOX])
+def test_a_phones_user_agent_is_a_phone(ua):
+    assert mobile_agent(ua)
+
+
+@pytest.mark.parametrize("ua", [IPAD, ANDROID_TABLET, DESKTOP, "", None, 42, b"Mobile"])
+def test_tablets_desktops_and_no_header_are_not(ua):
+    assert not mobile_agent(ua)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(), st.binary(), st.none(), st.integers(), st.floats()))
+def test_any_header_value_gives_a_bool(ua):
+    got = mobile_agent(ua)
+    assert got is (isinstance(ua, str) and "Mobi" in ua)
+
+
+@pytest.fixture
+def phone_context(browser):
+    """A context that sends a phone's User-Agent (its window size set per page)."""
+    require_chromium()
+    ctx = browser.new_context(user_agent=IPHONE, viewport={"width": 390, "height": 844},
+                              device_scale_factor=1)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+def _open(context, url, size):
+    pg = new_page(context, size)
+    pg.add_init_script(f"({_COUNT_RUNS_JS})()")
+    pg.goto(url)
+    wait_for_fit(pg)
+    wait_for_app(pg)
+    wait_for_charts(pg)
+    return pg
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", ["skpca", "kmp"])
+def test_a_phone_upright_is_drawn_once_in_the_phone_layout(streamlit_server, phone_context,
+                                                           name):
+    pg = _open(phone_context, PAGES[name].url(streamlit_server.base), (390, 844))
+    try:
+        assert 390 < NARROW
+        # never reported: the first run already drew for a phone
+        assert pg.evaluate("() => window.__mpWidthSent === undefined")
+        assert pg.evaluate("() => window.__mpWidth && window.__mpWidth.narrow") is True
+        assert pg.evaluate("() => window.__mpRuns") == 1
+        # the phone layout: skpca offers one panel at a time; every chart fits the width
+        panel = pg.locator('[data-testid="stRadio"]', has_text="Panel")
+        assert panel.count() == (name == "skpca")
+        widths = pg.evaluate("""() => [...document.querySelectorAll(
+            '[data-testid="stPlotlyChart"] .js-plotly-plot')].map(g => g.getBoundingClientRect().right)""")
+        assert widths and max(widths) <= 390, widths
+        assert not pg.page_errors, pg.page_errors
+    finally:
+        pg.close()
+
+
+@pytest.mark.browser
+def test_a_phone_held_sideways_reports_its_width_and_gets_the_wide_layout(streamlit_server,
+                                                                          phone_context):
+    pg = _open(phone_context, PAGES["skpca"].url(streamlit_server.base), (844, 390))
+    try:
+        assert 844 >= NARROW
+        sent = pg.evaluate("() => window.__mpWidthSent")
+        assert sent is not None and sent["narrow"] is False  # the wrong guess, corrected
+        assert pg.evaluate("() => window.__mpWidth.narrow") is False
+        assert pg.evaluate("() => window.__mpRuns") == 2
+        assert pg.locator('[data-testid="stRadio"]', has_text="Panel").count() == 0
+        assert not pg.page_errors, pg.page_errors
+    finally:
+        pg.close()
