@@ -43,7 +43,10 @@ Targets: median drawn < 2.5 s; control change median < 0.3 s, p95 < 1 s.
 Medians over the repeats; run on a quiet machine::
 
     python benchmarks/bench_pages.py [--repeats 5] [--pages skpca,kmp] [--out FILE]
+    python benchmarks/bench_pages.py --phone [--pages kmp]
     python benchmarks/bench_pages.py --spectrum-datasets [--repeats 3]
+
+``--phone`` opens every page as a phone held upright (390x844, a phone's User-Agent).
 
 ``--spectrum-datasets`` times the eigenvalue page on every bundled data set instead
 (target: under 3 s, the first visit of a data set included).
@@ -72,6 +75,15 @@ from browser_util import (  # noqa: E402
 )
 
 TARGET_S = 2.5
+
+#: The browser window and User-Agent of every context: a projector (1280x720), or with
+#: ``--phone`` a phone held upright (390x844) that says so in its User-Agent, as a
+#: student's phone does (the app then lays the page out for a phone from the first run).
+WINDOW = {"viewport": {"width": 1280, "height": 720}}
+PHONE = {"viewport": {"width": 390, "height": 844},
+         "user_agent": ("Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) "
+                        "AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.5 "
+                        "Mobile/15E148 Safari/604.1")}
 
 #: Size of each plotly figure the page holds (data + layout + frames, typed arrays counted
 #: by their bytes), largest first.
@@ -279,7 +291,7 @@ def interact_step(pg, n: int) -> dict[str, list[float]]:
 def interactions(browser, url: str, n: int) -> dict:
     """(control, until) -> seconds: ("step", "view"), ("step", "server"), ("slider", "server")
     for the controls the page shows."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    context = browser.new_context(**WINDOW)
     try:
         pg = context.new_page()
         pg.add_init_script(f"({_RUNS_JS})()")
@@ -314,7 +326,7 @@ def load_once(browser, url: str, context=None) -> dict:
     """One visit; in a fresh context (first visit: empty cache, new session) unless
     ``context`` is given (a repeat visit: the browser's cache and compiled code warm)."""
     own = context is None
-    context = context or browser.new_context(viewport={"width": 1280, "height": 720})
+    context = context or browser.new_context(**WINDOW)
     try:
         pg = context.new_page()
         ws_bytes = [0]
@@ -351,7 +363,7 @@ def load_once(browser, url: str, context=None) -> dict:
 
 def repeat_visits(browser, url: str, n: int) -> list[float]:
     """Seconds to draw on ``n`` repeat visits in one browser (after one first visit)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    context = browser.new_context(**WINDOW)
     try:
         load_once(browser, url, context)
         return [load_once(browser, url, context)["drawn"] for _ in range(n)]
@@ -458,10 +470,19 @@ def main(argv=None) -> int:
                         help="checkout to serve (default: this one); e.g. an older commit's "
                              "`git worktree` for a before/after comparison")
     parser.add_argument("--out", type=Path, default=None, help="also write the table here")
+    parser.add_argument("--phone", action="store_true",
+                        help="a phone held upright (390x844, a phone's User-Agent) instead "
+                             "of a 1280x720 window; page loads only (a phone's sidebar, "
+                             "with the slider, is closed)")
     parser.add_argument("--spectrum-datasets", action="store_true",
                         help="only the eigenvalue page, once per bundled data set (a fresh "
                              "server: the first visit of each data set computes it)")
     args = parser.parse_args(argv)
+    if args.phone:
+        WINDOW.clear()
+        WINDOW.update(PHONE)
+        args.interactions = 0
+    size = "{width}x{height}".format(**WINDOW["viewport"])
     if args.repeats < 1:
         parser.error("--repeats must be at least 1")
     pages = app_pages(args.root.resolve() / "app.py")
@@ -486,7 +507,7 @@ def main(argv=None) -> int:
                 browser.close()
         finally:
             server.stop()
-        table = (f"Eigenvalue page per data set, 1280x720, {args.repeats} later visits each; "
+        table = (f"Eigenvalue page per data set, {size}, {args.repeats} later visits each; "
                  f"{os.cpu_count()} cores, 1-min load average {load_before:.1f} before / "
                  f"{os.getloadavg()[0]:.1f} after; {time.strftime('%Y-%m-%d %H:%M')}.\n\n"
                  + spectrum_table(rows))
@@ -556,7 +577,8 @@ def main(argv=None) -> int:
             f"{len(figs)} | {(figs[0] / 1e3 if figs else 0):,.0f} | "
             f"{sum(r['errors'] for r in runs)} |")
     header = (f"{args.root.resolve().name}: "
-              f"{args.repeats} fresh-context loads per page after one warm-up, 1280x720; "
+              f"{args.repeats} fresh-context loads per page after one warm-up, {size}"
+              f"{' (a phone: its User-Agent)' if args.phone else ''}; "
               f"Python {platform.python_version()}, streamlit {streamlit.__version__}, "
               f"plotly {plotly.__version__}, {os.cpu_count()} cores, 1-min load average "
               f"{load_before:.1f} before / {load_after:.1f} after; "
