@@ -25,6 +25,7 @@ import plotly
 import pytest
 
 from apptest_util import open_app_page
+from pages.common.charts import EARLY_KEY
 from browser_util import (
     REPO_ROOT,
     StreamlitServer,
@@ -50,7 +51,7 @@ _HOOK_JS = """() => {
     seen.add(gd);
     // the empty chart that only starts plotly.js loading (pages.common.charts.load_plotly_early)
     // is never displayed, and is removed at the end of the run
-    if (gd.closest('.st-key-mp-plotly-early')) return;
+    if (gd.closest('.st-key-%s')) return;
     const rec = {draws: 0, same: true, first: null};
     window.__mpCalc.push(rec);
     gd.on('plotly_afterplot', () => {
@@ -63,6 +64,8 @@ _HOOK_JS = """() => {
     .observe(document, {subtree: true, childList: true, attributes: true,
                         attributeFilter: ['class']});
 }"""
+
+_HOOK_JS = _HOOK_JS % EARLY_KEY
 
 _CALC_JS = "() => window.__mpCalc.map((r) => ({draws: r.draws, same: r.same}))"
 

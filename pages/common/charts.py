@@ -213,7 +213,8 @@ def plotly_chart(fig, *, key: str, streamlit_look: bool = False, **kwargs):
     return st.plotly_chart(prevalidated(d, typed=True), key=key, theme=None, **kwargs)
 
 
-_EARLY_KEY = "mp-plotly-early"
+#: Key of the hidden container of :func:`load_plotly_early` (its CSS class: st-key-<key>).
+EARLY_KEY = "mp-plotly-early"
 
 
 def load_plotly_early():
@@ -226,14 +227,14 @@ def load_plotly_early():
     of the run, before plotly.js is ready, so it is normally never drawn. Later runs of the
     session (plotly.js loaded) send nothing and return ``None``.
     """
-    if st.session_state.get(_EARLY_KEY):
+    if st.session_state.get(EARLY_KEY):
         return None
-    st.session_state[_EARLY_KEY] = True
-    st.html(f"<style>.st-key-{_EARLY_KEY} {{ display: none !important; }}</style>")
-    with st.container(key=_EARLY_KEY):
+    st.session_state[EARLY_KEY] = True
+    st.html(f"<style>.st-key-{EARLY_KEY} {{ display: none !important; }}</style>")
+    with st.container(key=EARLY_KEY):
         slot = st.empty()
     slot.plotly_chart({"data": [{"type": "scatter", "x": [], "y": []}], "layout": {}},
-                      theme=None, key=f"{_EARLY_KEY}-chart")
+                      theme=None, key=f"{EARLY_KEY}-chart")
     return slot
 
 
