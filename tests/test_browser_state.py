@@ -198,3 +198,30 @@ def test_quick_changes_all_count_and_back_and_forward_move_through_the_views(
         assert at == reg if reg is not None else at in (1e-3, 0.01), (move, reg, at)
         assert tau.get_attribute("aria-valuetext") == f"{at:g}"
         assert _numbers(page) == seen[at]
+
+
+@pytest.mark.parametrize("name", ["kmp", "spectrum"])
+def test_leaving_a_page_by_the_sidebar_and_coming_back_keeps_its_view(streamlit_server, page,
+                                                                     name):
+    """Streamlit's navigation opens a page at its bare address (no query): within a session
+    the page shows the view it was left in, not its defaults, and writes it back to the
+    address; the figure is the same."""
+    schema = ALL_SCHEMAS[name]
+    changed = {"kmp": {"dataset": "circles", "k": "7"},
+               "spectrum": {"dataset": "circles", "k": "30"}}[name]
+    page.goto(PAGES[name].url(streamlit_server.base, urlencode({**START[name], **changed})))
+    settle(page)
+    left, _ = schema.from_query(query_of(page.url))
+    for key, value in changed.items():
+        assert str(left[key]) == value, (key, left[key])
+    seen = fingerprint(page)
+    nav = page.locator('[data-testid="stSidebarNav"]')
+    nav.get_by_role("link", name="Home").click()
+    settle(page)
+    assert query_of(page.url) == {}
+    nav.get_by_role("link", name=PAGES[name].title).click()
+    settle(page)
+    back, _ = schema.from_query(query_of(page.url))
+    assert back == left, (left, back)
+    assert fingerprint(page) == seen
+    assert not exceptions_on(page)

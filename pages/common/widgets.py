@@ -117,17 +117,24 @@ WRITTEN = 64
 
 def _new_address(key: str, url: dict) -> bool:
     """Whether this run's address sets the view: a move in the browser's history (Back,
-    Forward), or an address this page did not write in this session.
+    Forward), or an address this page did not write in this session, other than the
+    page's bare address.
 
     The browser sends its address with every rerun. A control changed before it has
     taken the page's last address (a slider moved twice faster than a run) comes with
     an address the page wrote earlier: the widgets, not that address, hold the view.
+    A bare address (no query at all) within a session is the sidebar's navigation or a
+    page link coming back to the page: the view the session left there is kept, and
+    written back to the address. (A bare address opened in the browser starts a new
+    session, and with it the defaults: "Reset all controls" is such a link.)
     """
     ss = st.session_state
     if url == ss.get(key + ".url"):
         return False
     if _history_move():
         return True
+    if not url:
+        return False
     return _frozen(url) not in ss.get(key + ".written", ())
 
 
