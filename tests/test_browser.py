@@ -331,6 +331,23 @@ def test_skpca_reset_link_restores_defaults_and_keeps_hiding(streamlit_server, p
     assert seed.input_value() == "0"
 
 
+def test_skpca_reset_link_without_hiding_restores_defaults(streamlit_server, page):
+    """The reset link without hidden controls is the page's bare address, which within a
+    session keeps the view (navigation); the link reloads the page, a new session, so it
+    still resets every control."""
+    open_app_page(page, streamlit_server.base, _skpca(), "seed=4&k=7")
+    page.get_by_role("link", name=re.compile("Reset all controls")).click()
+    page.wait_for_url(re.compile(r"/skpca\?(?!.*seed=4)(?=.*seed=0)"))
+    wait_for_app(page)
+    wait_for_charts(page)
+    assert_no_errors(page, "skpca after reset")
+    j, default_steps = step_counter(page)
+    assert j == 1 and default_steps != 7
+    seed = page.locator('[data-testid="stSidebar"] [data-testid="stNumberInput"]',
+                        has_text="Seed").locator("input")
+    assert seed.input_value() == "0"
+
+
 def test_skpca_break_it_link_explains_and_warns(streamlit_server, page):
     open_app_page(page, streamlit_server.base, _skpca())
     page.locator('[data-testid="stSidebar"]').get_by_role(
