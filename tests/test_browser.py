@@ -312,23 +312,31 @@ def test_skpca_downloads_hold_the_shown_run(streamlit_server, page):
     assert payload["settings"].get("k") == 5
 
 
-def test_skpca_reset_link_restores_defaults_and_keeps_hiding(streamlit_server, page):
-    open_app_page(page, streamlit_server.base, _skpca(), "seed=4&k=7&hide=test")
-    step_buttons(page).first.click()
-    wait_for_app(page)
-    assert step_counter(page) == (2, 7)
+def _reset_to_defaults(page, address):
+    """Click "Reset all controls" on a sparse-KPCA page opened with k=7 and seed=4; once the
+    page at ``address`` (a regex) has drawn, it is on step 1 of the default k, seed 0.
+    Returns the sidebar."""
     page.get_by_role("link", name=re.compile("Reset all controls")).click()
-    page.wait_for_url(re.compile(r"/skpca\?hide=test$"))
+    page.wait_for_url(re.compile(address))
     wait_for_app(page)
     wait_for_charts(page)
     assert_no_errors(page, "skpca after reset")
     j, default_steps = step_counter(page)
     assert j == 1 and default_steps != 7
     sidebar = page.locator('[data-testid="stSidebar"]')
-    expect(sidebar.locator('[data-testid="stSlider"]', has_text="Sparsity k")).to_have_count(1)
-    expect(sidebar.locator('[data-testid="stSlider"]', has_text="Test fraction")).to_have_count(0)
     seed = sidebar.locator('[data-testid="stNumberInput"]', has_text="Seed").locator("input")
     assert seed.input_value() == "0"
+    return sidebar
+
+
+def test_skpca_reset_link_restores_defaults_and_keeps_hiding(streamlit_server, page):
+    open_app_page(page, streamlit_server.base, _skpca(), "seed=4&k=7&hide=test")
+    step_buttons(page).first.click()
+    wait_for_app(page)
+    assert step_counter(page) == (2, 7)
+    sidebar = _reset_to_defaults(page, r"/skpca\?hide=test$")
+    expect(sidebar.locator('[data-testid="stSlider"]', has_text="Sparsity k")).to_have_count(1)
+    expect(sidebar.locator('[data-testid="stSlider"]', has_text="Test fraction")).to_have_count(0)
 
 
 def test_skpca_reset_link_without_hiding_restores_defaults(streamlit_server, page):
@@ -336,16 +344,7 @@ def test_skpca_reset_link_without_hiding_restores_defaults(streamlit_server, pag
     session keeps the view (navigation); the link reloads the page, a new session, so it
     still resets every control."""
     open_app_page(page, streamlit_server.base, _skpca(), "seed=4&k=7")
-    page.get_by_role("link", name=re.compile("Reset all controls")).click()
-    page.wait_for_url(re.compile(r"/skpca\?(?!.*seed=4)(?=.*seed=0)"))
-    wait_for_app(page)
-    wait_for_charts(page)
-    assert_no_errors(page, "skpca after reset")
-    j, default_steps = step_counter(page)
-    assert j == 1 and default_steps != 7
-    seed = page.locator('[data-testid="stSidebar"] [data-testid="stNumberInput"]',
-                        has_text="Seed").locator("input")
-    assert seed.input_value() == "0"
+    _reset_to_defaults(page, r"/skpca\?(?!.*seed=4)(?=.*seed=0)")
 
 
 def test_skpca_break_it_link_explains_and_warns(streamlit_server, page):
