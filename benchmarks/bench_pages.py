@@ -67,6 +67,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / "tests")]
 
 from browser_util import (  # noqa: E402
+    PHONE_USER_AGENT,
     StreamlitServer,
     app_pages,
     launch_browser,
@@ -80,10 +81,7 @@ TARGET_S = 2.5
 #: ``--phone`` a phone held upright (390x844) that says so in its User-Agent, as a
 #: student's phone does (the app then lays the page out for a phone from the first run).
 WINDOW = {"viewport": {"width": 1280, "height": 720}}
-PHONE = {"viewport": {"width": 390, "height": 844},
-         "user_agent": ("Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) "
-                        "AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.5 "
-                        "Mobile/15E148 Safari/604.1")}
+PHONE = {"viewport": {"width": 390, "height": 844}, "user_agent": PHONE_USER_AGENT}
 
 #: Size of each plotly figure the page holds (data + layout + frames, typed arrays counted
 #: by their bytes), largest first.

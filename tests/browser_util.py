@@ -51,6 +51,10 @@ LAUNCH_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev
                "--no-first-run"]
 #: A projector-like window (1080p) so screenshots show what a lecture hall sees.
 VIEWPORT = dict(width=1600, height=1000)
+#: An iPhone's Safari User-Agent ("Mobi" in it): a student's phone, for the tests and the
+#: page benchmark's ``--phone``.
+PHONE_USER_AGENT = ("Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 "
+                    "(KHTML, like Gecko) Version/18.5 Mobile/15E148 Safari/604.1")
 SERVER_START_TIMEOUT = 60.0
 #: Longest a page may take to finish its script run and draw.
 PAGE_TIMEOUT_MS = 90_000

@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from browser_util import (
+    PHONE_USER_AGENT,
     app_pages,
     new_page,
     require_chromium,
@@ -31,8 +32,7 @@ from browser_util import (
 )
 from pages.common.timeline import NARROW, mobile_agent
 
-IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 "
-          "(KHTML, like Gecko) Version/18.5 Mobile/15E148 Safari/604.1")
+IPHONE = PHONE_USER_AGENT
 ANDROID = ("Mozilla/5.0 (Linux; Android 15; Pixel 9) AppleWebKit/537.36 (KHTML, like Gecko) "
            "Chrome/142.0.0.0 Mobile Safari/537.36")
 ANDROID_FIREFOX = "Mozilla/5.0 (Android 15; Mobile; rv:144.0) Gecko/144.0 Firefox/144.0"
