@@ -55,6 +55,33 @@ def _open_list(pg, combo, attempts=4):
     return listbox
 
 
+def _choose(pg, combo, rng: random.Random, allow, attempts=3) -> tuple[list[str], int]:
+    """Open a selectbox's list, draw one allowed option with ``rng`` and click it.
+
+    The options are read in one call, and the list is opened again if it closed between
+    reading and clicking: under a full parallel run (CI, 2 cores) a list once closed after its
+    options were counted, and reading the third one waited 90 s for nothing. The draw happens
+    once, so a seed always picks the same option."""
+    texts: list[str] = []
+    pick = None
+    for attempt in range(attempts):
+        options = _open_list(pg, combo).first.locator('[role="option"]')
+        texts = texts or options.all_inner_texts()
+        if pick is None and texts:
+            allowed = [i for i, t in enumerate(texts) if allow(t)]
+            pick = 0 if rng.random() < 0.3 and 0 in allowed else rng.choice(allowed)
+        if pick is not None:
+            try:
+                options.nth(pick).click(timeout=10_000)
+                return texts, pick
+            except PlaywrightTimeout:
+                if attempt == attempts - 1:
+                    raise
+        pg.keyboard.press("Escape")
+        settle(pg)
+    raise AssertionError(f"the selectbox's list stayed empty after {attempts} tries")
+
+
 def act(pg, rng: random.Random, name: str) -> str:
     """One random lecturer action; returns what it did (for the failure message)."""
     side = sidebar(pg)
@@ -71,14 +98,8 @@ def act(pg, rng: random.Random, name: str) -> str:
             return "no selectbox"
         box = rng.choice(boxes)
         label = box.locator('[data-testid="stWidgetLabel"]').inner_text().strip()
-        combo = box.locator('[role="combobox"]')
-        listbox = _open_list(pg, combo)
-        options = listbox.first.locator('[role="option"]')
-        texts = [options.nth(i).inner_text() for i in range(options.count())]
-        allowed = [i for i, t in enumerate(texts)
-                   if label != "Data set" or t in QUICK_DATA]
-        pick = 0 if rng.random() < 0.3 and 0 in allowed else rng.choice(allowed)
-        options.nth(pick).click()
+        texts, pick = _choose(pg, box.locator('[role="combobox"]'), rng,
+                              lambda t: label != "Data set" or t in QUICK_DATA)
         done = f"{label} = {texts[pick]}"
     elif kind == "slider":
         # Streamlit's sliders are <input type="range"> (implicit ARIA role slider)
