@@ -299,8 +299,8 @@ def wait_for_stable_layout(page, frames: int = 5, timeout_ms: int = PAGE_TIMEOUT
 
 
 def exceptions_on(page) -> list[str]:
-    loc = page.locator('[data-testid="stException"]')
-    return [loc.nth(i).inner_text() for i in range(loc.count())]
+    # one call: reading them one by one waits for an element that a rerun may have removed
+    return page.locator('[data-testid="stException"]').all_inner_texts()
 
 
 # ---------------------------------------------------------------- plotly animations
