@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from urllib.parse import parse_qsl, urlsplit
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from browser_util import app_pages, wait_for_app, wait_for_charts
 
 PAGES = {p.name: p for p in app_pages()}
@@ -23,6 +25,53 @@ def query_of(url: str) -> dict:
 def settle(pg, content="h1"):
     wait_for_app(pg, content=content)
     wait_for_charts(pg)
+
+
+def open_list(pg, combo, attempts=4):
+    """Open a selectbox's list and return it. Under a full parallel test run the list once
+    stayed closed for 90 s after the click (the page settled, nothing raised): a click that
+    opens nothing is tried again (Escape, settle, click) before failing as playwright does."""
+    listbox = pg.locator('[role="listbox"]:visible')
+    for _ in range(attempts):
+        combo.click()
+        if combo.get_attribute("aria-expanded") != "true":
+            combo.press("ArrowDown")  # react-aria opens its list from the keyboard too
+        try:
+            listbox.first.wait_for(state="visible", timeout=10_000)
+            return listbox
+        except PlaywrightTimeout:
+            pg.keyboard.press("Escape")
+            settle(pg)
+    listbox.first.wait_for(state="visible")
+    return listbox
+
+
+def choose_option(pg, combo, pick, attempts=3) -> str:
+    """Open a selectbox's list, click the option ``pick(texts)`` names (its index) and settle;
+    returns the option's text.
+
+    The options are read in one call, and the list is opened again if it closed between
+    reading and clicking: under a full parallel run (CI, 2 cores) a list once closed after its
+    options were counted, and reading the third one waited 90 s for nothing. ``pick`` is
+    called once, so a seeded draw always picks the same option."""
+    texts: list[str] = []
+    index = None
+    for attempt in range(attempts):
+        options = open_list(pg, combo).first.locator('[role="option"]')
+        texts = texts or options.all_inner_texts()
+        if index is None and texts:
+            index = pick(texts)
+        if index is not None:
+            try:
+                options.nth(index).click(timeout=10_000)
+                settle(pg)
+                return texts[index]
+            except PlaywrightTimeout:
+                if attempt == attempts - 1:
+                    raise
+        pg.keyboard.press("Escape")
+        settle(pg)
+    raise AssertionError(f"the selectbox's list stayed empty after {attempts} tries")
 
 
 _FINGERPRINT_JS = """() => {

@@ -49,6 +49,7 @@ from browser_util import (
     wait_for_stop,
     websocket_sends,
 )
+from browser_views import choose_option
 from test_browser_layout import WHOLE
 
 from pages.common.schemas import ALL_SCHEMAS
@@ -248,13 +249,8 @@ def _skpca():
 def choose(page, label, option):
     """Pick ``option`` (its name, any case) in the sidebar selectbox labelled ``label``."""
     box = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]', has_text=label)
-    combo = box.get_by_role("combobox")
-    combo.click()
-    if not page.get_by_role("option").count():
-        combo.press("ArrowDown")  # the list does not always open on a click
-    page.get_by_role("option", name=re.compile(rf"^{re.escape(option)}$", re.I)).click()
-    wait_for_app(page)
-    wait_for_charts(page)
+    choose_option(page, box.get_by_role("combobox"),
+                  lambda texts: [t.strip().lower() for t in texts].index(option.lower()))
 
 
 def chosen_text(page):

@@ -14,11 +14,11 @@ import random
 from urllib.parse import urlencode
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from browser_util import (
     exceptions_on,
 )
-from browser_views import PAGES, QUICK_DATA, START, fingerprint, query_of, settle
+from browser_views import (PAGES, QUICK_DATA, START, choose_option, fingerprint, query_of,
+                           settle)
 
 from pages.common.schemas import ALL_SCHEMAS
 
@@ -34,52 +34,6 @@ def sidebar(pg):
 
 def _visible(loc) -> list:
     return [loc.nth(i) for i in range(loc.count()) if loc.nth(i).is_visible()]
-
-
-def _open_list(pg, combo, attempts=4):
-    """Open a selectbox's list and return it. Under a full parallel test run the list once
-    stayed closed for 90 s after the click (the page settled, nothing raised): a click that
-    opens nothing is tried again (Escape, settle, click) before failing as playwright does."""
-    listbox = pg.locator('[role="listbox"]:visible')
-    for _ in range(attempts):
-        combo.click()
-        if combo.get_attribute("aria-expanded") != "true":
-            combo.press("ArrowDown")  # react-aria opens its list from the keyboard too
-        try:
-            listbox.first.wait_for(state="visible", timeout=10_000)
-            return listbox
-        except PlaywrightTimeout:
-            pg.keyboard.press("Escape")
-            settle(pg)
-    listbox.first.wait_for(state="visible")
-    return listbox
-
-
-def _choose(pg, combo, rng: random.Random, allow, attempts=3) -> tuple[list[str], int]:
-    """Open a selectbox's list, draw one allowed option with ``rng`` and click it.
-
-    The options are read in one call, and the list is opened again if it closed between
-    reading and clicking: under a full parallel run (CI, 2 cores) a list once closed after its
-    options were counted, and reading the third one waited 90 s for nothing. The draw happens
-    once, so a seed always picks the same option."""
-    texts: list[str] = []
-    pick = None
-    for attempt in range(attempts):
-        options = _open_list(pg, combo).first.locator('[role="option"]')
-        texts = texts or options.all_inner_texts()
-        if pick is None and texts:
-            allowed = [i for i, t in enumerate(texts) if allow(t)]
-            pick = 0 if rng.random() < 0.3 and 0 in allowed else rng.choice(allowed)
-        if pick is not None:
-            try:
-                options.nth(pick).click(timeout=10_000)
-                return texts, pick
-            except PlaywrightTimeout:
-                if attempt == attempts - 1:
-                    raise
-        pg.keyboard.press("Escape")
-        settle(pg)
-    raise AssertionError(f"the selectbox's list stayed empty after {attempts} tries")
 
 
 def act(pg, rng: random.Random, name: str) -> str:
@@ -98,9 +52,14 @@ def act(pg, rng: random.Random, name: str) -> str:
             return "no selectbox"
         box = rng.choice(boxes)
         label = box.locator('[data-testid="stWidgetLabel"]').inner_text().strip()
-        texts, pick = _choose(pg, box.locator('[role="combobox"]'), rng,
-                              lambda t: label != "Data set" or t in QUICK_DATA)
-        done = f"{label} = {texts[pick]}"
+        allowed = lambda t: label != "Data set" or t in QUICK_DATA  # noqa: E731
+
+        def draw(texts):
+            ok = [i for i, t in enumerate(texts) if allowed(t)]
+            return 0 if rng.random() < 0.3 and 0 in ok else rng.choice(ok)
+
+        chosen = choose_option(pg, box.locator('[role="combobox"]'), draw)
+        done = f"{label} = {chosen}"
     elif kind == "slider":
         # Streamlit's sliders are <input type="range"> (implicit ARIA role slider)
         sliders = _visible(side.get_by_role("slider"))
