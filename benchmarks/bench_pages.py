@@ -28,8 +28,10 @@ context per page, the time from a control change to what it changes:
   both hold (the frame that paints it); and **server**, until the page's answer
   has arrived (the timeline has the click's step number back) and every chart is
   drawn;
-- **slider**: the sidebar's first slider moved one notch from the keyboard (up each
-  time, so every value is new and the run computes it), until the next script run is
+- **slider**: the sidebar's first slider moved one notch from the keyboard, every notch
+  the same way (up, or down when there is no room above for every notch: a slider that
+  starts at its maximum), so every value is new and the run computes it, until the next
+  script run is
   over and every chart is drawn (a run is over when the app's "running" state ends, or,
   for a run so short that state is never drawn, when the app is not running and every
   chart is a new one).
@@ -244,15 +246,18 @@ def interact_slider(pg, n: int) -> list[float]:
     """Seconds from a slider notch to the redrawn view (run over, every chart drawn)."""
     out = []
     loc = _control(pg, "slider")
+    # one way for every notch, so each value is one not seen before and the run computes
+    # it, as when a student explores (turning back at the maximum would ask for the values
+    # already computed, cached from then on)
+    room_up = loc.evaluate("(e) => Math.round((Number(e.max) - Number(e.value))"
+                           " / Number(e.step || 1))")
+    key = "ArrowRight" if room_up >= n else "ArrowLeft"
     for _ in range(n):
         before = pg.evaluate("() => window.__mpRuns")
         pg.evaluate(_MARK_CHARTS_JS)
         t0 = pg.evaluate("() => performance.now()")
         loc.focus()
-        at_max = loc.evaluate("(e) => Number(e.value) >= Number(e.max)")
-        # one notch up (down from the maximum): a value not seen before, so the run
-        # computes it, as when a student explores
-        loc.press("ArrowLeft" if at_max else "ArrowRight")
+        loc.press(key)
         out.append((_drawn_after(pg, _SLIDER_ANSWERED_JS, [before]) - t0) / 1000)
         wait_for_app(pg, content=None)  # nothing else arrives before the next change
     return out
