@@ -139,3 +139,44 @@ def test_a_phone_held_sideways_reports_its_width_and_gets_the_wide_layout(stream
         assert not pg.page_errors, pg.page_errors
     finally:
         pg.close()
+
+
+#: Drops the width reports the page sends from now on (the fit component's and the
+#: timeline's), counting them, until ``window.__mpKeep()`` puts the real ones back.
+_DROP_REPORTS_JS = """() => {
+  const w = window.__mpWidth, tl = window.__mpTimeline;
+  const real = [w.report, tl && tl.report];
+  window.__mpDropped = 0;
+  const drop = () => { window.__mpDropped += 1; };
+  w.report = drop;
+  if (tl) tl.report = drop;
+  window.__mpKeep = () => { w.report = real[0]; if (tl) tl.report = real[1]; };
+}"""
+
+
+@pytest.mark.browser
+def test_a_lost_width_report_is_sent_again(streamlit_server, browser):
+    """A window narrowed to a phone's width reports it; if that report never reaches the
+    server (it is dropped here; under load a run it started can be replaced), the page
+    says it again once the repeat window is over, and gets the phone layout without
+    another resize. A CI run once waited 90 s for a phone layout that never came."""
+    require_chromium()
+    ctx = browser.new_context(user_agent=DESKTOP, viewport={"width": 1280, "height": 720},
+                              device_scale_factor=1)
+    try:
+        pg = _open(ctx, PAGES["kcca"].url(streamlit_server.base, "kcca.n=80"), (1280, 720))
+        assert pg.evaluate("() => window.__mpWidth.narrow") is False
+        assert pg.locator('[data-testid="stRadio"]', has_text="Panel").count() == 0
+        pg.evaluate(_DROP_REPORTS_JS)
+        pg.set_viewport_size({"width": 390, "height": 844})
+        pg.wait_for_function("() => window.__mpDropped >= 1", timeout=10_000)
+        pg.evaluate("() => window.__mpKeep()")
+        # no resize from here on: only the page's own second report can bring the layout
+        pg.wait_for_function("() => window.__mpWidth.narrow === true", timeout=30_000)
+        wait_for_fit(pg)
+        assert pg.locator('[data-testid="stRadio"]', has_text="Panel").count() == 1
+        assert pg.evaluate("() => window.__mpDropped") == 1
+        assert not pg.page_errors, pg.page_errors
+        pg.close()
+    finally:
+        ctx.close()

@@ -38,6 +38,17 @@ export default function (component) {
       if (sent && sent.narrow === narrow && now - sent.t < 5000) return;
       window.__mpWidthSent = { narrow, t: now };
       w.report("vw", window.innerWidth);
+      window.__mpRecheckWidth();
+    };
+    // a report can be lost (e.g. with the run it started, replaced under load): if the page
+    // still draws for the other side once the repeat window above is over, say it again
+    // (three times at most per window size)
+    window.__mpRecheckWidth = () => {
+      const key = `${window.innerWidth}x${window.innerHeight}`;
+      const r = window.__mpRecheck || (window.__mpRecheck = { key, left: 3, t: null });
+      if (r.key !== key) { r.key = key; r.left = 3; }
+      clearTimeout(r.t);
+      if (r.left-- > 0) r.t = setTimeout(window.__mpReportWidth, 5500);
     };
     let t = null;
     window.addEventListener("resize", () => {

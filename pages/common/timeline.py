@@ -183,6 +183,7 @@ export default function (component) {
     if (sent && sent.narrow === narrow && now - sent.t < 5000) return;
     window.__mpWidthSent = { narrow, t: now };
     report("vw", window.innerWidth);
+    if (window.__mpRecheckWidth) window.__mpRecheckWidth();  // pages/common/fit.py
   };
   if ((window.innerWidth < data.narrowBelow) !== !!data.narrow) sendWidth(setTriggerValue);
   if (!window.__mpResize) {
