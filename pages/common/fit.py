@@ -40,7 +40,7 @@ export default function (component) {
       w.report("vw", window.innerWidth);
       window.__mpRecheckWidth();
     };
-    // a report can be lost (e.g. with the run it started, replaced under load): if the page
+    // a report can be lost (a CI run once waited 90 s for a phone layout): if the page
     // still draws for the other side once the repeat window above is over, say it again
     // (three times at most per window size)
     window.__mpRecheckWidth = () => {
