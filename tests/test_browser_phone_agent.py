@@ -157,9 +157,9 @@ _DROP_REPORTS_JS = """() => {
 @pytest.mark.browser
 def test_a_lost_width_report_is_sent_again(streamlit_server, browser):
     """A window narrowed to a phone's width reports it; if that report never reaches the
-    server (it is dropped here), the page
-    says it again once the repeat window is over, and gets the phone layout without
-    another resize. A CI run once waited 90 s for a phone layout that never came."""
+    server (it is dropped here), the page says it again once the repeat window is over, and
+    gets the phone layout without another resize. A CI run once waited 90 s for a phone
+    layout that never came."""
     require_chromium()
     ctx = browser.new_context(user_agent=DESKTOP, viewport={"width": 1280, "height": 720},
                               device_scale_factor=1)

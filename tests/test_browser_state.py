@@ -52,10 +52,8 @@ def act(pg, rng: random.Random, name: str) -> str:
             return "no selectbox"
         box = rng.choice(boxes)
         label = box.locator('[data-testid="stWidgetLabel"]').inner_text().strip()
-        allowed = lambda t: label != "Data set" or t in QUICK_DATA  # noqa: E731
-
         def draw(texts):
-            ok = [i for i, t in enumerate(texts) if allowed(t)]
+            ok = [i for i, t in enumerate(texts) if label != "Data set" or t in QUICK_DATA]
             return 0 if rng.random() < 0.3 and 0 in ok else rng.choice(ok)
 
         chosen = choose_option(pg, box.locator('[role="combobox"]'), draw)
