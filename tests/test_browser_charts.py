@@ -63,9 +63,7 @@ _HOOK_JS = """() => {
   new MutationObserver(() => document.querySelectorAll('.js-plotly-plot').forEach(watch))
     .observe(document, {subtree: true, childList: true, attributes: true,
                         attributeFilter: ['class']});
-}"""
-
-_HOOK_JS = _HOOK_JS % EARLY_KEY
+}""" % EARLY_KEY
 
 _CALC_JS = "() => window.__mpCalc.map((r) => ({draws: r.draws, same: r.same}))"
 

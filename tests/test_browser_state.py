@@ -52,6 +52,7 @@ def act(pg, rng: random.Random, name: str) -> str:
             return "no selectbox"
         box = rng.choice(boxes)
         label = box.locator('[data-testid="stWidgetLabel"]').inner_text().strip()
+
         def draw(texts):
             ok = [i for i, t in enumerate(texts) if label != "Data set" or t in QUICK_DATA]
             return 0 if rng.random() < 0.3 and 0 in ok else rng.choice(ok)
