@@ -27,6 +27,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from conftest import ATOL_EXACT, RTOL_EXACT
 from test_prevalidated import _pruned
 from mpcore.kcca import kcca_steps
+from mpcore.plots import prevalidated, typed_arrays
 from mpcore.kernels import kernel_matrix
 from mpcore.plots._kcca import (
     ARGMAX,
@@ -57,10 +58,13 @@ from mpcore.plots._spectrum import (
     SCREE_FLOOR,
     SPECTRAL_SUFFIX,
     angles_figure,
+    angles_figure_dict,
     error_curves_figure,
+    error_curves_figure_dict,
     plotted_rows,
     positive_or_nan,
     scree_figure,
+    scree_figure_dict,
 )
 from mpcore.spectrum import (
     ekm_eigenvalues,
@@ -479,3 +483,87 @@ def test_narrow_scree_and_angle_figures_fit_a_phone(spectra):
     # at 1280 px: the browser layout test checks it stays inside the figure)
     assert bars.layout.xaxis.title.text == wide_bars.layout.xaxis.title.text
     assert_allclose(bars.data[0].x, [3.5, 20.0])
+
+
+# ---------------------------------------------------------------- the page's plain dicts
+# The eigenvalue page draws the figure dicts unvalidated (typed_arrays, prevalidated), their
+# layouts styled through plotly once per shape and copied: each must be exactly what plotly
+# validates it to, and a cached layout must never carry one data set's values into another.
+
+_NAMES = [EXACT, NYSTROM_SKPCA, NYSTROM_RANDOM, NYSTROM_CHOLESKY, EKM_GAUSSIAN, EKM_COUNTSKETCH]
+
+
+def _sent(fig: dict):
+    """The JSON Streamlit sends for the page's cached form of ``fig`` (typed arrays,
+    prevalidated), and the JSON of the same figure validated by go.Figure."""
+    ours = json.loads(pio.to_json(prevalidated(typed_arrays(fig), typed=True), validate=False))
+    ref = json.loads(pio.to_json(go.Figure(fig), validate=False))
+    return _pruned(ours), _pruned(ref)
+
+
+_values = hst.lists(hst.one_of(hst.just(0.0), hst.floats(1e-20, 1e6)), min_size=1, max_size=40)
+
+
+@settings(max_examples=25, deadline=None)
+@given(exact=_values, scale=hst.floats(0.0, 2.0), n_series=hst.integers(0, 5),
+       n_compared=hst.integers(1, 40), k=hst.one_of(hst.none(), hst.integers(1, 60)),
+       q=hst.one_of(hst.none(), hst.integers(1, 60)), narrow=hst.booleans())
+def test_scree_dict_is_what_plotly_validates_it_to(exact, scale, n_series, n_compared, k, q,
+                                                   narrow):
+    exact = np.sort(np.asarray(exact))[::-1]
+    approx = {name: exact * scale for name in _NAMES[1:1 + n_series]}
+    fig = scree_figure_dict(exact, approx, n_compared=n_compared, k=k, q=q, narrow=narrow)
+    ours, ref = _sent(fig)
+    assert ours == ref
+    assert ours == _pruned(json.loads(pio.to_json(
+        scree_figure(exact, approx, n_compared=n_compared, k=k, q=q, narrow=narrow),
+        validate=False)))
+
+
+@settings(max_examples=20, deadline=None)
+@given(panels=hst.tuples(hst.booleans(), hst.booleans(), hst.booleans()),
+       k=hst.one_of(hst.none(), hst.integers(1, 70)), q=hst.one_of(hst.none(), hst.integers(1, 70)),
+       n_compared=hst.one_of(hst.none(), hst.integers(1, 50)), narrow=hst.booleans(),
+       errors=hst.floats(0.0, 10.0))
+def test_error_dict_is_what_plotly_validates_it_to(curves, panels, k, q, n_compared, narrow,
+                                                   errors):
+    """Every panel with or without curves, with or without the current k and q: an empty
+    panel gets no reference lines, as a figure built trace by trace through plotly."""
+    nystrom = curves["nystrom"] if panels[0] else {}
+    ekm = curves["ekm"] if panels[1] else {}
+    eq3 = curves["eq3"] if panels[2] else None
+    current = {name: errors for name in (*nystrom, *ekm)}
+    fig = error_curves_figure_dict(curves["k_grid"], nystrom, curves["q_grid"], ekm,
+                                   ekm_bounds=curves["bounds"], eq3=eq3, k=k, q=q,
+                                   current=current, n_compared=n_compared, narrow=narrow)
+    ours, ref = _sent(fig)
+    assert ours == ref
+    lines = [s for s in ref["layout"].get("shapes", []) if s["type"] == "line"]
+    expected = sum(1 for x, shown in ((k, panels[0]), (q, panels[1])) if x is not None and shown)
+    assert len(lines) == expected + panels[0] + panels[1]  # current k / q, and the line at 1
+
+
+@settings(max_examples=20, deadline=None)
+@given(angles=hst.dictionaries(hst.sampled_from(_NAMES[1:]),
+                               hst.tuples(hst.one_of(hst.just(np.nan), hst.floats(0, 90)),
+                                          hst.integers(0, 10)), max_size=5),
+       narrow=hst.booleans())
+def test_angles_dict_is_what_plotly_validates_it_to(angles, narrow):
+    ours, ref = _sent(angles_figure_dict(angles, n_eig=6, narrow=narrow))
+    assert ours == ref
+
+
+def test_a_cached_layout_carries_nothing_from_one_data_set_to_the_next():
+    """Two data sets of one shape share the styled layout: each gets its own decade
+    spacing, and a change to one figure's layout never reaches the next."""
+    wide = np.geomspace(1.0, 1e-12, 20)  # 12 decades: labels every 2nd decade
+    close = np.geomspace(1.0, 1e-3, 20)  # 3 decades: every decade
+    first = scree_figure_dict(wide, {NYSTROM_RANDOM: wide}, n_compared=4, k=5, q=7)
+    first["layout"]["yaxis"]["title"]["text"] = "changed by a caller"
+    first["layout"]["shapes"].clear()
+    second = scree_figure_dict(close, {NYSTROM_RANDOM: close}, n_compared=4, k=5, q=7)
+    assert first["layout"]["yaxis"]["dtick"] == 2
+    assert second["layout"]["yaxis"]["dtick"] == 1
+    assert second["layout"]["yaxis"]["title"]["text"] == "eigenvalue λᵢ (log scale)"
+    assert [s["x0"] for s in second["layout"]["shapes"]] == [0.5, 5, 7]
+    assert_array_equal(second["data"][-1]["y"], close)

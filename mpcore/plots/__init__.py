@@ -37,9 +37,12 @@ from ._spectrum import (
     EXACT,
     NYSTROM_SERIES,
     angles_figure,
+    angles_figure_dict,
     error_curves_figure,
+    error_curves_figure_dict,
     plotted_rows,
     scree_figure,
+    scree_figure_dict,
 )
 from ._common import OKABE_ITO, PALETTE, base_layout, project_2d
 from ._panels import narrow_layout, one_panel, panels
@@ -59,7 +62,8 @@ __all__ = ["argmin_distribution_figure", "sweep_heatmap_figure", "digit_errors_f
            "kmp_surface_animation_dict",
            "kmp_values_animation", "kmp_present_layout", "margin_loss_figure", "prevalidated", "start_at",
            "react_ready", "flat_template",
-           "step_time_figure", "kcca_animation", "kcca_animation_dict", "kcca_start_frame", "angles_figure", "error_curves_figure",
+           "step_time_figure", "kcca_animation", "kcca_animation_dict", "kcca_start_frame", "angles_figure", "angles_figure_dict", "error_curves_figure",
+           "error_curves_figure_dict", "scree_figure_dict",
            "plotted_rows", "scree_figure", "bound_curves_figure", "OKABE_ITO", "PALETTE", "base_layout", "project_2d", "skpca_animation",
            "trace_curves_figure", "with_start_frame", "cut_animation", "skpca_animation_dict",
            "open_at", "typed_arrays", "grid_2d", "zero_level",

@@ -19,7 +19,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ._common import INK, OKABE_ITO, base_layout
+from ._common import INK, OKABE_ITO, base_layout, styled_once, subplot_axes
 
 EXACT = "exact (dense eigh)"
 NYSTROM_SKPCA = "Nyström, sparse-KPCA indices"
@@ -95,6 +95,73 @@ def positive_or_nan(values, floor):
     return v
 
 
+def _scatter(x, y, name, *, colour, symbol, size, dash=None, width, hover, **kw) -> dict:
+    """A line-and-marker trace as the plain dict plotly validates it to (no validation:
+    the figures below are rebuilt on every change of the eigenvalue page)."""
+    line = dict(color=colour, width=width) if dash is None else dict(color=colour, width=width,
+                                                                     dash=dash)
+    marker = dict(size=size, color=colour) if symbol is None else dict(symbol=symbol, size=size,
+                                                                       color=colour)
+    return dict(type="scatter", x=x, y=y, mode="lines+markers", name=name, line=line,
+                marker=marker, hovertemplate=hover, **kw)
+
+
+@styled_once
+def _scree_layout(n_series: int, size: int, n_compared: int, k, q, height: int,
+                  narrow: bool) -> dict:
+    """The scree plot's layout without the data's decade spacing (:func:`styled_once`):
+    built through plotly once per shape, so moving to another data set of the same length
+    only fills in the data."""
+    fig = go.Figure()
+    fig.add_vrect(x0=0.5, x1=n_compared + 0.5, fillcolor="#999", opacity=0.12, line_width=0)
+    for val, label in ((k, "k"), (q, "q")):
+        if val is not None and val <= size:
+            fig.add_vline(x=val, line=dict(color="#555", dash="dot", width=2),
+                          annotation_text=f"{label} = {val}", annotation_font_size=15,
+                          # q sits at the right edge when q = m: its label goes left of the line
+                          annotation_position="top right" if label == "k" else "bottom left")
+    fig.update_yaxes(type="log", title="eigenvalue λᵢ (log scale)", exponentformat="power")
+    fig.update_xaxes(title=f"index i (largest first);{'<br>' if narrow else ' '}shaded: the top "
+                           f"{n_compared} compared",
+                     range=[0.5, size + 0.5])
+    base_layout(fig, height=height)
+    # the legend on top (base_layout), one entry a row (two a row cut the longest name at
+    # 1280 px). Wider than a phone, the top margin holds every row and the side and bottom
+    # margins the tick labels and axis titles, so plotly draws the figure once (a margin too
+    # small for what it holds is grown, and the figure drawn again: 15 to 25 ms per figure,
+    # on every change). On a phone plotly still sizes the top margin itself.
+    if narrow:
+        fig.update_layout(legend=dict(font=dict(size=15)), margin=dict(t=70))
+    else:
+        fig.update_layout(legend=dict(font=dict(size=15), entrywidth=1,
+                                      entrywidthmode="fraction"),
+                          margin=dict(t=40 + 22 * n_series, l=90, b=70))
+    return projector_fonts(fig, title_shift=0).layout.to_plotly_json()
+
+
+def scree_figure_dict(exact, approx, *, n_compared, k=None, q=None, height=560,
+                      narrow=False) -> dict:
+    """:func:`scree_figure` as a plain figure dict (for a page that draws it unvalidated)."""
+    exact = np.asarray(exact, dtype=float)
+    if exact.ndim != 1 or exact.size == 0:
+        raise ValueError("exact must be a non-empty 1-D array of eigenvalues.")
+    floor = SCREE_FLOOR * max(float(np.max(np.abs(exact))), np.finfo(float).tiny)
+    i = np.arange(1, exact.size + 1)
+    data = []
+    for name, values in approx.items():
+        colour, dash, symbol = _style(name)
+        data.append(_scatter(i, positive_or_nan(values, floor), name, colour=colour,
+                             symbol=symbol, size=7, dash=dash, width=2.5, connectgaps=False,
+                             hover=f"{name}<br>i = %{{x}}<br>λ̂ = %{{y:.4g}}<extra></extra>"))
+    data.append(_scatter(i, positive_or_nan(exact, floor), EXACT, colour=_style(EXACT)[0],
+                         symbol=None, size=6, width=4,
+                         hover="exact<br>i = %{x}<br>λ = %{y:.4g}<extra></extra>"))
+    layout = _scree_layout(len(data), exact.size, int(n_compared), k, q, int(height),
+                           bool(narrow))
+    layout["yaxis"]["dtick"] = decade_dtick(*[t["y"] for t in data])
+    return dict(data=data, layout=layout)
+
+
 def scree_figure(exact, approx, *, n_compared, k=None, q=None, height=560, narrow=False):
     r"""Leading eigenvalues of K on a log scale: exact against every approximation.
 
@@ -112,52 +179,131 @@ def scree_figure(exact, approx, *, n_compared, k=None, q=None, height=560, narro
         approximation has exactly k non-zero eigenvalues at most).
     narrow : bool
         A phone's width: the axis title on two lines.
+
+    See Also
+    --------
+    scree_figure_dict : the same figure as a plain dict.
     """
-    exact = np.asarray(exact, dtype=float)
-    if exact.ndim != 1 or exact.size == 0:
-        raise ValueError("exact must be a non-empty 1-D array of eigenvalues.")
-    floor = SCREE_FLOOR * max(float(np.max(np.abs(exact))), np.finfo(float).tiny)
-    i = np.arange(1, exact.size + 1)
-    fig = go.Figure()
-    fig.add_vrect(x0=0.5, x1=n_compared + 0.5, fillcolor="#999", opacity=0.12, line_width=0)
-    for name, values in approx.items():
-        colour, dash, symbol = _style(name)
-        v = positive_or_nan(values, floor)
-        fig.add_trace(go.Scatter(
-            x=i, y=v, mode="lines+markers", name=name, connectgaps=False,
-            line=dict(color=colour, width=2.5, dash=dash),
-            marker=dict(symbol=symbol, size=7, color=colour),
-            hovertemplate=f"{name}<br>i = %{{x}}<br>λ̂ = %{{y:.4g}}<extra></extra>"))
-    colour, dash, symbol = _style(EXACT)
-    fig.add_trace(go.Scatter(
-        x=i, y=positive_or_nan(exact, floor), mode="lines+markers", name=EXACT,
-        line=dict(color=colour, width=4), marker=dict(size=6, color=colour),
-        hovertemplate="exact<br>i = %{x}<br>λ = %{y:.4g}<extra></extra>"))
-    for val, label in ((k, "k"), (q, "q")):
-        if val is not None and val <= exact.size:
-            fig.add_vline(x=val, line=dict(color="#555", dash="dot", width=2),
-                          annotation_text=f"{label} = {val}", annotation_font_size=15,
-                          # q sits at the right edge when q = m: its label goes left of the line
-                          annotation_position="top right" if label == "k" else "bottom left")
-    fig.update_yaxes(type="log", dtick=decade_dtick(*[t.y for t in fig.data]),
-                     title="eigenvalue λᵢ (log scale)", exponentformat="power")
-    fig.update_xaxes(title=f"index i (largest first);{'<br>' if narrow else ' '}shaded: the top "
-                           f"{n_compared} compared",
-                     range=[0.5, exact.size + 0.5])
-    base_layout(fig, height=height)
-    # the legend on top (base_layout), one entry a row (two a row cut the longest name at
-    # 1280 px). Wider than a phone, the top margin holds every row and the side and bottom
-    # margins the tick labels and axis titles, so plotly draws the figure once (a margin too
-    # small for what it holds is grown, and the figure drawn again: 15 to 25 ms per figure,
-    # on every change). On a phone plotly still sizes the top margin itself.
+    return go.Figure(scree_figure_dict(exact, approx, n_compared=n_compared, k=k, q=q,
+                                       height=height, narrow=narrow))
+
+
+def _eq3_title() -> str:
+    # two short lines: one long line is cut at the figure's right edge at 1280 px
+    return ("Eq. 3 as stated (squared scale)<br><span style='font-size:13px'>"
+            "solid |λᵢ² − λ̃ᵢ| · dashed ‖E‖₂</span><br><span style='font-size:13px'>"
+            "dotted m·max|εᵢⱼ|</span>")
+
+
+@styled_once
+def _errors_layout(panels: tuple, n_compared, k, q, height: int, narrow: bool) -> dict:
+    """The error figure's layout without the data's decade spacing (:func:`styled_once`).
+
+    ``panels``: for each panel (two, or three with Eq. 3), whether it has a curve. As
+    plotly does for a figure built trace by trace, an empty panel gets no reference line.
+    """
+    n_cols = len(panels)
+    n_txt = f"top {n_compared}" if n_compared else "top n"
+    titles = [f"Nyström: max rel. error, {n_txt}", f"EKM: max rel. error, {n_txt}"]
+    if n_cols == 3:
+        titles.append(_eq3_title())
+    if narrow:  # a phone: one panel per row, as wide as the screen
+        fig = make_subplots(rows=n_cols, cols=1, subplot_titles=titles,
+                            vertical_spacing=0.45 / n_cols)
+    else:  # room between panels for a y-axis title beside its left neighbour's plot area
+        fig = make_subplots(rows=1, cols=n_cols, subplot_titles=titles,
+                            horizontal_spacing=0.12 if n_cols == 3 else 0.09)
+
+    def at(col):
+        return dict(row=col, col=1) if narrow else dict(row=1, col=col)
+
+    for col, x in ((1, k), (2, q)):
+        if x is not None and panels[col - 1]:
+            fig.add_vline(x=x, line=dict(color="#555", dash="dot", width=2),
+                          exclude_empty_subplots=False, **at(col))
+    for col in (1, 2):
+        if panels[col - 1]:
+            fig.add_hline(y=1.0, line=dict(color="#888", dash="dashdot", width=1.5),
+                          exclude_empty_subplots=False, **at(col))
+    fig.update_xaxes(title="k (columns of K)", **at(1))
+    fig.update_xaxes(title="q (sketch size)", **at(2))
+    fig.update_yaxes(title="max relative error", **at(1))
     if narrow:
-        fig.update_layout(legend=dict(font=dict(size=15)), margin=dict(t=70))
+        fig.update_yaxes(title="max relative error", **at(2))
+    if n_cols == 3:
+        fig.update_xaxes(title="q (sketch size)", **at(3))
+        fig.update_yaxes(title="|λᵢ² − λ̃ᵢ| and its bounds", **at(3))
+    # whole decades only: minor "2, 5" labels are unreadable from the back of a room
+    fig.update_xaxes(type="log", dtick=1)
+    fig.update_yaxes(type="log", exponentformat="power")
+    if narrow:
+        base_layout(fig, height=max(height, 330 * n_cols + 260), legend_top=False)
+        # one legend entry per line under the last panel (a phone is too narrow for two)
+        fig.update_layout(legend=dict(orientation="h", x=0, font=dict(size=14), y=-0.06,
+                                      yanchor="top", entrywidth=1.0, entrywidthmode="fraction"),
+                          margin=dict(t=110, b=210, l=60, r=10))
     else:
-        rows = sum(1 for t in fig.data if t.showlegend is not False)
-        fig.update_layout(legend=dict(font=dict(size=15), entrywidth=1,
-                                      entrywidthmode="fraction"),
-                          margin=dict(t=40 + 22 * rows, l=90, b=70))
-    return projector_fonts(fig, title_shift=0)
+        base_layout(fig, height=height, legend_top=False)
+        # two entries per line: three did not fit a 1280 px projector's column
+        fig.update_layout(legend=dict(orientation="h", x=0, font=dict(size=15), y=-0.2,
+                                      yanchor="top", entrywidth=0.5, entrywidthmode="fraction"),
+                          margin=dict(t=90, b=190, l=90))  # l: the y tick labels
+    fig.update_annotations(font_size=17)
+    return projector_fonts(fig).layout.to_plotly_json()
+
+
+def error_curves_figure_dict(k_grid, nystrom_errors, q_grid, ekm_errors, *, ekm_bounds=None,
+                             eq3=None, k=None, q=None, current=None, n_compared=None,
+                             height=560, narrow=False) -> dict:
+    """:func:`error_curves_figure` as a plain figure dict (for a page that draws it
+    unvalidated)."""
+    k_grid = np.asarray(k_grid)
+    q_grid = np.asarray(q_grid)
+    current = current or {}
+    data = []
+
+    def curve(x, y, name, col, *, dash=None, width=3.0, legend=True, group=None, hover=None):
+        colour, style_dash, symbol = _style(group or name)
+        y = np.maximum(np.asarray(y, dtype=float), ERROR_FLOOR)
+        data.append(_scatter(x, y, name, colour=colour, symbol=symbol, size=8,
+                             dash=dash or style_dash, width=width, showlegend=legend,
+                             hover=f"{hover or name}<br>%{{x}}: %{{y:.3g}}<extra></extra>",
+                             **subplot_axes(col)))
+
+    for name, err in nystrom_errors.items():
+        curve(k_grid, err, name, 1)
+    for name, err in ekm_errors.items():
+        curve(q_grid, err, name + OBSERVED_SUFFIX, 2, dash="solid", group=name)
+        if ekm_bounds and name in ekm_bounds:
+            curve(q_grid, ekm_bounds[name], name + BOUND_SUFFIX, 2, dash="dash", width=2.5,
+                  group=name)
+    for name, (obs, spectral, entrywise) in (eq3 or {}).items():
+        curve(q_grid, obs, name + " · |λᵢ² − λ̃ᵢ| observed", 3, dash="solid", group=name,
+              legend=False)
+        curve(q_grid, spectral, name + SPECTRAL_SUFFIX, 3, dash="dash", width=2.5, group=name,
+              legend=False)
+        curve(q_grid, entrywise, name + ENTRYWISE_SUFFIX, 3, dash="dot", width=2.5, group=name,
+              legend=False)
+    for col, x, names in ((1, k, nystrom_errors), (2, q, ekm_errors)):
+        if x is None:
+            continue
+        for name in names:
+            if name in current:
+                colour = _style(name)[0]
+                data.append(dict(
+                    type="scatter", x=[x], y=[max(float(current[name]), ERROR_FLOOR)],
+                    mode="markers", name=CURRENT, showlegend=False,
+                    marker=dict(size=16, symbol="star", color=colour,
+                                line=dict(width=1.5, color="black")),
+                    hovertemplate=f"{name} (current)<br>%{{x}}: %{{y:.3g}}<extra></extra>",
+                    **subplot_axes(col)))
+    panels = (bool(nystrom_errors), bool(ekm_errors)) + ((True,) if eq3 else ())
+    layout = _errors_layout(panels, n_compared, k, q, int(height), bool(narrow))
+    for col in range(1, len(panels) + 1):
+        axis = subplot_axes(col)
+        ys = [t["y"] for t in data if t["xaxis"] == axis["xaxis"]]
+        layout["yaxis" + axis["yaxis"][1:]]["dtick"] = decade_dtick(*ys)
+    return dict(data=data, layout=layout)
 
 
 def error_curves_figure(k_grid, nystrom_errors, q_grid, ekm_errors, *, ekm_bounds=None,
@@ -185,93 +331,53 @@ def error_curves_figure(k_grid, nystrom_errors, q_grid, ekm_errors, *, ekm_bound
         The current sizes (vertical lines).
     current : dict name -> float, optional
         The current run's error, drawn as a large marker at k or q.
+
+    See Also
+    --------
+    error_curves_figure_dict : the same figure as a plain dict.
     """
-    k_grid = np.asarray(k_grid)
-    q_grid = np.asarray(q_grid)
-    n_cols = 3 if eq3 else 2
-    n_txt = f"top {n_compared}" if n_compared else "top n"
-    titles = [f"Nyström: max rel. error, {n_txt}", f"EKM: max rel. error, {n_txt}"]
-    if eq3:
-        # two short lines: one long line is cut at the figure's right edge at 1280 px
-        titles.append("Eq. 3 as stated (squared scale)<br><span style='font-size:13px'>"
-                      "solid |λᵢ² − λ̃ᵢ| · dashed ‖E‖₂</span><br><span style='font-size:13px'>"
-                      "dotted m·max|εᵢⱼ|</span>")
-    if narrow:  # a phone: one panel per row, as wide as the screen
-        fig = make_subplots(rows=n_cols, cols=1, subplot_titles=titles,
-                            vertical_spacing=0.45 / n_cols)
-    else:  # room between panels for a y-axis title beside its left neighbour's plot area
-        fig = make_subplots(rows=1, cols=n_cols, subplot_titles=titles,
-                            horizontal_spacing=0.12 if eq3 else 0.09)
+    return go.Figure(error_curves_figure_dict(
+        k_grid, nystrom_errors, q_grid, ekm_errors, ekm_bounds=ekm_bounds, eq3=eq3, k=k, q=q,
+        current=current, n_compared=n_compared, height=height, narrow=narrow))
 
-    def at(col):
-        return dict(row=col, col=1) if narrow else dict(row=1, col=col)
 
-    current = current or {}
+@styled_once
+def _angles_layout(names: tuple, height: int, narrow: bool) -> dict:
+    """The angle bars' layout (:func:`styled_once`): it depends on the method names only."""
+    fig = go.Figure()
+    # a short title: beside the method names the plot area is about 200 px wide at 1280 px
+    # (the longer "largest principal angle (degrees; 90° = orthogonal)" ran off the figure);
+    # the page's caption says what 0 and 90 degrees mean
+    fig.update_xaxes(range=[0, 105], title="largest angle (degrees)",
+                     tickvals=[0, 30, 60, 90] if narrow else [0, 15, 30, 45, 60, 75, 90])
+    base_layout(fig, height=height, legend_top=False)
+    fig.update_yaxes(autorange="reversed", automargin=True, tickfont=dict(size=16, color="#222"),
+                     showline=False)
+    # wider than a phone, the left margin holds the method names (about 8 px a character at
+    # 16 px), so plotly draws the figure once; on a phone it grows a small one to just what
+    # they need (an estimate that overshoots would push the axis title off the figure)
+    left = 20 if narrow else 12 + 8 * max(map(len, names), default=0)
+    fig.update_layout(showlegend=False, margin=dict(l=left, r=30, t=20, b=70))
+    projector_fonts(fig)
+    fig.update_yaxes(tickfont=dict(size=16))
+    fig.update_xaxes(mirror=False)
+    return fig.layout.to_plotly_json()
 
-    def curve(x, y, name, col, *, dash=None, width=3.0, legend=True, group=None, hover=None):
-        colour, style_dash, symbol = _style(group or name)
-        y = np.maximum(np.asarray(y, dtype=float), ERROR_FLOOR)
-        fig.add_trace(go.Scatter(
-            x=x, y=y, mode="lines+markers", name=name, showlegend=legend, line=dict(color=colour, width=width, dash=dash or style_dash),
-            marker=dict(symbol=symbol, size=8, color=colour),
-            hovertemplate=f"{hover or name}<br>%{{x}}: %{{y:.3g}}<extra></extra>"), **at(col))
 
-    for name, err in nystrom_errors.items():
-        curve(k_grid, err, name, 1)
-    for name, err in ekm_errors.items():
-        curve(q_grid, err, name + OBSERVED_SUFFIX, 2, dash="solid", group=name)
-        if ekm_bounds and name in ekm_bounds:
-            curve(q_grid, ekm_bounds[name], name + BOUND_SUFFIX, 2, dash="dash", width=2.5,
-                  group=name)
-    for name, (obs, spectral, entrywise) in (eq3 or {}).items():
-        curve(q_grid, obs, name + " · |λᵢ² − λ̃ᵢ| observed", 3, dash="solid", group=name,
-              legend=False)
-        curve(q_grid, spectral, name + SPECTRAL_SUFFIX, 3, dash="dash", width=2.5, group=name,
-              legend=False)
-        curve(q_grid, entrywise, name + ENTRYWISE_SUFFIX, 3, dash="dot", width=2.5, group=name,
-              legend=False)
-    for col, x, names in ((1, k, nystrom_errors), (2, q, ekm_errors)):
-        if x is None:
-            continue
-        fig.add_vline(x=x, line=dict(color="#555", dash="dot", width=2), **at(col))
-        for name in names:
-            if name in current:
-                colour = _style(name)[0]
-                fig.add_trace(go.Scatter(
-                    x=[x], y=[max(float(current[name]), ERROR_FLOOR)], mode="markers",
-                    name=CURRENT, showlegend=False,
-                    marker=dict(size=16, symbol="star", color=colour, line=dict(width=1.5, color="black")),
-                    hovertemplate=f"{name} (current)<br>%{{x}}: %{{y:.3g}}<extra></extra>"),
-                    **at(col))
-    for col in (1, 2):
-        fig.add_hline(y=1.0, line=dict(color="#888", dash="dashdot", width=1.5), **at(col))
-    fig.update_xaxes(title="k (columns of K)", **at(1))
-    fig.update_xaxes(title="q (sketch size)", **at(2))
-    fig.update_yaxes(title="max relative error", **at(1))
-    if narrow:
-        fig.update_yaxes(title="max relative error", **at(2))
-    if eq3:
-        fig.update_xaxes(title="q (sketch size)", **at(3))
-        fig.update_yaxes(title="|λᵢ² − λ̃ᵢ| and its bounds", **at(3))
-    # whole decades only: minor "2, 5" labels are unreadable from the back of a room
-    fig.update_xaxes(type="log", dtick=1)
-    for col in range(1, n_cols + 1):
-        ys = [t.y for t in fig.data if t.xaxis == ("x" if col == 1 else f"x{col}")]
-        fig.update_yaxes(type="log", dtick=decade_dtick(*ys), exponentformat="power", **at(col))
-    if narrow:
-        base_layout(fig, height=max(height, 330 * n_cols + 260), legend_top=False)
-        # one legend entry per line under the last panel (a phone is too narrow for two)
-        fig.update_layout(legend=dict(orientation="h", x=0, font=dict(size=14), y=-0.06,
-                                      yanchor="top", entrywidth=1.0, entrywidthmode="fraction"),
-                          margin=dict(t=110, b=210, l=60, r=10))
-    else:
-        base_layout(fig, height=height, legend_top=False)
-        # two entries per line: three did not fit a 1280 px projector's column
-        fig.update_layout(legend=dict(orientation="h", x=0, font=dict(size=15), y=-0.2,
-                                      yanchor="top", entrywidth=0.5, entrywidthmode="fraction"),
-                          margin=dict(t=90, b=190, l=90))  # l: the y tick labels
-    fig.update_annotations(font_size=17)
-    return projector_fonts(fig)
+def angles_figure_dict(angles, *, n_eig, height=440, narrow=False) -> dict:
+    """:func:`angles_figure` as a plain figure dict (for a page that draws it unvalidated)."""
+    names = list(angles)
+    deg = np.array([angles[n][0] for n in names], dtype=float)
+    used = [int(angles[n][1]) for n in names]
+    text = ["n/a" if not np.isfinite(d) else f"{d:.1f}°" + (f" (top {r})" if r < n_eig else "")
+            for d, r in zip(deg, used)]
+    bar = dict(
+        type="bar", y=names, x=np.where(np.isfinite(deg), deg, 0.0), orientation="h", text=text,
+        textposition="outside", cliponaxis=False, textfont=dict(size=17, color="#222"),
+        marker=dict(color=[_style(n)[0] for n in names], line=dict(color="#333", width=1)),
+        customdata=used,
+        hovertemplate="%{y}<br>largest angle %{x:.2f}° over the top %{customdata}<extra></extra>")
+    return dict(data=[bar], layout=_angles_layout(tuple(names), int(height), bool(narrow)))
 
 
 def angles_figure(angles, *, n_eig, height=440, narrow=False):
@@ -285,35 +391,12 @@ def angles_figure(angles, *, n_eig, height=440, narrow=False):
         The n requested (a bar reading "top r" compares only r < n vectors).
     narrow : bool
         A phone's width: ticks every 30 degrees.
+
+    See Also
+    --------
+    angles_figure_dict : the same figure as a plain dict.
     """
-    names = list(angles)
-    deg = np.array([angles[n][0] for n in names], dtype=float)
-    used = [int(angles[n][1]) for n in names]
-    text = ["n/a" if not np.isfinite(d) else f"{d:.1f}°" + (f" (top {r})" if r < n_eig else "")
-            for d, r in zip(deg, used)]
-    fig = go.Figure(go.Bar(
-        y=names, x=np.where(np.isfinite(deg), deg, 0.0), orientation="h", text=text,
-        textposition="outside", cliponaxis=False, textfont=dict(size=17, color="#222"),
-        marker=dict(color=[_style(n)[0] for n in names], line=dict(color="#333", width=1)),
-        customdata=used,
-        hovertemplate="%{y}<br>largest angle %{x:.2f}° over the top %{customdata}<extra></extra>"))
-    # a short title: beside the method names the plot area is about 200 px wide at 1280 px
-    # (the longer "largest principal angle (degrees; 90° = orthogonal)" ran off the figure);
-    # the page's caption says what 0 and 90 degrees mean
-    fig.update_xaxes(range=[0, 105], title="largest angle (degrees)",
-                     tickvals=[0, 30, 60, 90] if narrow else [0, 15, 30, 45, 60, 75, 90])
-    base_layout(fig, height=height, legend_top=False)
-    fig.update_yaxes(autorange="reversed", automargin=True, tickfont=dict(size=16, color="#222"),
-                     showline=False)
-    # wider than a phone, the left margin holds the method names (about 8 px a character at
-    # 16 px), so plotly draws the figure once; on a phone it grows a small one to just what
-    # they need (an estimate that overshoots would push the axis title off the figure)
-    left = 20 if narrow else 12 + 8 * max(map(len, names))
-    fig.update_layout(showlegend=False, margin=dict(l=left, r=30, t=20, b=70))
-    projector_fonts(fig)
-    fig.update_yaxes(tickfont=dict(size=16))
-    fig.update_xaxes(mirror=False)
-    return fig
+    return go.Figure(angles_figure_dict(angles, n_eig=n_eig, height=height, narrow=narrow))
 
 
 def plotted_rows(scree, *, k_grid=None, nystrom_errors=None, q_grid=None, ekm_errors=None,

@@ -355,24 +355,26 @@ def spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int, k_max: i
 def spectrum_figures(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: int,
                      k_max: int, narrow: bool) -> dict:
     """The eigenvalue page's three figures (scree, errors, angles) as plotly dicts, their
-    arrays as plotly.js typed arrays: built once per setting for every session (building
-    them took most of the page's run), drawn with ``prevalidated(..., typed=True)``."""
-    from mpcore.plots import (EXACT, angles_figure, error_curves_figure, scree_figure,
-                              typed_arrays)
+    arrays as plotly.js typed arrays: built once per setting for every session, drawn with
+    ``prevalidated(..., typed=True)``. Their layouts are styled through plotly once per
+    shape (mpcore.plots' ``*_figure_dict``), so a new data set or kernel only fills in the
+    data."""
+    from mpcore.plots import (EXACT, angles_figure_dict, error_curves_figure_dict,
+                              scree_figure_dict, typed_arrays)
 
     run = spectrum_run(choice, kern, k, q, n_eig)
     curves = spectrum_curves(choice, kern, n_eig, k_max)
     n_cmp = run["n_compared"]
     approx = {n: v for n, v in run["scree"].items() if n != EXACT}
     figures = dict(
-        scree=scree_figure(run["scree"][EXACT], approx, n_compared=n_eig, k=k, q=q,
-                           narrow=narrow),
-        errors=error_curves_figure(
+        scree=scree_figure_dict(run["scree"][EXACT], approx, n_compared=n_eig, k=k, q=q,
+                                narrow=narrow),
+        errors=error_curves_figure_dict(
             curves["k_grid"], curves["nystrom"], curves["q_grid"], curves["ekm"],
             ekm_bounds=curves["ekm_bounds"], eq3=curves["eq3"], k=k, q=q,
             current=_spectrum.errors_at(run), n_compared=n_cmp, narrow=narrow),
-        angles=angles_figure(run["angles"], n_eig=n_cmp, narrow=narrow))
-    return {name: typed_arrays(fig.to_plotly_json()) for name, fig in figures.items()}
+        angles=angles_figure_dict(run["angles"], n_eig=n_cmp, narrow=narrow))
+    return {name: typed_arrays(fig) for name, fig in figures.items()}
 
 
 # ---------------------------------------------------------------- sparse KCCA page
