@@ -567,3 +567,28 @@ def test_a_cached_layout_carries_nothing_from_one_data_set_to_the_next():
     assert second["layout"]["yaxis"]["title"]["text"] == "eigenvalue λᵢ (log scale)"
     assert [s["x0"] for s in second["layout"]["shapes"]] == [0.5, 5, 7]
     assert_array_equal(second["data"][-1]["y"], close)
+
+
+@settings(max_examples=15, deadline=None)
+@given(moves=hst.lists(hst.tuples(hst.integers(1, 25), hst.integers(1, 25)), min_size=2,
+                       max_size=4))
+def test_the_k_and_q_lines_move_with_k_and_q(curves, moves):
+    """k and q are written into a copy of the layout styled once: after any sequence of
+    moves, each figure's lines and labels are where plotly's own add_vline puts them."""
+    exact = np.geomspace(1.0, 1e-6, 20)
+    for k, q in moves:
+        scree = scree_figure_dict(exact, {}, n_compared=3, k=k, q=q)["layout"]
+        ref = go.Figure()
+        for x, label, where in ((k, "k", "top right"), (q, "q", "bottom left")):
+            if x <= exact.size:
+                ref.add_vline(x=x, annotation_text=f"{label} = {x}", annotation_position=where)
+        ref = ref.to_plotly_json()["layout"]
+        assert [(s["x0"], s["x1"], s["xref"]) for s in scree["shapes"][1:]] == \
+            [(s["x0"], s["x1"], s["xref"]) for s in ref.get("shapes", [])]
+        assert [(a["x"], a["text"], a["xanchor"], a["yanchor"]) for a in scree["annotations"]] \
+            == [(a["x"], a["text"], a["xanchor"], a["yanchor"])
+                for a in ref.get("annotations", [])]
+        errors = error_curves_figure_dict(curves["k_grid"], curves["nystrom"], curves["q_grid"],
+                                          curves["ekm"], k=k, q=q)["layout"]
+        assert [(s["x0"], s["xref"]) for s in errors["shapes"] if s["x0"] == s["x1"]] == \
+            [(k, "x"), (q, "x2")]

@@ -106,20 +106,37 @@ def _scatter(x, y, name, *, colour, symbol, size, dash=None, width, hover, **kw)
                 marker=marker, hovertemplate=hover, **kw)
 
 
+#: Where the styled layouts below draw a vertical line before its place is known: the
+#: layout is styled once per shape, and the current k and q are written into a copy
+#: (:func:`_place_lines`), so moving k or q does not style the figure again.
+_SOMEWHERE = 0
+
+
+def _place_lines(layout: dict, lines: list, *, shapes_from: int, labelled: bool) -> None:
+    """Write the positions ``lines`` (label, x) into the vertical lines that
+    :func:`_scree_layout` or :func:`_errors_layout` drew at ``_SOMEWHERE``, in order: the
+    shapes from index ``shapes_from`` on, and (``labelled``) their "k = ..." labels, the
+    first annotations."""
+    for n, (label, x) in enumerate(lines):
+        layout["shapes"][shapes_from + n].update(x0=x, x1=x)
+        if labelled:
+            layout["annotations"][n].update(x=x, text=f"{label} = {x}")
+
+
 @styled_once
-def _scree_layout(n_series: int, size: int, n_compared: int, k, q, height: int,
+def _scree_layout(n_series: int, size: int, n_compared: int, labels: tuple, height: int,
                   narrow: bool) -> dict:
-    """The scree plot's layout without the data's decade spacing (:func:`styled_once`):
-    built through plotly once per shape, so moving to another data set of the same length
-    only fills in the data."""
+    """The scree plot's layout without the data's decade spacing and the places of the k
+    and q lines (:func:`styled_once`): built through plotly once per shape, so moving to
+    another data set of the same length, or moving k or q, only fills in numbers.
+    ``labels``: the lines drawn, "k" and / or "q"."""
     fig = go.Figure()
     fig.add_vrect(x0=0.5, x1=n_compared + 0.5, fillcolor="#999", opacity=0.12, line_width=0)
-    for val, label in ((k, "k"), (q, "q")):
-        if val is not None and val <= size:
-            fig.add_vline(x=val, line=dict(color="#555", dash="dot", width=2),
-                          annotation_text=f"{label} = {val}", annotation_font_size=15,
-                          # q sits at the right edge when q = m: its label goes left of the line
-                          annotation_position="top right" if label == "k" else "bottom left")
+    for label in labels:
+        fig.add_vline(x=_SOMEWHERE, line=dict(color="#555", dash="dot", width=2),
+                      annotation_text=f"{label} = {_SOMEWHERE}", annotation_font_size=15,
+                      # q sits at the right edge when q = m: its label goes left of the line
+                      annotation_position="top right" if label == "k" else "bottom left")
     fig.update_yaxes(type="log", title="eigenvalue λᵢ (log scale)", exponentformat="power")
     fig.update_xaxes(title=f"index i (largest first);{'<br>' if narrow else ' '}shaded: the top "
                            f"{n_compared} compared",
@@ -156,8 +173,11 @@ def scree_figure_dict(exact, approx, *, n_compared, k=None, q=None, height=560,
     data.append(_scatter(i, positive_or_nan(exact, floor), EXACT, colour=_style(EXACT)[0],
                          symbol=None, size=6, width=4,
                          hover="exact<br>i = %{x}<br>λ = %{y:.4g}<extra></extra>"))
-    layout = _scree_layout(len(data), exact.size, int(n_compared), k, q, int(height),
-                           bool(narrow))
+    lines = [(label, val) for val, label in ((k, "k"), (q, "q"))
+             if val is not None and val <= exact.size]
+    layout = _scree_layout(len(data), exact.size, int(n_compared),
+                           tuple(label for label, _ in lines), int(height), bool(narrow))
+    _place_lines(layout, lines, shapes_from=1, labelled=True)
     layout["yaxis"]["dtick"] = decade_dtick(*[t["y"] for t in data])
     return dict(data=data, layout=layout)
 
@@ -196,11 +216,13 @@ def _eq3_title() -> str:
 
 
 @styled_once
-def _errors_layout(panels: tuple, n_compared, k, q, height: int, narrow: bool) -> dict:
-    """The error figure's layout without the data's decade spacing (:func:`styled_once`).
+def _errors_layout(panels: tuple, n_compared, lines: tuple, height: int, narrow: bool) -> dict:
+    """The error figure's layout without the data's decade spacing and the places of the k
+    and q lines (:func:`styled_once`).
 
     ``panels``: for each panel (two, or three with Eq. 3), whether it has a curve. As
     plotly does for a figure built trace by trace, an empty panel gets no reference line.
+    ``lines``: whether the k line (first panel) and the q line (second) are drawn.
     """
     n_cols = len(panels)
     n_txt = f"top {n_compared}" if n_compared else "top n"
@@ -217,9 +239,9 @@ def _errors_layout(panels: tuple, n_compared, k, q, height: int, narrow: bool) -
     def at(col):
         return dict(row=col, col=1) if narrow else dict(row=1, col=col)
 
-    for col, x in ((1, k), (2, q)):
-        if x is not None and panels[col - 1]:
-            fig.add_vline(x=x, line=dict(color="#555", dash="dot", width=2),
+    for col in (1, 2):
+        if lines[col - 1]:
+            fig.add_vline(x=_SOMEWHERE, line=dict(color="#555", dash="dot", width=2),
                           exclude_empty_subplots=False, **at(col))
     for col in (1, 2):
         if panels[col - 1]:
@@ -298,7 +320,12 @@ def error_curves_figure_dict(k_grid, nystrom_errors, q_grid, ekm_errors, *, ekm_
                     hovertemplate=f"{name} (current)<br>%{{x}}: %{{y:.3g}}<extra></extra>",
                     **subplot_axes(col)))
     panels = (bool(nystrom_errors), bool(ekm_errors)) + ((True,) if eq3 else ())
-    layout = _errors_layout(panels, n_compared, k, q, int(height), bool(narrow))
+    lines = [(label, x) for label, x, shown in (("k", k, panels[0]), ("q", q, panels[1]))
+             if x is not None and shown]
+    layout = _errors_layout(panels, n_compared, (k is not None and panels[0],
+                                                 q is not None and panels[1]),
+                            int(height), bool(narrow))
+    _place_lines(layout, lines, shapes_from=0, labelled=False)
     for col in range(1, len(panels) + 1):
         axis = subplot_axes(col)
         ys = [t["y"] for t in data if t["xaxis"] == axis["xaxis"]]
