@@ -208,11 +208,11 @@ def scree_figure(exact, approx, *, n_compared, k=None, q=None, height=560, narro
                                        height=height, narrow=narrow))
 
 
-def _eq3_title() -> str:
-    # two short lines: one long line is cut at the figure's right edge at 1280 px
-    return ("Eq. 3 as stated (squared scale)<br><span style='font-size:13px'>"
-            "solid |λᵢ² − λ̃ᵢ| · dashed ‖E‖₂</span><br><span style='font-size:13px'>"
-            "dotted m·max|εᵢⱼ|</span>")
+#: The Eq. 3 panel's title, in short lines: one long line is cut at the figure's right edge
+#: at 1280 px.
+EQ3_TITLE = ("Eq. 3 as stated (squared scale)<br><span style='font-size:13px'>"
+             "solid |λᵢ² − λ̃ᵢ| · dashed ‖E‖₂</span><br><span style='font-size:13px'>"
+             "dotted m·max|εᵢⱼ|</span>")
 
 
 @styled_once
@@ -228,7 +228,7 @@ def _errors_layout(panels: tuple, n_compared, lines: tuple, height: int, narrow:
     n_txt = f"top {n_compared}" if n_compared else "top n"
     titles = [f"Nyström: max rel. error, {n_txt}", f"EKM: max rel. error, {n_txt}"]
     if n_cols == 3:
-        titles.append(_eq3_title())
+        titles.append(EQ3_TITLE)
     if narrow:  # a phone: one panel per row, as wide as the screen
         fig = make_subplots(rows=n_cols, cols=1, subplot_titles=titles,
                             vertical_spacing=0.45 / n_cols)
