@@ -216,13 +216,13 @@ EQ3_TITLE = ("Eq. 3 as stated (squared scale)<br><span style='font-size:13px'>"
 
 
 @styled_once
-def _errors_layout(panels: tuple, n_compared, lines: tuple, height: int, narrow: bool) -> dict:
+def _errors_layout(panels: tuple, n_compared, labels: tuple, height: int, narrow: bool) -> dict:
     """The error figure's layout without the data's decade spacing and the places of the k
     and q lines (:func:`styled_once`).
 
     ``panels``: for each panel (two, or three with Eq. 3), whether it has a curve. As
     plotly does for a figure built trace by trace, an empty panel gets no reference line.
-    ``lines``: whether the k line (first panel) and the q line (second) are drawn.
+    ``labels``: the lines drawn, "k" (first panel) and / or "q" (second).
     """
     n_cols = len(panels)
     n_txt = f"top {n_compared}" if n_compared else "top n"
@@ -239,8 +239,8 @@ def _errors_layout(panels: tuple, n_compared, lines: tuple, height: int, narrow:
     def at(col):
         return dict(row=col, col=1) if narrow else dict(row=1, col=col)
 
-    for col in (1, 2):
-        if lines[col - 1]:
+    for col, label in ((1, "k"), (2, "q")):
+        if label in labels:
             fig.add_vline(x=_SOMEWHERE, line=dict(color="#555", dash="dot", width=2),
                           exclude_empty_subplots=False, **at(col))
     for col in (1, 2):
@@ -322,8 +322,7 @@ def error_curves_figure_dict(k_grid, nystrom_errors, q_grid, ekm_errors, *, ekm_
     panels = (bool(nystrom_errors), bool(ekm_errors)) + ((True,) if eq3 else ())
     lines = [(label, x) for label, x, shown in (("k", k, panels[0]), ("q", q, panels[1]))
              if x is not None and shown]
-    layout = _errors_layout(panels, n_compared, (k is not None and panels[0],
-                                                 q is not None and panels[1]),
+    layout = _errors_layout(panels, n_compared, tuple(label for label, _ in lines),
                             int(height), bool(narrow))
     _place_lines(layout, lines, shapes_from=0, labelled=False)
     for col in range(1, len(panels) + 1):
