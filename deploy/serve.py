@@ -24,6 +24,8 @@ everything. ``--config-only`` prints the HAProxy configuration and exits.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import concurrent.futures
 import contextlib
 import os
 import shutil
@@ -40,6 +42,12 @@ ROOT = Path(__file__).resolve().parents[1]
 COOKIE = "mp_server"
 HEALTH = "/_stcore/health"
 START_TIMEOUT = 90.0
+#: The pages the warm-up opens on every bundled data set, not only their default one: the
+#: eigenvalue page computes a data set's kernel matrix, exact spectrum and approximations
+#: (digits: several seconds), which every later session of the process then shares.
+WARM_EVERY_DATASET = ("spectrum",)
+#: Seconds one warm-up view may take (a page's first run on a cold process included).
+WARM_TIMEOUT = 300.0
 
 
 def haproxy_config(ports, *, bind: str = "0.0.0.0", port: int = 8080,
@@ -101,6 +109,86 @@ def _healthy(port: int) -> bool:
         return False
 
 
+#: The User-Agent of the warm-up's phone views: a phone's first run draws the phone layout
+#: (``pages.common.timeline.is_narrow``), whose figures are cached apart from the wide ones.
+PHONE_AGENT = ("Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 "
+               "(KHTML, like Gecko) Version/18.5 Mobile/15E148 Safari/604.1")
+
+
+def warm_targets(pages) -> list[tuple[str, str, bool]]:
+    """What the warm-up opens, as (url path, query string, on a phone): every page of
+    ``pages`` (url paths; "" is Home) at its default view, wide and on a phone, then each
+    page of :data:`WARM_EVERY_DATASET` among them on every bundled data set (wide)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    import datasets
+
+    targets = [(page, "", phone) for phone in (False, True) for page in pages]
+    for page in WARM_EVERY_DATASET:
+        if page in pages:
+            targets += [(page, f"dataset={name}", False) for name in datasets.names()]
+    return targets
+
+
+async def _warm_one(port: int, page: str, query: str = "",
+                    phone: bool = False) -> tuple[list[str], list[str]]:
+    """Open one view on the process at ``port``, as a browser tab would: what went wrong,
+    and the url paths of the app's pages (from the server's navigation message)."""
+    if str(ROOT / "loadtest") not in sys.path:
+        sys.path.insert(0, str(ROOT / "loadtest"))
+    from stclient import StreamlitClient
+
+    c = StreamlitClient("127.0.0.1", port, page, timeout=WARM_TIMEOUT,
+                        headers={"User-Agent": PHONE_AGENT} if phone else None)
+    c.query_string = query
+    try:
+        await c.connect()
+        run = await c.rerun()
+        return [f"{kind}: {text[:200]}" for kind, texts in
+                (("exception", run.exceptions), ("error", run.errors)) for text in texts], \
+            c.app_pages
+    except Exception as exc:  # a timeout or a dropped connection: say so, go on
+        return [f"{type(exc).__name__}: {exc}"], c.app_pages
+    finally:
+        await c.close()
+
+
+async def warm_up(ports, targets=None, progress=None) -> list[str]:
+    """Open every view of ``targets`` (default: :func:`warm_targets` of the app's pages, as
+    the first process's Home announces them) once on each process of ``ports``: the
+    processes side by side, each one view at a time. ``progress(done, total, label)`` after
+    each view. Returns what went wrong, one line each (nothing: every view was drawn)."""
+    problems = []
+    if targets is None:
+        found, pages = await _warm_one(ports[0], "")
+        problems += [f"process 1 /: {p}" for p in found]
+        targets = warm_targets(pages)
+    total, done = len(ports) * len(targets), [0]
+
+    async def one_process(i, port):
+        for page, query, phone in targets:
+            label = f"/{page}" + (f"?{query}" if query else "") + (" (phone)" if phone else "")
+            found, _ = await _warm_one(port, page, query, phone)
+            for p in found:
+                problems.append(f"process {i} {label}: {p}")
+            done[0] += 1
+            if progress:
+                progress(done[0], total, label)
+
+    await asyncio.gather(*(one_process(i, p) for i, p in enumerate(ports, 1)))
+    return problems
+
+
+def _progress_bar(done: int, total: int, label: str) -> None:
+    width = 30
+    filled = width * done // max(total, 1)
+    sys.stdout.write(f"\rWarming up [{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
+                     f"{label[:40]:<40}")
+    if done == total:
+        sys.stdout.write("\n")
+    sys.stdout.flush()
+
+
 class Hall:
     """N Streamlit processes and HAProxy in front of them, as this process's children.
 
@@ -110,7 +198,8 @@ class Hall:
 
     def __init__(self, processes: int = 2, *, port: int = 8080, first_port: int = 8501,
                  bind: str = "127.0.0.1", log_dir: Path | None = None, haproxy: str = "haproxy",
-                 server_options=(), stats_port: int | None = None):
+                 server_options=(), stats_port: int | None = None, warm=False,
+                 progress=None):
         if processes < 1:
             raise ValueError("processes must be at least 1.")
         self.ports = [first_port + i for i in range(processes)]
@@ -123,6 +212,10 @@ class Hall:
                         or haproxy)
         self.server_options = list(server_options)
         self.stats_port = stats_port
+        #: False, True (:func:`warm_up`'s views) or a list of (url path, query, phone) views
+        self.warm, self.progress = warm, progress
+        self.warm_problems: list[str] = []
+        self.warm_seconds = 0.0
         self._tmp = tempfile.TemporaryDirectory(prefix="mp-hall-")
         self.log_dir = Path(log_dir or self._tmp.name)
         self.log_dir.mkdir(parents=True, exist_ok=True)
@@ -168,6 +261,14 @@ class Hall:
                                        f"{HEALTH} within {START_TIMEOUT:.0f} s; see {self.log_dir}")
                 if waiting:
                     time.sleep(0.3)
+            if self.warm:  # before the balancer opens: no student meets a cold process
+                t0 = time.monotonic()
+                views = None if self.warm is True else list(self.warm)
+                # in a thread of its own: the caller may be inside an event loop (a load test)
+                with concurrent.futures.ThreadPoolExecutor(1) as pool:
+                    self.warm_problems = pool.submit(
+                        asyncio.run, warm_up(self.ports, views, self.progress)).result()
+                self.warm_seconds = time.monotonic() - t0
             cfg = self.log_dir / "haproxy.cfg"
             cfg.write_text(haproxy_config(self.ports, bind=self.bind, port=self.port,
                                           stats_port=self.stats_port), encoding="utf-8")
@@ -227,6 +328,9 @@ def main(argv=None) -> int:
                         help="first loopback port of the Streamlit processes (default 8501)")
     parser.add_argument("--stats-port", type=int, default=None,
                         help="also serve HAProxy's status page on 127.0.0.1:PORT")
+    parser.add_argument("--no-warm", action="store_true",
+                        help="open the hall at once, without drawing every page and data set "
+                             "in each process first")
     parser.add_argument("--config-only", action="store_true",
                         help="print the HAProxy configuration and exit")
     args = parser.parse_args(argv)
@@ -241,7 +345,14 @@ def main(argv=None) -> int:
           "and HAProxy ...", flush=True)
     try:
         with Hall(args.processes, port=args.port, first_port=args.first_port, bind=args.bind,
-                  stats_port=args.stats_port) as hall:
+                  stats_port=args.stats_port, warm=not args.no_warm,
+                  progress=_progress_bar) as hall:
+            if hall.warm:
+                print(f"Warmed up in {hall.warm_seconds:.0f} s: every page (wide and on a phone), "
+                      "and the eigenvalue page on every bundled data set, drawn once in each "
+                      "process.", flush=True)
+            for problem in hall.warm_problems:
+                print(f"warning: warm-up: {problem}", file=sys.stderr)
             print(f"Ready: students open http://<this machine's address>:{args.port}/ "
                   f"(here: {hall.url}/). Logs in {hall.log_dir}. Ctrl+C stops.", flush=True)
             while all(p.poll() is None for p in hall.procs + [hall.balancer]):

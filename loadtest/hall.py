@@ -238,7 +238,7 @@ async def run_hall(n_clients: int, args, progress=None) -> dict:
     from serve import Hall
 
     with Hall(args.processes, port=args.balancer_port, first_port=args.port,
-              bind="127.0.0.1", log_dir=None) as hall:
+              bind="127.0.0.1", log_dir=None, warm=getattr(args, "warm", False)) as hall:
         pids = hall.pids() + [hall.balancer.pid]
         rng = random.Random(args.seed)
         stats = [HallStats() for _ in range(n_clients)]

@@ -490,6 +490,9 @@ def main(argv=None) -> int:
                     help="with --balancer: the balancer's loopback port")
     ap.add_argument("--upload-share", type=float, default=0.1,
                     help="with --balancer: share of students who open the CSV link and upload")
+    ap.add_argument("--no-warm", dest="warm", action="store_false",
+                    help="with --balancer: open the hall without deploy/serve.py's warm-up "
+                         "(every page and data set drawn once in each process first)")
     ap.add_argument("--validate", action="store_true",
                     help="one client against AppTest with the same clicks, then exit")
     args = ap.parse_args(argv)

@@ -79,6 +79,7 @@ class StreamlitClient:
         self.ws = None
         self.page_hash = ""
         self.query_string = ""
+        self.app_pages: list[str] = []  # url path of every page ("" for the default one)
         self.widget_ids: dict[str, str] = {}  # user key -> widget id
         self.widgets: dict[str, object] = {}  # user key -> element proto (last seen)
         self.fragments: dict[str, str] = {}  # user key -> id of the st.fragment holding it
@@ -148,6 +149,8 @@ class StreamlitClient:
                 fut.set_result(list(msg.file_urls_response.file_urls))
         elif kind == "navigation":
             self.page_hash = msg.navigation.page_script_hash
+            self.app_pages = ["" if p.is_default else p.url_pathname
+                              for p in msg.navigation.app_pages]
         elif kind == "page_info_changed":
             self.query_string = msg.page_info_changed.query_string
         elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":

@@ -8,6 +8,11 @@
   CSV uploads, every answer checked by ``loadtest/hall.py``): no errors, the
   students spread over both processes, and an upload sent with another process's
   cookie is refused by Streamlit (so affinity is what makes uploads work).
+- The warm-up (``deploy/serve.py`` draws every page, wide and on a phone, and the eigenvalue
+  page on every bundled data set in each process before the balancer opens): it covers
+  every page of app.py and every data set, and what it drew a new student then gets from
+  the process's caches (Streamlit's cache counters: no miss), while a view it did not draw
+  is computed (misses: the counters do see a cold view).
 - One client of the load test's protocol against AppTest: the same clicks show the
   same counter (``loadtest/run.py --validate``).
 - The load test's checks on an upload whose run stops early (a kernel matrix of rank
@@ -26,9 +31,11 @@ import asyncio
 import concurrent.futures
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -38,7 +45,7 @@ from hypothesis import strategies as st
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "deploy"), str(ROOT / "loadtest")]
 
-from serve import COOKIE, Hall, haproxy_config  # noqa: E402
+from serve import COOKIE, WARM_EVERY_DATASET, Hall, haproxy_config, warm_targets  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -168,6 +175,74 @@ def test_a_few_students_through_the_balancer():
               bind="127.0.0.1") as hall:
         status = run_async(upload_with_the_wrong_cookie(hall))
     assert status == 400  # Streamlit: "Invalid session_id ... without sticky sessions"
+
+
+def test_the_warm_up_covers_every_page_and_every_data_set():
+    sys.path.insert(0, str(ROOT / "tests"))
+    import datasets
+    from browser_util import app_pages
+
+    pages = ["" if p.default else p.url_path for p in app_pages()]
+    targets = warm_targets(pages)
+    for page in pages:
+        assert (page, "", False) in targets and (page, "", True) in targets
+    assert set(WARM_EVERY_DATASET) <= set(pages)  # a renamed page would warm nothing
+    for page in WARM_EVERY_DATASET:
+        for name in datasets.names():
+            assert (page, f"dataset={name}", False) in targets
+    assert len(set(targets)) == len(targets)
+
+
+def _cache_lookups(port: int) -> dict[str, int]:
+    """Lookups of every st.cache_data function of the process at ``port``, by result
+    ("hit", "miss"): Streamlit's own counters (``/_stcore/metrics``)."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/metrics", timeout=30) as r:
+        text = r.read().decode()
+    out = {"hit": 0, "miss": 0}
+    for line in text.splitlines():
+        if line.startswith("cache_lookups_total{"):
+            labels, value = line.rsplit(" ", 1)
+            result = re.search(r'result="(\w+)"', labels).group(1)
+            out[result] = out.get(result, 0) + int(float(value))
+    return out
+
+
+def test_a_warmed_process_answers_a_new_student_from_its_caches():
+    require_haproxy()
+    from stclient import StreamlitClient
+
+    from serve import PHONE_AGENT
+
+    views = [("spectrum", "dataset=sine", False), ("bounds", "", False), ("bounds", "", True)]
+
+    async def visit(port, page, query, phone):
+        c = StreamlitClient("127.0.0.1", port, page, timeout=120,
+                            headers={"User-Agent": PHONE_AGENT} if phone else None)
+        c.query_string = query
+        await c.connect()
+        try:
+            return await c.rerun()
+        finally:
+            await c.close()
+
+    with Hall(2, port=_free_ports(1)[0], first_port=_consecutive_free_ports(2),
+              bind="127.0.0.1", warm=views) as hall:
+        assert hall.warm_problems == []
+        for port in hall.ports:  # each process was warmed, not only the first
+            before = _cache_lookups(port)
+            assert before["miss"] > 0  # the warm-up computed the views
+            for view in views:
+                run = run_async(visit(port, *view))
+                assert run.exceptions == [] and run.errors == [], view
+            after = _cache_lookups(port)
+            assert after["miss"] == before["miss"], (port, before, after)
+            assert after["hit"] > before["hit"]
+        # a view the warm-up did not draw is computed: the counters see a cold view
+        port = hall.ports[0]
+        before = _cache_lookups(port)
+        run = run_async(visit(port, "spectrum", "dataset=moons", False))
+        assert run.exceptions == [] and run.errors == []
+        assert _cache_lookups(port)["miss"] > before["miss"]
 
 
 def test_the_protocol_client_sees_what_apptest_sees():
