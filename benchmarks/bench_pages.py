@@ -77,6 +77,8 @@ from browser_util import (  # noqa: E402
     PHONE_USER_AGENT,
     StreamlitServer,
     app_pages,
+    consecutive_free_ports,
+    free_port,
     launch_browser,
     wait_for_app,
     wait_for_charts,
@@ -443,11 +445,12 @@ def floor_server(tmp: Path, root: Path) -> StreamlitServer:
 
 
 def spectrum_datasets(browser, base: str, repeats: int,
-                      warm: bool = False) -> list[tuple[str, float, list[float]]]:
+                      warm: bool = False) -> tuple[list[tuple[str, float, list[float]]], bool]:
     """The eigenvalue page on every bundled data set, default settings otherwise: the first
     visit that asks for a data set (its kernel matrix, exact spectrum and approximations
     computed, then shared by every session; on a ``warm`` server, computed by its warm-up)
-    and ``repeats`` fresh-context visits after it."""
+    and ``repeats`` fresh-context visits after it. Returns the rows and ``warm``, as
+    :func:`spectrum_table` takes them."""
     import datasets
 
     names = datasets.names()
@@ -519,14 +522,9 @@ def main(argv=None) -> int:
                 sys.path.insert(0, str(args.root.resolve() / "deploy"))
                 from serve import Hall
 
-                import socket
-
-                with socket.socket() as s1, socket.socket() as s2:
-                    s1.bind(("127.0.0.1", 0))
-                    s2.bind(("127.0.0.1", 0))
-                    port, first = s1.getsockname()[1], s2.getsockname()[1]
-                hall = stack.enter_context(Hall(2, port=port, first_port=first, bind="127.0.0.1",
-                                                warm=True, progress=progress))
+                hall = stack.enter_context(Hall(
+                    2, port=free_port(), first_port=consecutive_free_ports(2), bind="127.0.0.1",
+                    warm=True, progress=progress))
                 base, where = hall.url, ("through deploy/serve.py's hall (2 processes behind "
                                          f"HAProxy, warmed up in {hall.warm_seconds:.0f} s)")
             else:

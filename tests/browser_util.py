@@ -30,6 +30,7 @@ import ast
 import contextlib
 import fcntl
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -109,6 +110,28 @@ def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def consecutive_free_ports(n: int) -> int:
+    """The first of ``n`` consecutive free ports, below the kernel's ephemeral range (where
+    the other tests' servers and clients get theirs, port 0): a block found free there is
+    not taken by another test between this check and the processes binding it."""
+    rng = random.Random()
+    for _ in range(200):
+        first = rng.randrange(20000, 30000 - n)
+        socks = []
+        try:
+            for p in range(first, first + n):
+                s = socket.socket()
+                socks.append(s)
+                s.bind(("127.0.0.1", p))
+            return first
+        except OSError:
+            continue
+        finally:
+            for s in socks:
+                s.close()
+    raise RuntimeError(f"no {n} consecutive free ports between 20000 and 30000")
 
 
 @contextlib.contextmanager

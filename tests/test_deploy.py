@@ -47,6 +47,9 @@ sys.path[:0] = [str(ROOT / "deploy"), str(ROOT / "loadtest")]
 
 from serve import COOKIE, WARM_EVERY_DATASET, Hall, haproxy_config, warm_targets  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "tests"))
+from browser_util import consecutive_free_ports  # noqa: E402
+
 pytestmark = pytest.mark.slow
 
 
@@ -110,30 +113,6 @@ def _free_ports(n):
     return ports
 
 
-def _consecutive_free_ports(n):
-    """The first of ``n`` consecutive free ports, below the kernel's ephemeral range (where
-    the other tests' servers and clients get theirs, port 0): a block found free there is
-    not taken by another test between this check and the processes binding it."""
-    import socket
-
-    rng = random.Random()
-    for _ in range(200):
-        first = rng.randrange(20000, 30000 - n)
-        socks = []
-        try:
-            for p in range(first, first + n):
-                s = socket.socket()
-                socks.append(s)
-                s.bind(("127.0.0.1", p))
-            return first
-        except OSError:
-            continue
-        finally:
-            for s in socks:
-                s.close()
-    raise RuntimeError(f"no {n} consecutive free ports between 20000 and 30000")
-
-
 def test_a_few_students_through_the_balancer():
     require_haproxy()
     from hall import Browser, run_hall, student_csv
@@ -141,7 +120,7 @@ def test_a_few_students_through_the_balancer():
 
     # the Streamlit processes' ports are consecutive: a free block of them
     args = argparse.Namespace(processes=2, balancer_port=_free_ports(1)[0],
-                              port=_consecutive_free_ports(2), seed=3,
+                              port=consecutive_free_ports(2), seed=3,
                               ramp=1.0, duration=2.0, think=0.5, timeout=90.0,
                               upload_share=0.34, min_actions=3)
     result = run_async(run_hall(6, args))
@@ -171,14 +150,13 @@ def test_a_few_students_through_the_balancer():
         finally:
             await c.close()
 
-    with Hall(2, port=_free_ports(1)[0], first_port=_consecutive_free_ports(2),
+    with Hall(2, port=_free_ports(1)[0], first_port=consecutive_free_ports(2),
               bind="127.0.0.1") as hall:
         status = run_async(upload_with_the_wrong_cookie(hall))
     assert status == 400  # Streamlit: "Invalid session_id ... without sticky sessions"
 
 
 def test_the_warm_up_covers_every_page_and_every_data_set():
-    sys.path.insert(0, str(ROOT / "tests"))
     import datasets
     from browser_util import app_pages
 
@@ -225,7 +203,7 @@ def test_a_warmed_process_answers_a_new_student_from_its_caches():
         finally:
             await c.close()
 
-    with Hall(2, port=_free_ports(1)[0], first_port=_consecutive_free_ports(2),
+    with Hall(2, port=_free_ports(1)[0], first_port=consecutive_free_ports(2),
               bind="127.0.0.1", warm=views) as hall:
         assert hall.warm_problems == []
         for port in hall.ports:  # each process was warmed, not only the first
