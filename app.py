@@ -26,9 +26,11 @@ pg = st.navigation({
 })
 with st.sidebar:  # equations scale to their column, labels wrap (no element in the page body)
     fit_text()
-    # every page but Home draws charts: plotly.js loads while the page computes
-    early = load_plotly_early() if pg.url_path else None
+    # plotly.js loads while a chart page computes; on Home (no chart) while the student reads,
+    # so the first page opened from it finds plotly.js ready: Home keeps its hidden chart
+    early = load_plotly_early()
 try:
     pg.run()
 finally:
-    end_plotly_early(early)
+    if pg.url_path:
+        end_plotly_early(early)

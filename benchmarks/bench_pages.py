@@ -50,6 +50,12 @@ Medians over the repeats; run on a quiet machine::
 
 ``--phone`` opens every page as a phone held upright (390x844, a phone's User-Agent).
 
+``--navigate`` times what a student does between pages instead: in one browser tab, Home
+first, then each page in the sidebar's order by a click on its link (Streamlit switches
+pages in the same document: no new page load), from the click until the new page's run is
+over and every chart is drawn; ``--repeats`` tabs, each a fresh context. The first chart
+page of a tab also loads plotly.js; the ones after it find it loaded.
+
 ``--spectrum-datasets`` times the eigenvalue page on every bundled data set instead
 (target: under 3 s, the first visit of a data set included). With ``--hall`` it does so
 through the lecture deployment (``deploy/serve.py``: HAProxy in front of two Streamlit
@@ -463,6 +469,38 @@ def spectrum_datasets(browser, base: str, repeats: int,
     return rows, warm
 
 
+#: The new page's run is over (a run was counted since the click) and the address is the
+#: page's own.
+_NAVIGATED_JS = "([b, path]) => window.__mpRuns > b && location.pathname.endsWith('/' + path)"
+
+
+def navigate(browser, base: str, pages, repeats: int) -> dict[str, list[float]]:
+    """Seconds from a click on a page's sidebar link to that page drawn, per page, over
+    ``repeats`` tabs that each start at Home and visit every page in ``pages`` in order."""
+    out = {p.name: [] for p in pages}
+    for r in range(repeats):
+        context = browser.new_context(**WINDOW)
+        try:
+            pg = context.new_page()
+            pg.add_init_script(f"({_RUNS_JS})()")
+            pg.goto(base + "/")
+            wait_for_app(pg, content="h1")
+            nav = pg.locator('[data-testid="stSidebarNav"]')
+            for p in pages:
+                before = pg.evaluate("() => window.__mpRuns")
+                link = nav.get_by_role("link", name=p.title, exact=True)
+                t0 = pg.evaluate("() => performance.now()")
+                link.click()
+                drawn = _drawn_after(pg, _NAVIGATED_JS, [before, p.url_path])
+                out[p.name].append((drawn - t0) / 1000)
+                wait_for_app(pg, content="h1")  # nothing else arrives before the next click
+                progress(r * len(pages) + pages.index(p) + 1, repeats * len(pages),
+                         f"navigate: {p.name}")
+        finally:
+            context.close()
+    return out
+
+
 def spectrum_table(result) -> str:
     rows, warm = result
     first = ("first visit (computed by the warm-up) [s]" if warm
@@ -493,6 +531,9 @@ def main(argv=None) -> int:
     parser.add_argument("--spectrum-datasets", action="store_true",
                         help="only the eigenvalue page, once per bundled data set (a fresh "
                              "server: the first visit of each data set computes it)")
+    parser.add_argument("--navigate", action="store_true",
+                        help="instead: from Home, each page in turn by a click on its sidebar "
+                             "link, in one tab (--repeats tabs)")
     parser.add_argument("--hall", action="store_true",
                         help="with --spectrum-datasets: through deploy/serve.py's hall (two "
                              "warmed-up processes behind HAProxy) instead of a fresh server")
@@ -516,6 +557,33 @@ def main(argv=None) -> int:
     from playwright.sync_api import sync_playwright
 
     load_before = os.getloadavg()[0]
+    if args.navigate:
+        chart_pages = [p for p in pages if not p.default]
+        server = StreamlitServer(cwd=args.root.resolve()).start()
+        try:
+            with sync_playwright() as pw:
+                browser = launch_browser(pw)
+                navigate(browser, server.base, chart_pages, 1)  # the server's caches warm
+                times = navigate(browser, server.base, chart_pages, args.repeats)
+                browser.close()
+        finally:
+            server.stop()
+        lines = [f"From Home, each page in turn by its sidebar link, in one tab; {size}, "
+                 f"{args.repeats} tabs; {os.cpu_count()} cores, 1-min load average "
+                 f"{load_before:.1f} before / {os.getloadavg()[0]:.1f} after; "
+                 f"{time.strftime('%Y-%m-%d %H:%M')}.", "",
+                 "| page (in the order visited) | click to drawn: median [s] | min to max [s] "
+                 "| under 2.5 s |", "|---|---:|---:|:---:|"]
+        for p in chart_pages:
+            t = times[p.name]
+            med = statistics.median(t)
+            lines.append(f"| {p.title} | {med:.2f} | {min(t):.2f} to {max(t):.2f} | "
+                         f"{'yes' if med < TARGET_S else 'no'} |")
+        table = "\n".join(lines)
+        print(table)
+        if args.out:
+            args.out.write_text("# Page to page\n\n" + table + "\n", encoding="utf-8")
+        return 0
     if args.spectrum_datasets:
         with contextlib.ExitStack() as stack:
             if args.hall:

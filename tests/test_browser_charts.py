@@ -50,7 +50,7 @@ _HOOK_JS = """() => {
     if (seen.has(gd) || !gd.on) return;
     seen.add(gd);
     // the empty chart that only starts plotly.js loading (pages.common.charts.load_plotly_early)
-    // is never displayed, and is removed at the end of the run
+    // is never displayed (removed at the end of a chart page's run; kept, hidden, on Home)
     if (gd.closest('.st-key-%s')) return;
     const rec = {draws: 0, same: true, first: null};
     window.__mpCalc.push(rec);

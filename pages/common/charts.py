@@ -223,9 +223,11 @@ def load_plotly_early():
     Streamlit loads plotly.js (4.7 MB; about 0.6 s of the browser's main thread to start)
     only when a page's first chart arrives, after the page has computed it. An empty chart
     sent first, in a container that is never displayed, starts that load at once, while the
-    server computes. Returns the chart's slot: :func:`end_plotly_early` empties it at the end
-    of the run, before plotly.js is ready, so it is normally never drawn. Later runs of the
-    session (plotly.js loaded) send nothing and return ``None``.
+    server computes. Returns the chart's slot: on a chart page :func:`end_plotly_early` empties
+    it at the end of the run, before plotly.js is ready, so it is normally never drawn; Home
+    (app.py) keeps it, hidden, so that plotly.js loads while the student reads Home and the
+    first page opened from there finds it ready. Later runs of the session (plotly.js loaded)
+    send nothing and return ``None``.
     """
     if st.session_state.get(EARLY_KEY):
         return None
