@@ -2,7 +2,6 @@
 
 import streamlit as st
 
-from pages.common.charts import end_plotly_early, load_plotly_early
 from pages.common.fit import fit_text
 
 st.set_page_config(page_title="Matching pursuit in kernel methods", page_icon=":material/target:",
@@ -24,13 +23,7 @@ pg = st.navigation({
         st.Page("pages/reproduce.py", title="Reproduce the papers", icon=":material/description:", url_path="reproduce"),
     ],
 })
-with st.sidebar:  # equations scale to their column, labels wrap (no element in the page body)
+with st.sidebar:  # equations scale to their column, labels wrap (no element in the page body);
+    # plotly.js starts loading, while a chart page computes or while Home is read
     fit_text()
-    # plotly.js loads while a chart page computes; on Home (no chart) while the student reads,
-    # so the first page opened from it finds plotly.js ready: Home keeps its hidden chart
-    early = load_plotly_early()
-try:
-    pg.run()
-finally:
-    if pg.url_path:
-        end_plotly_early(early)
+pg.run()

@@ -109,7 +109,8 @@ _FIGURES_JS = """() => {
         (s, [k, x]) => (k.startsWith('_') ? s : s + k.length + 3 + size(x)), 2);
     return String(v).length;
   };
-  return [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
+  return [...document.querySelectorAll(
+      '.mp-chart .js-plotly-plot, [data-testid="stPlotlyChart"] .js-plotly-plot')]
     .map(gd => size(gd.data) + size(gd.layout) +
                size((gd._transitionData && gd._transitionData._frames) || []))
     .sort((a, b) => b - a);
@@ -120,7 +121,7 @@ _FIGURES_JS = """() => {
 #: has been true (reset when it stops being true: a second run, a late element).
 _DRAWN_JS = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
-  const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+  const charts = [...document.querySelectorAll('.mp-chart, [data-testid="stPlotlyChart"]')]
     .filter(c => c.offsetParent !== null);
   const ok = !!app && app.getAttribute('data-test-script-state') === 'notRunning'
     && app.getAttribute('data-test-connection-state') === 'CONNECTED'

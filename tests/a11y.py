@@ -144,7 +144,7 @@ _PLOT_TEXT = """() => {
                            && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
   const white = [255, 255, 255, 1];
   const out = [];
-  document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot').forEach((gd, g) => {
+  document.querySelectorAll('.mp-chart .js-plotly-plot').forEach((gd, g) => {
     const paperRect = gd.querySelector('.main-svg rect.bg');
     const paper = over(fillOf(paperRect), white);
     gd.querySelectorAll('.main-svg text').forEach(t => {

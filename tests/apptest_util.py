@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -146,3 +147,14 @@ def chosen_so_far(at) -> list[int]:
     line = [t for t in data["lines"][data["j"] - 1] if t.startswith("Chosen so far:")]
     assert len(line) == 1, data["lines"][data["j"] - 1]
     return [int(t) for t in line[0].split(":", 1)[1].split(",")]
+
+
+def chart_elements(at) -> list:
+    """The page's charts (pages.common.charts: the chart component's elements), in order."""
+    from pages.common.charts import CHART_COMPONENT
+    return [e for e in at.get("bidi_component") if e.proto.component_name == CHART_COMPONENT]
+
+
+def chart_spec(element) -> dict:
+    """The figure a chart element was sent (its JSON as plotly.js reads it)."""
+    return json.loads(element.proto.bytes)["figure"]

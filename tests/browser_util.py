@@ -296,9 +296,15 @@ def wait_for_app(page, *, content: str | None = "h1", timeout_ms: int = PAGE_TIM
                            timeout=timeout_ms)
 
 
+#: A chart of the app (pages.common.charts: the chart component's box, its graph inside).
+CHART = ".mp-chart"
+#: A chart of the app, or one drawn by ``st.plotly_chart`` (the small apps of some tests).
+CHART_OR_STREAMLITS = '.mp-chart, [data-testid="stPlotlyChart"]'
+
+
 def wait_for_charts(page, timeout_ms: int = PAGE_TIMEOUT_MS):
     """Every visible plotly chart has mounted its SVG (charts in closed expanders are skipped)."""
-    charts = page.locator('[data-testid="stPlotlyChart"]')
+    charts = page.locator(CHART_OR_STREAMLITS)
     for i in range(charts.count()):
         chart = charts.nth(i)
         if chart.is_visible():
@@ -318,7 +324,7 @@ def wait_for_stable_layout(page, frames: int = 5, timeout_ms: int = PAGE_TIMEOUT
              st.sig = sig;
              if (st.same >= need) { window.__mpLayout = null; return true; }
              return false; }""",
-        arg=['[data-testid="stPlotlyChart"]', frames], polling="raf", timeout=timeout_ms)
+        arg=[CHART, frames], polling="raf", timeout=timeout_ms)
 
 
 def exceptions_on(page) -> list[str]:
@@ -334,7 +340,7 @@ def exceptions_on(page) -> list[str]:
 # the order of events is known exactly whatever the speed of the machine.
 
 #: Every plotly graph of the page, in document order (index ``g`` below).
-GRAPH_JS = '[data-testid="stPlotlyChart"] .js-plotly-plot'
+GRAPH_JS = '.mp-chart .js-plotly-plot'
 
 #: Logs every message the page sends over a websocket (install before ``goto``).
 _WS_LOG_JS = """(() => {

@@ -78,7 +78,7 @@ _FINGERPRINT_JS = """() => {
   const round = (v) => typeof v === 'number' ? Math.round(v * 1e6) / 1e6 : v;
   const plain = (v) => (ArrayBuffer.isView(v) ? Array.from(v, round)
                         : Array.isArray(v) ? v.map(plain) : round(v));
-  const gd = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
+  const gd = document.querySelector('.mp-chart .js-plotly-plot');
   // the traces as plotly.js resolved them (what is drawn): the figure the server sends has
   // plain arrays, and a step taken in the browser merges a frame's typed array into them
   const src = gd && (gd._fullData || gd.data);

@@ -1,11 +1,13 @@
 """In a real browser: every chart is computed once per new figure and looks as before.
 
-Streamlit draws a new chart, then hands plotly.js a JSON copy of it (to apply its theme);
-the app sends figures plotly.js recognises as unchanged in that copy
-(pages.common.charts.plotly_chart, mpcore.plots.react_ready). Three things are checked:
+The app draws its charts with its own component and plotly.js's cartesian bundle
+(pages.common.charts.plotly_chart), each figure with its template flattened into its layout
+(mpcore.plots.react_ready). Four things are checked:
 
-- in the app, a chart's computed data (``gd.calcdata``) is the same object at every
-  drawing of a new figure: on opening each chart page and after a slider notch;
+- in the app, each chart's computed data (``gd.calcdata``) is one object per new figure:
+  on opening each chart page, and after a slider notch (the same graph, drawn once again);
+- the bundle served by the app is the plotly.js of the installed plotly package, and it has
+  every trace type of every chart the app draws in a set of page states;
 - the flattened figures resolve in plotly.js (the plotly package's own build, no
   download) exactly as the templated ones they replace: the full layout and the full
   traces, on opening and after animating to the first and the last frame, for every chart
@@ -24,8 +26,8 @@ from pathlib import Path
 import plotly
 import pytest
 
-from apptest_util import open_app_page
-from pages.common.charts import EARLY_KEY
+from apptest_util import chart_elements, open_app_page
+from pages.common.charts import PLOTLY_BUNDLE
 from browser_util import (
     REPO_ROOT,
     StreamlitServer,
@@ -42,36 +44,33 @@ PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 
 # ---------------------------------------------------------------- computed once, in the app
 
-#: For every chart that mounts: the calcdata object at each of its drawings.
+#: For every graph: its drawings and the distinct calcdata objects they had (since a reset).
 _HOOK_JS = """() => {
   window.__mpCalc = [];
   const seen = new WeakSet();
   const watch = (gd) => {
     if (seen.has(gd) || !gd.on) return;
     seen.add(gd);
-    // the empty chart that only starts plotly.js loading (pages.common.charts.load_plotly_early)
-    // is never displayed (removed at the end of a chart page's run; kept, hidden, on Home)
-    if (gd.closest('.st-key-%s')) return;
-    const rec = {draws: 0, same: true, first: null};
+    const rec = {draws: 0, calcs: []};
     window.__mpCalc.push(rec);
     gd.on('plotly_afterplot', () => {
       rec.draws += 1;
-      if (rec.draws === 1) rec.first = gd.calcdata;
-      else if (gd.calcdata !== rec.first) rec.same = false;
+      if (!rec.calcs.includes(gd.calcdata)) rec.calcs.push(gd.calcdata);
     });
   };
   new MutationObserver(() => document.querySelectorAll('.js-plotly-plot').forEach(watch))
     .observe(document, {subtree: true, childList: true, attributes: true,
                         attributeFilter: ['class']});
-}""" % EARLY_KEY
+}"""
 
-_CALC_JS = "() => window.__mpCalc.map((r) => ({draws: r.draws, same: r.same}))"
+_CALC_JS = "() => window.__mpCalc.map((r) => ({draws: r.draws, computed: r.calcs.length}))"
+_RESET_JS = "() => window.__mpCalc.forEach((r) => { r.draws = 0; r.calcs = []; })"
 
 
 def _settle(page):
     wait_for_app(page)
     wait_for_charts(page)
-    page.wait_for_timeout(1500)  # Streamlit's second Plotly.react comes after the first drawing
+    page.wait_for_timeout(1500)  # a second computation would come after the first drawing
 
 
 @pytest.mark.parametrize("name", ["kcca", "skpca", "kmp", "bounds", "spectrum"])
@@ -81,18 +80,21 @@ def test_new_charts_are_computed_once(streamlit_server, page, name):
     _settle(page)
     opened = page.evaluate(_CALC_JS)
     assert opened and all(r["draws"] >= 1 for r in opened), opened
-    assert all(r["same"] for r in opened), f"{name}: a chart was computed again on opening: {opened}"
+    assert all(r["computed"] == 1 for r in opened), (
+        f"{name}: a chart was computed again on opening: {opened}")
 
-    page.evaluate("() => { window.__mpCalc.length = 0; }")
+    page.evaluate(_RESET_JS)
     slider = page.locator('[data-testid="stSidebar"]').get_by_role("slider").first
     slider.focus()
     at_max = slider.evaluate("(e) => Number(e.getAttribute('aria-valuenow')) >= "
                              "Number(e.getAttribute('aria-valuemax'))")
     slider.press("ArrowLeft" if at_max else "ArrowRight")
     _settle(page)
-    notched = page.evaluate(_CALC_JS)
+    notched = [r for r in page.evaluate(_CALC_JS) if r["draws"]]
     assert notched, f"{name}: no chart was drawn again after a slider notch"
-    assert all(r["same"] for r in notched), f"{name}: a chart was computed again: {notched}"
+    assert all(r["computed"] == 1 for r in notched), f"{name}: a chart was computed twice: {notched}"
+    # the notch redrew the graphs in place: no new graph element
+    assert len(page.evaluate(_CALC_JS)) == len(opened), f"{name}: a notch made a new graph"
     assert not exceptions_on(page)
 
 
@@ -201,7 +203,7 @@ def _sent_charts(page, params, state) -> list[dict]:
     finally:
         charts.react_ready = real
     assert not at.exception, [e.value for e in at.exception]
-    assert len(calls) == len(at.get("plotly_chart")), "a chart was drawn without react_ready"
+    assert len(calls) == len(chart_elements(at)), "a chart was drawn without react_ready"
     return calls
 
 
@@ -260,3 +262,71 @@ def test_streamlit_look_is_what_streamlit_lays_over_a_chart(tmp_path, page):
         + json.dumps(template["layout"]))
     assert "data" not in template or not template["data"]
     assert title["text"].replace("<b>", "").replace("</b>", "") == "T" and "<b>" in title["text"]
+
+
+# ---------------------------------------------------------------- the bundle the app serves
+
+def test_the_served_bundle_is_the_plotly_js_of_the_plotly_package():
+    """Figures are written by the installed plotly package for its own plotly.js: the
+    bundle in static/ must be that version (upgrade both together)."""
+    from plotly.offline import get_plotlyjs_version
+
+    head = PLOTLY_BUNDLE.read_text(encoding="utf-8")[:300]
+    assert "plotly.js (cartesian - minified)" in head, head
+    assert f" v{get_plotlyjs_version()}\n" in head, (
+        f"static/{PLOTLY_BUNDLE.name} is not plotly.js {get_plotlyjs_version()}: " + head)
+
+
+@pytest.fixture(scope="module")
+def bundle_page(browser):
+    ctx = browser.new_context()
+    pg = ctx.new_page()
+    pg.set_content("<!doctype html><html><body></body></html>")
+    pg.add_script_tag(path=str(PLOTLY_BUNDLE))
+    try:
+        yield pg
+    finally:
+        ctx.close()
+
+
+def test_the_bundle_has_every_trace_type_the_app_draws(bundle_page):
+    """Every trace of every chart (and of each chart's animation frames) in STATES is of a
+    type the cartesian bundle registers; a missing one would be drawn as nothing."""
+    have = set(bundle_page.evaluate("() => Object.keys(Plotly.PlotSchema.get().traces)"))
+    used = {}
+    for page_path, params, state in STATES:
+        for call in _sent_charts(page_path, params, state):
+            fig = call["flat"]
+            traces = list(fig["data"]) + [t for f in fig.get("frames") or [] for t in f.get("data", [])]
+            for t in traces:
+                used.setdefault(t.get("type", "scatter"), f"{page_path} {params}")
+    assert {"scatter", "heatmap"} <= set(used), used  # the app's figures were read
+    missing = {k: v for k, v in used.items() if k not in have}
+    assert not missing, f"trace types not in static/{PLOTLY_BUNDLE.name}: {missing}"
+
+
+def test_a_figure_draws_the_same_in_the_bundle_as_in_the_full_plotly_js(bundle_page, plotly_page):
+    """The app's figures resolve to the same full layout and traces in the cartesian bundle
+    as in plotly.js's full bundle (what st.plotly_chart drew them with)."""
+    resolve = r"""async (fig) => {
+      const d = document.createElement('div'); d.style.width = '900px'; document.body.appendChild(d);
+      await Plotly.newPlot(d, fig.data, fig.layout);
+      const keep = (o) => {
+        const seen = new WeakSet();
+        return JSON.parse(JSON.stringify(o, (k, v) => {
+          if ((k && k[0] === '_') || k === 'uid' || v instanceof Element || typeof v === 'function') return undefined;
+          if (ArrayBuffer.isView(v)) return Array.from(v);
+          if (v && typeof v === 'object') { if (seen.has(v)) return '<seen>'; seen.add(v); }
+          return v;
+        }));
+      };
+      const out = {layout: keep(d._fullLayout), data: keep(d._fullData)};
+      Plotly.purge(d); d.remove();
+      return out;
+    }"""
+    for page_path, params, state in STATES[:8]:
+        for n, call in enumerate(_sent_charts(page_path, params, state)):
+            fig = _jsonable({"data": call["flat"]["data"], "layout": call["flat"]["layout"]})
+            got = bundle_page.evaluate(resolve, fig)
+            want = plotly_page.evaluate(resolve, fig)
+            assert got == want, f"chart {n} of {page_path} {params} resolves differently"

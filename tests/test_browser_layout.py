@@ -137,7 +137,7 @@ _GEOMETRY_JS = r"""() => {
   }
   const covers = [];
   const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-  for (const gd of document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')) {
+  for (const gd of document.querySelectorAll('.mp-chart .js-plotly-plot')) {
     if (!vis(gd)) continue;
     const boxes = [...gd.querySelectorAll('.legend .bg, .colorbar .cbbg')]
       .filter(vis).map(e => [e.closest('.legend') ? 'legend' : 'colour bar',
@@ -161,7 +161,7 @@ _GEOMETRY_JS = r"""() => {
   const parts = [];
   const at = (r) => `[${Math.round(r.left)}, ${Math.round(r.top)}, ${Math.round(r.right)}, `
                     + `${Math.round(r.bottom)}]`;
-  for (const gd of document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')) {
+  for (const gd of document.querySelectorAll('.mp-chart .js-plotly-plot')) {
     if (!vis(gd)) continue;
     const boxes = (sel, kind) => [...gd.querySelectorAll(sel)].filter(vis)
       .map(e => [kind, e.getBoundingClientRect()]);
@@ -189,13 +189,13 @@ _GEOMETRY_JS = r"""() => {
       }
     }
   }
-  const graphs = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
+  const graphs = [...document.querySelectorAll('.mp-chart .js-plotly-plot')]
     .filter(vis).map(gd => gd.getBoundingClientRect().width);
-  const plots = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
+  const plots = [...document.querySelectorAll('.mp-chart .js-plotly-plot')]
     .filter(vis).flatMap(gd => [...gd.querySelectorAll('.nsewdrag')].filter(vis)
                                  .map(e => e.getBoundingClientRect().width));
   // the texts plotly writes over a figure (panel titles, labels), per figure
-  const texts = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
+  const texts = [...document.querySelectorAll('.mp-chart .js-plotly-plot')]
     .filter(vis).map(gd => [...gd.querySelectorAll('.infolayer .annotation-text-g')].filter(vis)
       .map(e => { const r = e.getBoundingClientRect();
                   return [e.textContent.trim().slice(0, 40), r.left, r.top, r.right, r.bottom]; }));
@@ -261,7 +261,7 @@ _FIGURE_TEXTS_JS = r"""() => {
                         bottom: Math.max(...rs.map(r => r.bottom))} : null;
   };
   const found = [];
-  for (const gd of document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')) {
+  for (const gd of document.querySelectorAll('.mp-chart .js-plotly-plot')) {
     if (!vis(gd)) continue;
     // every subplot's plot area, and every axis title: a title lies in no plot area
     const areas = [...gd.querySelectorAll('.nsewdrag')].filter(vis)
@@ -326,7 +326,7 @@ def check_layout(pg, label, whole=True):
 #: buttons, step slider (rail, grip and step labels) and the slider's current value
 #: ("step j = 3"); and a box per tick label and per title (the figure's and its axes').
 _FIGURE_PARTS_JS = r"""() => {
-  const gd = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
+  const gd = [...document.querySelectorAll('.mp-chart .js-plotly-plot')]
     .find(g => g.querySelector('.updatemenu-container'));
   if (!gd) return null;
   const vis = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0

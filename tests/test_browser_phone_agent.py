@@ -118,7 +118,7 @@ def test_a_phone_upright_is_drawn_once_in_the_phone_layout(streamlit_server, pho
         panel = pg.locator('[data-testid="stRadio"]', has_text="Panel")
         assert panel.count() == (name == "skpca")
         widths = pg.evaluate("""() => [...document.querySelectorAll(
-            '[data-testid="stPlotlyChart"] .js-plotly-plot')].map(g => g.getBoundingClientRect().right)""")
+            '.mp-chart .js-plotly-plot')].map(g => g.getBoundingClientRect().right)""")
         assert widths and max(widths) <= 390, widths
         assert not pg.page_errors, pg.page_errors
     finally:

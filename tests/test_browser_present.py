@@ -20,7 +20,7 @@ pytestmark = pytest.mark.browser
 _GEOMETRY_JS = """() => {
   const box = (el) => { const r = el.getBoundingClientRect();
                         return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
-  const gd = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
+  const gd = document.querySelector('.mp-chart .js-plotly-plot');
   let tl = null;
   for (const host of [document, ...[...document.querySelectorAll('*')].map(e => e.shadowRoot)
                       .filter(Boolean)]) {
@@ -45,7 +45,7 @@ def test_presentation_mode_fits_the_animation_on_one_screen(streamlit_server, sh
     try:
         pg.goto(PAGES[name].url(streamlit_server.base, "present=true"))
         # the window's height is reported once, then the figure is sized to it
-        wait_for_fit(pg, content='[data-testid="stPlotlyChart"] .main-svg')
+        wait_for_fit(pg, content='.mp-chart .main-svg')
         geo = pg.evaluate(_GEOMETRY_JS)
         assert geo["sidebar"] == 0, geo  # hidden
         assert geo["overflow"] <= 0, geo

@@ -20,7 +20,7 @@ PAGES = {p.name: p for p in app_pages()}
 
 #: Centre (page coordinates) of point ``i`` of the figure's first trace (the training points).
 _POINT_JS = """(i) => {
-  const gd = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
+  const gd = document.querySelector('.mp-chart .js-plotly-plot');
   const pt = gd.querySelectorAll('.scatterlayer .trace')[0].querySelectorAll('.point')[i];
   const r = pt.getBoundingClientRect();
   return {x: r.left + r.width / 2, y: r.top + r.height / 2};
@@ -39,11 +39,11 @@ def test_click_a_point_then_reveal_the_greedy_choice(streamlit_server, page):
     assert guess_box.input_value() == "0"
     # the first chosen point is ringed; click another one, well inside the panel
     chosen = page.evaluate("""() => {
-      const gd = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
+      const gd = document.querySelector('.mp-chart .js-plotly-plot');
       const [pts, ring] = [gd._fullData[0], gd._fullData[1]];
       return [...pts.x].findIndex((x, i) => x === ring.x[0] && pts.y[i] === ring.y[0]); }""")
     target = 7 if chosen != 7 else 8
-    page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot').first.scroll_into_view_if_needed()
+    page.locator('.mp-chart .js-plotly-plot').first.scroll_into_view_if_needed()
     xy = page.evaluate(_POINT_JS, target)
     page.mouse.click(xy["x"], xy["y"])
     page.wait_for_function(
@@ -64,7 +64,7 @@ def test_click_a_point_then_reveal_the_greedy_choice(streamlit_server, page):
 #: Page coordinates of the training point farthest (in pixels) from every other drawn point,
 #: with its training index (customdata) — a click there cannot land on a neighbour.
 _KMP_TARGET_JS = """() => {
-  const gd = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
+  const gd = document.querySelector('.mp-chart .js-plotly-plot');
   const fl = gd._fullLayout, box = gd.getBoundingClientRect();
   const px = (x, y) => [box.left + fl.xaxis._offset + fl.xaxis.l2p(x),
                         box.top + fl.yaxis._offset + fl.yaxis.l2p(y)];
@@ -110,7 +110,7 @@ def test_click_a_kmp_point_then_reveal_the_pursuit_choice(streamlit_server, page
     for part in ("legend", "colour bar", "buttons", "slider", "slider label"):
         assert parts[part] is not None, (part, parts)
     assert not overlapping(parts), overlapping(parts)
-    page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot').first.scroll_into_view_if_needed()
+    page.locator('.mp-chart .js-plotly-plot').first.scroll_into_view_if_needed()
     target = page.evaluate(_KMP_TARGET_JS)
     assert target and target["i"] != 0  # 0 is the box's starting value: a click must change it
     page.mouse.click(target["x"], target["y"])

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 # ---------------------------------------------------------------- one timeline
 
 _PAUSE_AT_JS = """([target]) => {
-  const gd = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
+  const gd = document.querySelector('.mp-chart .js-plotly-plot');
   gd.on('plotly_animatingframe', (e) => {
     if (String(e && e.name) !== target || window.__mpPaused) return;
     window.__mpPaused = true;
@@ -231,7 +231,7 @@ def test_step_buttons_move_the_view_in_the_browser_before_the_server_answers(
     step_now(page, name, times=2)
     wait_for_j(page, 3)
     page.evaluate("""() => {
-      const gd = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
+      const gd = document.querySelector('.mp-chart .js-plotly-plot');
       window.__mpPlayed = [];
       gd.on('plotly_animatingframe', (e) => window.__mpPlayed.push(e.name));
     }""")

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
-from apptest_util import step_counter, timeline
+from apptest_util import chart_elements, chart_spec, step_counter, timeline
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
@@ -58,7 +58,7 @@ def _view(at) -> dict:
         errors=[e.value for e in at.error],
         k=at.slider(key="k").value,
         k_max=at.slider(key="k").max,
-        charts=[json.loads(c.proto.spec) for c in at.get("plotly_chart")],
+        charts=[chart_spec(c) for c in chart_elements(at)],
     )
 
 

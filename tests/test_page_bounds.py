@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from apptest_util import (
+from apptest_util import (chart_elements, chart_spec, 
     assert_clean,
     code_of,
     kernel_params,
@@ -97,9 +97,9 @@ def assert_matches(at, ref):
 
 
 def figure(at) -> dict:
-    charts = at.get("plotly_chart")
+    charts = chart_elements(at)
     assert len(charts) == 1, "expected exactly one plotly chart"
-    return json.loads(charts[0].proto.spec)
+    return chart_spec(charts[0])
 
 
 def trace_names(at) -> set:

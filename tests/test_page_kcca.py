@@ -21,7 +21,7 @@ import pytest
 from sklearn.model_selection import train_test_split
 from streamlit.testing.v1 import AppTest
 
-from apptest_util import (assert_clean, chosen_so_far, code_of, open_app_page, step_counter, timeline,
+from apptest_util import (chart_elements, chart_spec, assert_clean, chosen_so_far, code_of, open_app_page, step_counter, timeline,
                           widget)
 
 import datasets
@@ -87,7 +87,7 @@ def chosen(at):
 
 
 def figure(at):
-    return json.loads(at.get("plotly_chart")[0].proto.spec)
+    return chart_spec(chart_elements(at)[0])
 
 
 def decode(arr):

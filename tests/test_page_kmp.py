@@ -38,7 +38,7 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
-from apptest_util import (assert_clean, code_of, kernel_params, open_app_page, reference_data,
+from apptest_util import (chart_elements, chart_spec, assert_clean, code_of, kernel_params, open_app_page, reference_data,
                           step_counter, widget)
 from apptest_util import reference_split as reference_split_indices
 
@@ -175,7 +175,7 @@ def decode(arr) -> np.ndarray:
 
 
 def figures(at) -> list[dict]:
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    return [chart_spec(c) for c in chart_elements(at)]
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from apptest_util import (assert_clean, code_of, kernel_params, open_app_page, reference_data,
+from apptest_util import (chart_elements, chart_spec, assert_clean, code_of, kernel_params, open_app_page, reference_data,
                           widget)
 
 import datasets
@@ -116,8 +116,8 @@ def decode(arr):
 def charts(at) -> dict:
     """Plotly specs by chart key suffix (scree, errors, angles)."""
     out = {}
-    for c in at.get("plotly_chart"):
-        spec = json.loads(c.proto.spec)
+    for c in chart_elements(at):
+        spec = chart_spec(c)
         titles = " ".join(str(a.get("text", "")) for a in spec["layout"].get("annotations", []))
         kind = ("errors" if "rel. error" in titles else
                 "scree" if any(t.get("name") == EXACT for t in spec["data"]) else "angles")
@@ -355,7 +355,7 @@ def test_a_phone_gets_the_error_panels_stacked():
     def error_axes(width):
         at = open_app_page("pages/spectrum.py", state={"_window_width": width})
         assert_clean(at)
-        spec = json.loads(at.get("plotly_chart")[1].proto.spec)
+        spec = chart_spec(chart_elements(at)[1])
         assert "Nyström: max rel. error" in spec["layout"]["annotations"][0]["text"]
         return [spec["layout"][k]["domain"] for k in sorted(spec["layout"])
                 if re.fullmatch(r"xaxis\d*", k)]

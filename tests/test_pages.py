@@ -33,7 +33,7 @@ from sklearn.preprocessing import StandardScaler
 from streamlit.testing.v1 import AppTest
 
 import datasets
-from apptest_util import chosen_so_far, open_footer, step_counter, timeline
+from apptest_util import chart_elements, chart_spec, chosen_so_far, open_footer, step_counter, timeline
 from browser_util import app_pages
 from mpcore.kernels import kernel_matrix
 from mpcore.skpca import SparseKPCA, greedy_steps
@@ -180,9 +180,9 @@ def assert_matches_mpcore(at, ref):
 
 
 def figure(at) -> dict:
-    charts = at.get("plotly_chart")
+    charts = chart_elements(at)
     assert charts, "no plotly chart on the page"
-    return json.loads(charts[0].proto.spec)
+    return chart_spec(charts[0])
 
 
 def decode(arr):

@@ -7,7 +7,7 @@ import json
 
 import datasets
 import pytest
-from apptest_util import assert_clean, open_app_page
+from apptest_util import assert_clean, chart_elements, chart_spec, open_app_page
 
 from mpcore.plots import cut_animation, skpca_animation_dict
 from mpcore.plots._panels import narrow_layout, one_panel, panels
@@ -62,7 +62,7 @@ def test_a_phone_chooses_one_panel(page, panel, sfx):
     assert panel in list(radio.options)  # the labels shown
     radio.set_value(sfx).run()
     assert_clean(at)
-    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    spec = chart_spec(chart_elements(at)[0])
     shown = {_axes(t) for t in spec["data"] if t.get("visible", True) is True}
     assert shown == {("x" + sfx, "y" + sfx)}
 

@@ -33,7 +33,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
 from streamlit.testing.v1 import AppTest
 
-from apptest_util import code_of
+from apptest_util import chart_elements, code_of
 
 import datasets
 from mpcore.bounds import kmp_bound
@@ -243,10 +243,10 @@ def test_page_shows_the_numbers_the_command_writes(direct):
     # one experiment is drawn at a time (the first by default); "all" draws every one
     first = next(iter(EXPERIMENTS))
     assert at.selectbox(key="reproduce.show").value == first
-    assert len(at.get("plotly_chart")) == 1 + len(direct[first].extra_figures)
+    assert len(chart_elements(at)) == 1 + len(direct[first].extra_figures)
     assert [h.value for h in at.header] == [f"1. {EXPERIMENTS[first].title}"]
     at.selectbox(key="reproduce.show").set_value("all").run()
-    assert len(at.get("plotly_chart")) == len(EXPERIMENTS) + sum(
+    assert len(chart_elements(at)) == len(EXPERIMENTS) + sum(
         len(r.extra_figures) for r in direct.values())
     # one checks table per experiment; the summary's table is drawn when it is opened
     assert len(at.table) == len(EXPERIMENTS)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from apptest_util import assert_clean, open_app_page
+from apptest_util import assert_clean, chart_elements, chart_spec, open_app_page
 
 PAGE = "pages/reproduce.py"
 
@@ -24,8 +24,8 @@ def test_a_phone_gets_figure_6_one_panel_a_row_and_a_wide_window_four_in_a_row()
     params = {"reproduce.show": "vb_fig6_fittings"}
     at = open_app_page(PAGE, params=params, state={"_window_width": 390})
     assert_clean(at)
-    (chart,) = at.get("plotly_chart")
-    spec = json.loads(chart.proto.spec)
+    (chart,) = chart_elements(at)
+    spec = chart_spec(chart)
     panels = _panels(spec)
     assert len(panels) == 4
     assert all(x0 == 0.0 and x1 - x0 >= 0.8 for x0, x1 in panels), panels
@@ -36,8 +36,8 @@ def test_a_phone_gets_figure_6_one_panel_a_row_and_a_wide_window_four_in_a_row()
 
     wide = open_app_page(PAGE, params=params)
     assert_clean(wide)
-    (chart,) = wide.get("plotly_chart")
-    spec = json.loads(chart.proto.spec)
+    (chart,) = chart_elements(wide)
+    spec = chart_spec(chart)
     panels = _panels(spec)
     assert len(panels) == 4 and len({x0 for x0, _ in panels}) == 4  # four in one row
     assert spec["layout"]["height"] == 560

@@ -4,7 +4,9 @@
   (a misspelt protection is silently ignored), the upload cap is set and
   matches the CSV reader's own limit, XSRF protection and CORS stay on,
   usage statistics are off, tracebacks are not shown to visitors, and nothing
-  switches a protection off.
+  switches a protection off. Static file serving (every file of ``static/`` public, to any
+  origin) is on only for plotly.js's bundle: ``static/`` holds that one public file and
+  nothing else.
 * An ast scan of mpcore/, datasets/, pages/ and app.py: no pickle, marshal,
   shelve, dill, joblib loading, eval/exec/compile, yaml.load, ``allow_pickle``,
   shell commands or dynamic imports; ``runpy`` only where pages/common runs the
@@ -77,7 +79,6 @@ def test_protections_are_on(config):
 WEAKENING = {
     "server.enableXsrfProtection": (False,),
     "server.enableCORS": (False,),
-    "server.enableStaticServing": (True,),
     "server.runOnSave": (True,),
     "server.allowRunOnSave": (True,),
     "global.developmentMode": (True,),
@@ -87,6 +88,24 @@ WEAKENING = {
 }
 NEVER_IN_REPO = ("server.cookieSecret", "server.sslKeyFile", "server.trustedUserHeaders",
                  "server.corsAllowedOrigins")
+
+
+#: What static/ may hold while server.enableStaticServing is on: public code only.
+STATIC_ALLOWED = {"plotly-cartesian.min.js"}
+
+
+def test_static_serving_serves_only_the_plotly_bundle(config):
+    """Every file in static/ is public (served at /app/static/ to any origin): only
+    plotly.js's bundle (pages/common/charts.py) may be there; anything else is a leak."""
+    if not _flat(config).get("server.enableStaticServing"):
+        return
+    static = ROOT / "static"
+    found = {str(p.relative_to(static)) for p in static.rglob("*")}
+    assert found == STATIC_ALLOWED, (
+        f"static/ is served to anyone: it must hold {sorted(STATIC_ALLOWED)} only, "
+        f"found {sorted(found)}")
+    from pages.common.charts import PLOTLY_BUNDLE
+    assert PLOTLY_BUNDLE.parent == static and PLOTLY_BUNDLE.name in STATIC_ALLOWED
 
 
 def test_nothing_disables_a_protection(config):

@@ -1,16 +1,32 @@
-"""Every chart of the app goes through :func:`plotly_chart`: drawn once per new figure.
+"""Every chart of the app goes through :func:`plotly_chart`: one plotly.js graph per key.
 
-Streamlit mounts a new chart, draws it, then hands plotly.js a JSON copy of the figure
-with its chart theme applied, which plotly.js drew a second time from scratch: about
-half of the time between a slider notch and the redrawn view on the animated pages.
-:func:`mpcore.plots.react_ready` makes the copy one that plotly.js recognises as
-unchanged; that needs ``theme=None``, because Streamlit's theme adds a template to every
-copy. The charts that used Streamlit's theme keep its look: :data:`STREAMLIT_LOOK` is
-laid over their template, as Streamlit does in the browser.
+The charts are drawn by a small component of the app's own (Streamlit components v2:
+JavaScript on the page itself, no iframe) with plotly.js's *cartesian* bundle
+(``static/plotly-cartesian.min.js``, 1.5 MB: scatter, bar, heatmap, contour and the other
+2-D traces, which are all this app draws), served by Streamlit's static file serving,
+instead of ``st.plotly_chart``, whose plotly.js is the full bundle (4.7 MB, every trace type
+and map): starting that bundle was the largest single item of a first visit (about 0.6 s of
+the browser's main thread). The bundle is requested by :mod:`pages.common.fit`'s component,
+the first element of every run (Home included), so it loads while the page computes or while
+Home is read.
+
+A chart keeps its graph for as long as its key is on the page: a new figure (a slider
+notch, a new data set) is drawn into it with ``Plotly.react``, which updates the graph in
+place, where ``st.plotly_chart`` mounted a new element and drew it from scratch.
+``tests/test_plotly_bundle.py`` checks that the bundle is the plotly.js of the installed
+plotly package and that it has every trace type the app's figures use.
+
+:func:`mpcore.plots.react_ready` flattens each figure's template into its layout (plotly.js
+then has no template to apply). The charts that used Streamlit's theme keep its look:
+:data:`STREAMLIT_LOOK` is laid over their template, as Streamlit does in the browser.
 """
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import plotly.io as pio
 import streamlit as st
 
 from mpcore.plots import prevalidated, react_ready
@@ -191,56 +207,196 @@ def _bold_title(fig: dict) -> dict:
     return dict(fig, layout=dict(layout, title=dict(title, text=f"<b>{text}</b>")))
 
 
-def plotly_chart(fig, *, key: str, streamlit_look: bool = False, **kwargs):
-    """``st.plotly_chart(fig, key=key, theme=None, **kwargs)`` for a figure of this app,
-    made :func:`mpcore.plots.react_ready` (drawn once, not twice, when it is new).
+
+#: plotly.js's cartesian bundle, in the app's static folder (served at ``/app/static/``).
+PLOTLY_BUNDLE = Path(__file__).resolve().parents[2] / "static" / "plotly-cartesian.min.js"
+
+#: Name of the chart component (each chart's element: ``.mp-chart``, its graph inside).
+CHART_COMPONENT = "mp_plotly_chart"
+
+#: JavaScript that defines ``window.__mpLoadPlotly(src)``: loads plotly.js once per page
+#: (a promise of ``window.Plotly``); used by this module's component and by pages.common.fit.
+LOAD_PLOTLY_JS = r"""
+if (!window.__mpLoadPlotly) {
+  window.__mpLoadPlotly = (src) => {
+    if (!window.__mpPlotly) {
+      window.__mpPlotly = new Promise((resolve, reject) => {
+        if (window.Plotly) { resolve(window.Plotly); return; }
+        const s = document.createElement("script");
+        s.src = src;
+        s.async = true;
+        s.onload = () => resolve(window.Plotly);
+        s.onerror = () => { window.__mpPlotly = null; reject(new Error(`plotly.js did not load from ${src}`)); };
+        document.head.appendChild(s);
+      });
+    }
+    return window.__mpPlotly;
+  };
+}
+"""
+
+_CHART_JS = LOAD_PLOTLY_JS + r"""
+const DECODER = new TextDecoder();
+// Streamlit's selection event for a point (as st.plotly_chart's on_select gives it)
+const selected = (ev) => ({ points: ((ev && ev.points) || []).map((p) => {
+  const out = { curve_number: p.curveNumber, point_number: p.pointNumber,
+                point_index: p.pointIndex, x: p.x, y: p.y };
+  if (p.z !== undefined) out.z = p.z;
+  if (p.customdata !== undefined) out.customdata = p.customdata;
+  if (p.data && p.data.legendgroup !== undefined) out.legendgroup = p.data.legendgroup;
+  return out;
+}) });
+
+// what decides between redrawing a graph in place and drawing a new one: the page's layout
+// (a phone's or a wide one), the figure's layout keys (its subplots, colour axes, menus),
+// size, margins, legend and colour bars, and each trace's type and axes
+const shape = (src) => {
+  const fig = src.figure, layout = fig.layout || {};
+  const bar = (c) => c && [c.orientation, c.x, c.y, c.len];
+  return JSON.stringify([src.narrow, Object.keys(layout).sort(), layout.height, layout.width,
+    layout.margin, layout.legend && layout.legend.orientation,
+    (fig.data || []).map((t) => [t.type, t.mode, t.xaxis, t.yaxis, t.coloraxis,
+                                  bar(t.colorbar), bar(t.marker && t.marker.colorbar)]),
+    Object.keys(layout).filter((k) => k.startsWith("coloraxis"))
+      .map((k) => bar(layout[k] && layout[k].colorbar)),
+    (layout.sliders || []).length, (layout.updatemenus || []).length,
+    (fig.frames || []).length > 0]);
+};
+
+export default function (component) {
+  const { data, parentElement, setStateValue } = component;
+  if (!data) return;
+  const text = typeof data === "string" ? data : DECODER.decode(data);
+  // the box is the component's html (on the page from the element's mount, before this
+  // runs: a chart not yet drawn is seen as one); the graph inside it
+  let box = parentElement.querySelector(".mp-chart");
+  if (!box) {
+    box = document.createElement("div");
+    box.className = "mp-chart";
+    box.appendChild(document.createElement("div"));
+    parentElement.appendChild(box);
+  }
+  if (!box.__mpSized) {
+    box.__mpSized = true;
+    // the graph follows its column's width (a sidebar opened or closed, a window resized)
+    let width = 0, queued = false;
+    new ResizeObserver(() => {
+      if (queued) return;
+      queued = true;
+      requestAnimationFrame(() => {
+        queued = false;
+        const w = Math.round(box.clientWidth), g = box.firstElementChild;
+        if (w && w !== width && g && g._fullLayout && window.Plotly) window.Plotly.Plots.resize(g);
+        width = w;
+      });
+    }).observe(box);
+  }
+  const first = box.firstElementChild;
+  first.__mpSet = setStateValue;
+  if (first.__mpText === text) return;  // the same figure again: nothing to draw
+  first.__mpText = text;
+  const src = JSON.parse(text);
+  window.__mpLoadPlotly(src.plotly).then((Plotly) => {
+    let gd = box.firstElementChild;
+    if (gd.__mpText !== text) return;  // a newer figure arrived while plotly.js loaded
+    const fig = src.figure;
+    const layout = fig.layout || {};
+    // Plotly.react redraws a figure of the same shape in place (a slider notch, a new data
+    // set); one of another shape (the phone's single panel after the wide row of panels)
+    // gets a new graph, drawn from scratch: react leaves parts of the old layout behind
+    const sig = shape(src);
+    if (gd._fullLayout && gd.__mpShape !== sig) {
+      const fresh = document.createElement("div");
+      fresh.className = "mp-graph";
+      fresh.__mpText = gd.__mpText;
+      fresh.__mpSet = gd.__mpSet;
+      Plotly.purge(gd);
+      box.replaceChild(fresh, gd);
+      gd = fresh;
+    }
+    gd.__mpShape = sig;
+    // a new figure in the same graph: its data are new (react_ready's datarevision is 1)
+    gd.__mpRev = (gd.__mpRev || 0) + 1;
+    layout.datarevision = gd.__mpRev;
+    if (src.select) layout.clickmode = layout.clickmode || "event+select";
+    const config = Object.assign({ responsive: true }, src.config || {});
+    const drawn = Plotly.react(gd, { data: fig.data || [], layout, frames: fig.frames || [], config });
+    if (src.select && !gd.__mpSelect) {
+      gd.__mpSelect = true;
+      drawn.then(() => {
+        gd.on("plotly_selected", (ev) => gd.__mpSet && gd.__mpSet("selection", selected(ev)));
+        gd.on("plotly_deselect", () => gd.__mpSet && gd.__mpSet("selection", { points: [] }));
+      });
+    }
+    drawn.catch((err) => console.error("chart not drawn", err));
+  }, (err) => {
+    box.firstElementChild.textContent = "This chart could not be drawn: plotly.js did not load. Reload the page.";
+    console.error(err);
+  });
+}
+"""
+
+_CHART = st.components.v2.component(
+    CHART_COMPONENT, js=_CHART_JS, isolate_styles=False,
+    html='<div class="mp-chart" style="width: 100%"><div class="mp-graph"></div></div>')
+
+
+def plotly_src() -> str:
+    """The address of plotly.js's bundle on this server (under ``server.baseUrlPath``)."""
+    base = (st.get_option("server.baseUrlPath") or "").strip("/")
+    return f"{'/' + base if base else ''}/app/static/{PLOTLY_BUNDLE.name}"
+
+
+class ChartEvent(dict):
+    """A chart's selection, as ``st.plotly_chart(on_select="rerun")`` gives it:
+    ``event.selection.points`` (or ``event["selection"]["points"]``)."""
+
+    def __getattr__(self, name):
+        try:
+            value = self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+        return ChartEvent(value) if isinstance(value, dict) else value
+
+
+def chart_payload(fig: dict, *, config: dict | None = None, select: bool = False,
+                  narrow: bool = False) -> bytes:
+    """What the chart component is sent: the figure's JSON (as ``st.plotly_chart`` writes
+    it, typed arrays and all), its plotly.js config, whether clicks select, whether the page
+    is laid out for a phone, and where plotly.js is."""
+    head = json.dumps({"config": config or {}, "select": bool(select), "narrow": bool(narrow),
+                       "plotly": plotly_src()})
+    body = pio.to_json(prevalidated(fig, typed=True), validate=False)
+    return ('{"figure":' + body + "," + head[1:]).encode()
+
+
+def plotly_chart(fig, *, key: str, streamlit_look: bool = False, config: dict | None = None,
+                 on_select: str = "ignore", selection_mode=None):
+    """Draw a figure of this app in the chart of ``key`` (see the module's docstring).
 
     ``fig``: a figure dict whose arrays are typed arrays (the app's cached figures), or a
-    ``go.Figure`` (also :func:`mpcore.plots.prevalidated`). ``streamlit_look``: look as
-    ``theme="streamlit"`` made it (:data:`STREAMLIT_LOOK`, bold title); otherwise as
-    ``theme=None``. Returns what ``st.plotly_chart`` returns (the selection event).
+    ``go.Figure``. ``streamlit_look``: look as ``theme="streamlit"`` made it
+    (:data:`STREAMLIT_LOOK`, bold title); otherwise as ``theme=None``. ``config``: plotly.js's
+    config. ``on_select="rerun"``: a click on a point selects it and reruns the page; the
+    selection is returned (``event.selection.points``, as ``st.plotly_chart`` gives it;
+    ``selection_mode`` is accepted for that signature: points are what is selected).
+    Returns ``None`` otherwise.
     """
+    if on_select not in ("ignore", "rerun"):
+        raise ValueError(f"on_select must be 'ignore' or 'rerun', not {on_select!r}")
     d = fig if isinstance(fig, dict) else fig.to_dict()
     if streamlit_look:
         d = react_ready(_bold_title(d), overlay=STREAMLIT_LOOK)
     else:
         d = react_ready(d)
-    # a whole number of pixels wide: plotly.js measures the first drawing's width itself
-    # (CSS rounds it to 3 decimals), Streamlit gives the exact one to the second; a chart
-    # 556.671875 px wide was drawn twice for the 0.000125 px between them
-    st.html("<style>[data-testid=stElementContainer]:has([data-testid=stPlotlyChart]) "
-            "{ width: round(down, 100%, 1px) !important; }</style>")
-    return st.plotly_chart(prevalidated(d, typed=True), key=key, theme=None, **kwargs)
+    select = on_select == "rerun"
+    from .timeline import is_narrow  # (timeline's own imports reach this module)
 
-
-#: Key of the hidden container of :func:`load_plotly_early` (its CSS class: st-key-<key>).
-EARLY_KEY = "mp-plotly-early"
-
-
-def load_plotly_early():
-    """Have the browser fetch and start plotly.js at the start of a session's first run.
-
-    Streamlit loads plotly.js (4.7 MB; about 0.6 s of the browser's main thread to start)
-    only when a page's first chart arrives, after the page has computed it. An empty chart
-    sent first, in a container that is never displayed, starts that load at once, while the
-    server computes. Returns the chart's slot: on a chart page :func:`end_plotly_early` empties
-    it at the end of the run, before plotly.js is ready, so it is normally never drawn; Home
-    (app.py) keeps it, hidden, so that plotly.js loads while the student reads Home and the
-    first page opened from there finds it ready. Later runs of the session (plotly.js loaded)
-    send nothing and return ``None``.
-    """
-    if st.session_state.get(EARLY_KEY):
+    payload = chart_payload(d, config=config, select=select, narrow=is_narrow())
+    if not select:
+        _CHART(data=payload, key=key)
         return None
-    st.session_state[EARLY_KEY] = True
-    st.html(f"<style>.st-key-{EARLY_KEY} {{ display: none !important; }}</style>")
-    with st.container(key=EARLY_KEY):
-        slot = st.empty()
-    slot.plotly_chart({"data": [{"type": "scatter", "x": [], "y": []}], "layout": {}},
-                      theme=None, key=f"{EARLY_KEY}-chart")
-    return slot
-
-
-def end_plotly_early(slot) -> None:
-    """Remove the empty chart :func:`load_plotly_early` sent (``None``: nothing to do)."""
-    if slot is not None:
-        slot.empty()
+    result = _CHART(data=payload, key=key, default={"selection": {"points": []}},
+                    on_selection_change=lambda: None)
+    selection = (result or {}).get("selection") or {"points": []}
+    return ChartEvent(selection={"points": list(selection.get("points") or [])})

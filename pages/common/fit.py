@@ -10,6 +10,9 @@ iframe), drawn once per run by app.py:
   (Streamlit cuts them to one line);
 - a figure left from the previous run while the page recomputes (Streamlit marks it
   ``data-stale``) carries a "Recomputing" label once the wait exceeds 0.8 s;
+- plotly.js (:mod:`pages.common.charts`) starts loading at once: this is the first element of
+  every run, Home's included, so the bundle loads while a page computes its figures or while
+  Home is read;
 - the window's width is reported to the page when it crosses
   :data:`pages.common.timeline.NARROW` (on load, and after a resize), so every page, not
   only the animated ones, can lay its figures out for a phone (``is_narrow()``). Only a
@@ -22,9 +25,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-_JS = r"""
+from .charts import LOAD_PLOTLY_JS, plotly_src
+
+_JS = LOAD_PLOTLY_JS + r"""
 export default function (component) {
   const { data, setTriggerValue } = component || {};
+  // plotly.js for the page's charts, at the start of the session's first run
+  if (data && data.plotly) window.__mpLoadPlotly(data.plotly).catch(() => {});
   // the page learns the window's width when it crosses the phone limit: what it last drew
   // for (data.narrow) against the window now; a report the timeline (or this component)
   // sent for the same answer a moment ago is not sent again (one rerun, not two)
@@ -143,5 +150,5 @@ def fit_text():
     def _on_vw():
         remember_width((st.session_state.get("mp_fit") or {}).get("vw"))
 
-    _COMPONENT(key="mp_fit", data=dict(narrow=is_narrow(), narrowBelow=NARROW),
+    _COMPONENT(key="mp_fit", data=dict(narrow=is_narrow(), narrowBelow=NARROW, plotly=plotly_src()),
                on_vw_change=_on_vw)
