@@ -330,3 +330,18 @@ def test_a_figure_draws_the_same_in_the_bundle_as_in_the_full_plotly_js(bundle_p
             got = bundle_page.evaluate(resolve, fig)
             want = plotly_page.evaluate(resolve, fig)
             assert got == want, f"chart {n} of {page_path} {params} resolves differently"
+
+
+def test_a_chart_page_loads_the_cartesian_bundle_and_not_streamlits_plotly(streamlit_server, page):
+    """Opening a chart page fetches static/'s bundle once and never Streamlit's own chart
+    code, whose plotly.js is the full 4.7 MB bundle (a chart drawn with st.plotly_chart
+    would bring it back)."""
+    scripts = []
+    page.on("request", lambda r: scripts.append(r.url) if r.resource_type == "script" else None)
+    page.goto(PAGES["kmp"].url(streamlit_server.base))
+    _settle(page)
+    ours = [u for u in scripts if u.endswith(f"/app/static/{PLOTLY_BUNDLE.name}")]
+    assert len(ours) == 1, scripts
+    assert not [u for u in scripts if "plotly" in u.lower() and u not in ours], scripts
+    assert page.evaluate("() => document.querySelectorAll('.mp-chart .js-plotly-plot').length") >= 1
+    assert not exceptions_on(page)

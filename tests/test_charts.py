@@ -1,0 +1,72 @@
+"""The chart component's Python side (pages.common.charts): what it sends and returns.
+
+- the payload is the figure's JSON exactly as ``st.plotly_chart`` wrote it (typed arrays
+  included), with the plotly.js config, the selection flag, the page's layout and the
+  bundle's address beside it, for any config a page can pass;
+- a selection comes back as ``st.plotly_chart`` gave it (``event.selection.points``);
+- no page draws with ``st.plotly_chart`` (which loads plotly.js's full bundle).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import numpy as np
+import plotly.io as pio
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mpcore.plots import prevalidated, typed_arrays
+from pages.common.charts import PLOTLY_BUNDLE, ChartEvent, chart_payload, plotly_src
+
+ROOT = Path(__file__).resolve().parents[1]
+
+_json = st.recursive(st.none() | st.booleans() | st.integers(-10**6, 10**6)
+                     | st.text(max_size=12),
+                     lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(0, 40), config=st.dictionaries(st.text(max_size=10), _json, max_size=4),
+       select=st.booleans(), narrow=st.booleans(), title=st.text(max_size=20))
+def test_the_payload_is_the_figure_as_st_plotly_chart_wrote_it(n, config, select, narrow, title):
+    rng = np.random.default_rng(n)
+    fig = typed_arrays({"data": [{"type": "scatter", "x": rng.random(n), "y": rng.random(n),
+                                  "name": title}],
+                        "layout": {"title": {"text": title}, "height": 300 + n}})
+    sent = json.loads(chart_payload(fig, config=config, select=select, narrow=narrow))
+    assert sent["figure"] == json.loads(pio.to_json(prevalidated(fig, typed=True), validate=False))
+    assert sent["config"] == config and sent["select"] is select and sent["narrow"] is narrow
+    assert sent["plotly"] == plotly_src() == f"/app/static/{PLOTLY_BUNDLE.name}"
+    x = sent["figure"]["data"][0]["x"]
+    if n:  # numbers travel as plotly.js typed arrays, not as lists of decimals
+        assert set(x) >= {"dtype", "bdata"}, x
+
+
+def test_the_bundle_address_follows_the_servers_base_path(monkeypatch):
+    import streamlit as st_
+
+    monkeypatch.setattr(st_, "get_option", lambda name: "/course/mp/")
+    assert plotly_src() == f"/course/mp/app/static/{PLOTLY_BUNDLE.name}"
+
+
+def test_a_selection_reads_as_st_plotly_charts():
+    point = {"curve_number": 0, "point_index": 3, "x": 1.5, "y": -2.0, "customdata": [7]}
+    event = ChartEvent(selection={"points": [point]})
+    assert event.selection.points == [point] == event["selection"]["points"]
+    with pytest.raises(AttributeError):
+        event.box  # noqa: B018
+
+
+def test_no_page_draws_with_st_plotly_chart():
+    """Every chart goes through pages.common.charts.plotly_chart (the cartesian bundle)."""
+    found = []
+    for path in [ROOT / "app.py", *(ROOT / "pages").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "plotly_chart":
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not found, f"st.plotly_chart loads plotly.js's full bundle: {found}"
