@@ -10,11 +10,13 @@ the browser's main thread). The bundle is requested by :mod:`pages.common.fit`'s
 the first element of every run (Home included), so it loads while the page computes or while
 Home is read.
 
-A chart keeps its graph for as long as its key is on the page: a new figure (a slider
-notch, a new data set) is drawn into it with ``Plotly.react``, which updates the graph in
-place, where ``st.plotly_chart`` mounted a new element and drew it from scratch.
-``tests/test_plotly_bundle.py`` checks that the bundle is the plotly.js of the installed
-plotly package and that it has every trace type the app's figures use.
+A chart keeps its graph for as long as its key is on the page: a new figure of the same
+shape (a slider notch, a new data set) is drawn into it with ``Plotly.react``, which updates
+the graph in place, where ``st.plotly_chart`` mounted a new element and drew it from scratch;
+a figure of another shape (a phone's layout after the wide one) gets a new graph.
+``tests/test_browser_charts.py`` checks that the bundle is the plotly.js of the installed
+plotly package, that it has every trace type the app's figures use and draws them as the
+full bundle does, and that a chart page loads no other plotly.js.
 
 :func:`mpcore.plots.react_ready` flattens each figure's template into its layout (plotly.js
 then has no template to apply). The charts that used Streamlit's theme keep its look:
