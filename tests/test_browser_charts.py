@@ -173,16 +173,22 @@ _SAME_JS = r"""async ([a, b]) => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def plotly_page(browser):
+def _blank_page_with(browser, script: Path):
+    """An empty page of its own context with one plotly.js build loaded (closed after)."""
     ctx = browser.new_context()
     pg = ctx.new_page()
     pg.set_content("<!doctype html><html><body></body></html>")
-    pg.add_script_tag(path=str(PLOTLY_JS))
+    pg.add_script_tag(path=str(script))
     try:
         yield pg
     finally:
         ctx.close()
+
+
+@pytest.fixture(scope="module")
+def plotly_page(browser):
+    """plotly.js's full bundle, as the plotly package ships it."""
+    yield from _blank_page_with(browser, PLOTLY_JS)
 
 
 def _sent_charts(page, params, state) -> list[dict]:
@@ -279,14 +285,8 @@ def test_the_served_bundle_is_the_plotly_js_of_the_plotly_package():
 
 @pytest.fixture(scope="module")
 def bundle_page(browser):
-    ctx = browser.new_context()
-    pg = ctx.new_page()
-    pg.set_content("<!doctype html><html><body></body></html>")
-    pg.add_script_tag(path=str(PLOTLY_BUNDLE))
-    try:
-        yield pg
-    finally:
-        ctx.close()
+    """The cartesian bundle the app serves."""
+    yield from _blank_page_with(browser, PLOTLY_BUNDLE)
 
 
 def test_the_bundle_has_every_trace_type_the_app_draws(bundle_page):

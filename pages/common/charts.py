@@ -237,7 +237,10 @@ if (!window.__mpLoadPlotly) {
 }
 """
 
-_CHART_JS = LOAD_PLOTLY_JS + r"""
+#: A chart's element: its box (``.mp-chart``) and the graph plotly.js draws in (``.mp-graph``).
+_BOX_HTML = '<div class="mp-chart" style="width: 100%"><div class="mp-graph"></div></div>'
+
+_CHART_JS = LOAD_PLOTLY_JS + f"const BOX = {json.dumps(_BOX_HTML)};\n" + r"""
 const DECODER = new TextDecoder();
 // Streamlit's selection event for a point (as st.plotly_chart's on_select gives it)
 const selected = (ev) => ({ points: ((ev && ev.points) || []).map((p) => {
@@ -271,13 +274,8 @@ export default function (component) {
   const text = typeof data === "string" ? data : DECODER.decode(data);
   // the box is the component's html (on the page from the element's mount, before this
   // runs: a chart not yet drawn is seen as one); the graph inside it
-  let box = parentElement.querySelector(".mp-chart");
-  if (!box) {
-    box = document.createElement("div");
-    box.className = "mp-chart";
-    box.appendChild(document.createElement("div"));
-    parentElement.appendChild(box);
-  }
+  if (!parentElement.querySelector(".mp-chart")) parentElement.insertAdjacentHTML("beforeend", BOX);
+  const box = parentElement.querySelector(".mp-chart");
   if (!box.__mpSized) {
     box.__mpSized = true;
     // the graph follows its column's width (a sidebar opened or closed, a window resized)
@@ -340,7 +338,7 @@ export default function (component) {
 
 _CHART = st.components.v2.component(
     CHART_COMPONENT, js=_CHART_JS, isolate_styles=False,
-    html='<div class="mp-chart" style="width: 100%"><div class="mp-graph"></div></div>')
+    html=_BOX_HTML)
 
 
 def plotly_src() -> str:
