@@ -48,6 +48,11 @@ START_TIMEOUT = 90.0
 WARM_EVERY_DATASET = ("spectrum",)
 #: Seconds one warm-up view may take (a page's first run on a cold process included).
 WARM_TIMEOUT = 300.0
+#: Content types the balancer gzips: the page, Streamlit's JavaScript and style sheets, the
+#: plotly.js bundle, JSON and SVG icons. Fonts (woff2) and images are compressed already;
+#: the websocket is a tunnel and is never touched.
+COMPRESSED_TYPES = ("text/html", "text/css", "text/javascript", "application/javascript",
+                    "application/json", "image/svg+xml", "text/plain")
 
 
 def haproxy_config(ports, *, bind: str = "0.0.0.0", port: int = 8080,
@@ -97,6 +102,13 @@ backend streamlit
     option redispatch
     option httpchk GET {HEALTH}
     http-check expect status 200
+    # text is gzipped here (HAProxy's libslz), once per answer, not by the Python processes:
+    # Streamlit sends its own JavaScript (3.7 MB a first visit) uncompressed, expecting a
+    # proxy in front to do it, and gzips the plotly.js bundle in its event loop, the loop
+    # that serves every student's websocket; "offload" asks the processes for plain text
+    compression algo gzip
+    compression type {" ".join(COMPRESSED_TYPES)}
+    compression offload
 {servers}
 {stats}"""
 

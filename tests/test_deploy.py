@@ -7,7 +7,9 @@
   students through the balancer for a few seconds (page loads, k moves, Steps and
   CSV uploads, every answer checked by ``loadtest/hall.py``): no errors, the
   students spread over both processes, and an upload sent with another process's
-  cookie is refused by Streamlit (so affinity is what makes uploads work).
+  cookie is refused by Streamlit (so affinity is what makes uploads work); the page,
+  Streamlit's JavaScript and the plotly.js bundle come gzipped through the balancer and
+  unpack to the same bytes.
 - The warm-up (``deploy/serve.py`` draws every page, wide and on a phone, and the eigenvalue
   page on every bundled data set in each process before the balancer opens): it covers
   every page of app.py and every data set, and what it drew a new student then gets from
@@ -88,6 +90,8 @@ def test_the_configuration_is_valid_for_any_number_of_processes(tmp_path_factory
     assert f"cookie {COOKIE} insert" in cfg
     assert "option httpchk GET /_stcore/health" in cfg
     assert "timeout tunnel" in cfg  # websockets stay open for the lecture
+    # text gzipped by the balancer, the processes asked for plain text
+    assert "compression algo gzip" in cfg and "compression offload" in cfg
 
 
 def test_no_processes_is_refused_with_a_message():
@@ -153,7 +157,37 @@ def test_a_few_students_through_the_balancer():
     with Hall(2, port=_free_ports(1)[0], first_port=consecutive_free_ports(2),
               bind="127.0.0.1") as hall:
         status = run_async(upload_with_the_wrong_cookie(hall))
+        check_compression(hall)
     assert status == 400  # Streamlit: "Invalid session_id ... without sticky sessions"
+
+
+def _fetch(url: str, gzip_ok: bool) -> tuple[str | None, bytes]:
+    req = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"} if gzip_ok else {})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return r.headers.get("Content-Encoding"), r.read()
+
+
+def check_compression(hall):
+    """The balancer gzips the page, Streamlit's JavaScript and the plotly.js bundle for a
+    browser that accepts it, and the text is the same once unpacked; a client that does not
+    accept gzip gets the same bytes plain; the processes themselves are asked for plain text
+    (HAProxy's ``compression offload``: no Python process spends its event loop on gzip)."""
+    import gzip
+
+    base = hall.url.rstrip("/")
+    _, html = _fetch(base + "/", gzip_ok=False)
+    script = re.search(rb'src="\./(static/js/index[^"]+\.js)"', html)
+    assert script, html[:500]
+    bundle = (ROOT / "static" / "plotly-cartesian.min.js").read_bytes()
+    for path in ("/", "/kmp", "/" + script.group(1).decode(), "/app/static/plotly-cartesian.min.js"):
+        enc, packed = _fetch(base + path, gzip_ok=True)
+        plain_enc, plain = _fetch(base + path, gzip_ok=False)
+        assert enc == "gzip", (path, enc)
+        assert plain_enc is None, (path, plain_enc)
+        assert gzip.decompress(packed) == plain, path
+        assert len(packed) < 0.6 * len(plain), (path, len(packed), len(plain))
+        if path.startswith("/app/static/"):
+            assert plain == bundle
 
 
 def test_the_warm_up_covers_every_page_and_every_data_set():
