@@ -39,7 +39,10 @@ context per page, the time from a control change to what it changes:
 The peer, measured first in the same run and browser: Streamlit alone, with this
 repository's config, drawing a title, and a title and one small plotly chart, at the root
 address and at a page's own address (as every page here but Home is reached); each page's
-first-visit median is also given as a ratio to the chart at the root address.
+first-visit median is also given as a ratio to the chart at the root address. For control
+changes the peer is Streamlit alone with a slider in its sidebar and one small plotly chart of
+that many points: a notch is one script run and one new figure, timed as the pages' sliders
+are; every control change is also given as a ratio to its median.
 
 Targets: median drawn < 2.5 s; control change median < 0.3 s, p95 < 1 s.
 Medians over the repeats; run on a quiet machine::
@@ -401,14 +404,16 @@ import streamlit as st
 st.set_page_config(page_title="Streamlit alone", layout="wide")
 
 
-def chart():
-    x = list(range(50))
+def chart(n=50):
+    x = list(range(n))
     st.plotly_chart(go.Figure(go.Scatter(x=x, y=[v * v for v in x])), theme=None)
 
 
 def home():
     st.title("Streamlit alone")
-    if st.query_params.get("chart") == "1":
+    if st.query_params.get("slider") == "1":
+        chart(st.sidebar.slider("Points", 10, 500, 50))
+    elif st.query_params.get("chart") == "1":
         chart()
 
 
@@ -434,6 +439,11 @@ class FloorPage:
     def url(self, base: str) -> str:
         return f"{base}/chart" if self._at_path else f"{base}/?chart={int(self._chart)}"
 
+
+#: The peer of a control change: Streamlit alone with a slider in the sidebar and one small
+#: plotly chart of as many points; a notch is one script run and one new figure drawn.
+FLOOR_SLIDER = ("Streamlit alone: a slider and one plotly chart (the peer)",
+                lambda base: f"{base}/?slider=1")
 
 FLOORS = (FloorPage("Streamlit alone: a title", False),
           FloorPage("Streamlit alone: a title and one plotly chart", True),
@@ -614,7 +624,7 @@ def main(argv=None) -> int:
             args.out.write_text("# Eigenvalue page per data set\n\n" + table + "\n",
                                 encoding="utf-8")
         return 0
-    rows, floors = [], []
+    rows, floors, floor_inter = [], [], {}
     server = StreamlitServer(cwd=args.root.resolve()).start()
     try:
         with sync_playwright() as pw:
@@ -637,6 +647,9 @@ def main(argv=None) -> int:
                         runs, again = visits(browser, p.url(floor.base), args.repeats,
                                              lambda: tick(p.name))
                         floors.append((p, runs, again, {}))
+                    if args.interactions:  # the peer of a slider notch
+                        floor_inter = interactions(browser, FLOOR_SLIDER[1](floor.base),
+                                                   args.interactions)
                 finally:
                     floor.stop()
             for p in pages:
@@ -687,16 +700,20 @@ def main(argv=None) -> int:
                   "answered in the browser: *view* is the click to the counter and the figure "
                   "on the new step (drawn), *server* the click to the page's answer, with every "
                   "chart drawn:", "",
-                  "| page | control | until | median [s] | p95 [s] | under 0.3 s / 1 s |",
-                  "|---|---|---|---:|---:|:---:|"]
-        for p, _, _, inter in rows:
+                  "| page | control | until | median [s] | p95 [s] "
+                  "| median / Streamlit alone's notch | under 0.3 s / 1 s |",
+                  "|---|---|---|---:|---:|---:|:---:|"]
+        peer_notch = statistics.median(floor_inter[("slider", "server")])
+        for title, inter in [(FLOOR_SLIDER[0], floor_inter)] + [
+                (p.title, inter) for p, _, _, inter in rows]:
             for (control, until), times in inter.items():
                 med = statistics.median(times)
                 p95 = sorted(times)[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
                 label = {"step": "Step ▶", "slider": "slider"}[control]
                 what = {"view": "view: counter and figure",
                         "server": "server: run over, charts drawn"}[until]
-                lines.append(f"| {p.title} | {label} | {what} | {med:.3f} | {p95:.3f} | "
+                lines.append(f"| {title} | {label} | {what} | {med:.3f} | {p95:.3f} | "
+                             f"{med / peer_notch:.2f} | "
                              f"{'yes' if med < 0.3 else 'no'} / {'yes' if p95 < 1 else 'no'} |")
     table = header + "\n\n" + "\n".join(lines)
     print(table)
