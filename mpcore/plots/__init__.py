@@ -7,7 +7,7 @@ step j with :func:`open_at` (``start_at`` and ``kcca_start_frame`` are older
 names of it). Pages import from here only, never from the private modules.
 """
 
-from ._bounds import bound_curves_figure
+from ._bounds import bound_curves_figure, bound_curves_figure_dict
 from ._frames import open_at, prevalidated, typed_arrays
 from ._react import flat_template, react_ready
 from ._kmp_animations import (
@@ -64,7 +64,7 @@ __all__ = ["argmin_distribution_figure", "sweep_heatmap_figure", "digit_errors_f
            "react_ready", "flat_template",
            "step_time_figure", "kcca_animation", "kcca_animation_dict", "kcca_start_frame", "angles_figure", "angles_figure_dict", "error_curves_figure",
            "error_curves_figure_dict", "scree_figure_dict",
-           "plotted_rows", "scree_figure", "bound_curves_figure", "OKABE_ITO", "PALETTE", "base_layout", "project_2d", "skpca_animation",
+           "plotted_rows", "scree_figure", "bound_curves_figure", "bound_curves_figure_dict", "OKABE_ITO", "PALETTE", "base_layout", "project_2d", "skpca_animation",
            "trace_curves_figure", "with_start_frame", "cut_animation", "skpca_animation_dict",
            "open_at", "typed_arrays", "grid_2d", "zero_level",
            # a phone's view of an animation: one panel at a time

@@ -203,12 +203,13 @@ def bound_curves(choice: DataChoice, kern: KernelChoice, test_fraction: float, k
 @st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
 def bound_figure(choice: DataChoice, kern: KernelChoice, test_fraction: float, k_max: int,
                  delta: float, show_terms: bool) -> dict:
-    """mpcore.plots.bound_curves_figure of :func:`bound_curves` as a plotly dict with typed
-    arrays, built once per setting for every session (drawn with ``prevalidated``)."""
-    from mpcore.plots import bound_curves_figure, typed_arrays
+    """mpcore.plots.bound_curves_figure_dict of :func:`bound_curves` (the layout styled
+    once, the data written into a copy) with typed arrays, built once per setting for every
+    session (drawn with ``prevalidated``)."""
+    from mpcore.plots import bound_curves_figure_dict, typed_arrays
 
     c = bound_curves(choice, kern, test_fraction, k_max, delta)
-    return typed_arrays(bound_curves_figure(c, show_terms=show_terms).to_plotly_json())
+    return typed_arrays(bound_curves_figure_dict(c, show_terms=show_terms))
 
 
 # ---------------------------------------------------------------- kernel matching pursuit page
