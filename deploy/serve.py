@@ -103,7 +103,7 @@ backend streamlit
     option httpchk GET {HEALTH}
     http-check expect status 200
     # text is gzipped here (HAProxy's libslz), once per answer, not by the Python processes:
-    # Streamlit sends its own JavaScript (3.7 MB a first visit) uncompressed, expecting a
+    # Streamlit sends its own JavaScript (3.1 MB on a first visit) uncompressed, expecting a
     # proxy in front to do it, and gzips the plotly.js bundle in its event loop, the loop
     # that serves every student's websocket; "offload" asks the processes for plain text
     compression algo gzip
