@@ -680,6 +680,12 @@ def _spectral_norm(E):
     return float(np.max(np.abs(eigh(E, eigvals_only=True, check_finite=False))))
 
 
+#: The name under which :func:`ekm_perturbation_bound` remembers, on a matrix checked by
+#: :func:`~mpcore.validated_kernel`, the magnitudes of all its eigenvalues, descending (one
+#: dense ``eigh``): a caller that has computed that spectrum already can store it first.
+ABS_EIGENVALUES_MEMO = "|eigenvalues| descending"
+
+
 def ekm_perturbation_bound(K, q, n=None, *, sketch="gaussian", random_state=None):
     r"""Eq. (3) of Marukatat computed from the actual error matrix E, with the observed error.
 
@@ -710,7 +716,7 @@ def ekm_perturbation_bound(K, q, n=None, *, sketch="gaussian", random_state=None
     E = 0.5 * (E + E.T)
     spectral = _spectral_norm(E)
     entrywise = float(m * np.max(np.abs(E)))
-    exact = memo("|eigenvalues| descending", lambda: np.sort(
+    exact = memo(ABS_EIGENVALUES_MEMO, lambda: np.sort(
         np.abs(eigh(K, eigvals_only=True, check_finite=False)))[::-1])[:n]
     # eigenvalues of Z'Z = those of ZZ' padded with zeros
     lam_tilde = _pad(np.maximum(_top_eigh(Zt.T @ Zt, n, eigvals_only=True), 0.0), n)

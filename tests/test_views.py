@@ -174,6 +174,41 @@ def test_error_curves_at_the_chosen_k_and_q_match_the_timed_run(spectrum_run):
         assert np.all(curves["ekm"][name] >= 0)
 
 
+def test_eq3_reuses_the_shared_exact_spectrum_and_gives_the_same_numbers(spectrum_run,
+                                                                          monkeypatch):
+    """Given the exact spectrum the app computes once per data set and kernel, the timed run
+    and the error curves compute Eq. 3 without a dense eigh of K of their own (its
+    eigenvalues are that spectrum's), and every Eq. 3 number is what they compute alone."""
+    import mpcore.spectrum as mps
+
+    K, k, q, n_eig, run = spectrum_run
+    alone = spectrum.error_curves(K, 3, n_eig, k_max=k)
+    exact = spectrum.exact_spectrum(K)
+    full_eighs = []
+    real_eigh = mps.eigh
+
+    def counting_eigh(a, *args, **kwargs):
+        # every eigenvalue of K itself (not of E or Z'Z; the timed top-n solvers stay)
+        if (kwargs.get("subset_by_index") is None and np.shape(a) == K.shape
+                and np.array_equal(a, K)):
+            full_eighs.append(np.shape(a))
+        return real_eigh(a, *args, **kwargs)
+
+    monkeypatch.setattr(mps, "eigh", counting_eigh)
+    shared_run = spectrum.compare_methods(K, 3, k, q, n_eig, exact=exact)
+    shared = spectrum.error_curves(K, 3, n_eig, k_max=k, exact=exact)
+    monkeypatch.setattr(mps, "eigh", real_eigh)
+    for name in EKM_SERIES.values():
+        for key, value in run["ekm"][name].items():
+            np.testing.assert_allclose(shared_run["ekm"][name][key], value, rtol=RTOL_EXACT,
+                                       atol=ATOL_EXACT, err_msg=f"{name} {key}")
+        np.testing.assert_allclose(shared["ekm_bounds"][name], alone["ekm_bounds"][name],
+                                   rtol=RTOL_EXACT, atol=ATOL_EXACT, err_msg=name)
+        for a, b in zip(shared["eq3"][name], alone["eq3"][name]):
+            np.testing.assert_allclose(a, b, rtol=RTOL_EXACT, atol=ATOL_EXACT, err_msg=name)
+    assert full_eighs == []  # no full eigh of K: Eq. 3 took the shared spectrum
+
+
 # ---------------------------------------------------------------- KCCA
 
 
