@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from pages.common.charts import preload_plotly
 from pages.common.fit import fit_text
 
 st.set_page_config(page_title="Matching pursuit in kernel methods", page_icon=":material/target:",
@@ -25,5 +26,6 @@ pg = st.navigation({
 })
 with st.sidebar:  # equations scale to their column, labels wrap (no element in the page body);
     # plotly.js starts loading, while a chart page computes or while Home is read
+    preload_plotly()
     fit_text()
 pg.run()

@@ -341,6 +341,23 @@ _CHART = st.components.v2.component(
     html=_BOX_HTML)
 
 
+#: A preload hint for the bundle, in a hidden box: Markdown is drawn with the run's first
+#: elements (its code is Streamlit's own, loaded with the page), while a component's script
+#: runs only once React shows the page's elements, 0.5 s or more later on a first visit
+#: (README, "Where a first visit's time goes"): the browser fetches, and compiles off the
+#: main thread, the bundle in that time. Relative, so that it holds under
+#: ``server.baseUrlPath`` as on the root (every page's address is one segment deep).
+PRELOAD_HTML = ("<style>.st-key-mp_preload, :has(> .st-key-mp_preload) { display: none; }</style>"
+                f'<link rel="preload" href="app/static/{PLOTLY_BUNDLE.name}" as="script">')
+
+
+def preload_plotly() -> None:
+    """Ask the browser for plotly.js's bundle as soon as the run's first elements are drawn
+    (call first in the sidebar, from app.py; hidden, it takes no room)."""
+    with st.container(key="mp_preload"):
+        st.markdown(PRELOAD_HTML, unsafe_allow_html=True)
+
+
 def plotly_src() -> str:
     """The address of plotly.js's bundle on this server (under ``server.baseUrlPath``)."""
     base = (st.get_option("server.baseUrlPath") or "").strip("/")
