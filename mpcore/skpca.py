@@ -118,24 +118,28 @@ def _greedy_core(
     threshold = tol * max(float(np.max(diag)), 0.0)
     negative = -PSD_NEG_RATIO * max(float(np.max(np.abs(diag))), np.finfo(float).tiny)
     d = diag.astype(float).copy()  # residual diagonal of K_hat
-    G = np.zeros((m, min(n_steps, m)))  # K_hat = K - G G'
+    # K_hat = K - G G', G stored transposed: row j is step j's g, so the first j rows are
+    # one contiguous block for the products below
+    Gt = np.zeros((min(n_steps, m), m))
     exact = n_candidates is None
     if exact:
+        K = np.asarray(K).view(np.ndarray)  # plain products (no subclass dispatch per step)
         sq = np.einsum("ij,ij->j", K, K)  # (K_hat^2)_ii = ||K_hat[:, i]||^2
         sq_ref = float(np.max(sq))
+    alive = np.flatnonzero(d > threshold)
     for j in range(min(n_steps, m)):
-        alive = np.flatnonzero(d > threshold)
         if alive.size == 0 or threshold <= 0:
             return
-        Gj = G[:, :j]
+        Gj = Gt[:j]
         quotients = np.full(m, np.nan)
         if exact:
-            quotients[alive] = np.maximum(sq[alive], 0.0) / d[alive]
-            i = int(np.nanargmax(quotients))
-            tau = columns(np.array([i]))[:, 0] - Gj @ Gj[i]
+            rho = np.maximum(sq[alive], 0.0) / d[alive]
+            quotients[alive] = rho
+            i = int(alive[np.argmax(rho)])  # the first largest, as nanargmax over quotients
+            tau = columns(np.array([i]))[:, 0] - Gj[:, i] @ Gj
         else:
             cand = np.sort(rng.choice(alive, size=min(n_candidates, alive.size), replace=False))
-            cols = columns(cand) - Gj @ Gj[cand].T  # deflated candidate columns
+            cols = columns(cand) - Gj.T @ Gj[:, cand]  # deflated candidate columns
             col_sq = np.einsum("ij,ij->j", cols, cols)
             quotients[cand] = col_sq / d[cand]
             best = int(np.argmax(quotients[cand]))
@@ -147,9 +151,9 @@ def _greedy_core(
         if exact:
             # Eq. (3) on the squared column norms: (K_hat - g g')^2_ii
             # = (K_hat^2)_ii - 2 g_i (K_hat g)_i + g_i^2 ||g||^2, K_hat g = K g - G (G' g)
-            Khg = K @ g - Gj @ (Gj.T @ g)
+            Khg = K @ g - (Gj @ g) @ Gj
             sq = sq - 2.0 * g * Khg + g**2 * (g @ g)
-        G[:, j] = g
+        Gt[j] = g
         d = d - g**2
         d[i] = 0.0
         if d.min() < negative:
@@ -162,16 +166,15 @@ def _greedy_core(
                 "cosine, or polynomial with coef0 >= 0."
             )
         np.maximum(d, 0.0, out=d)
-        if exact:
+        alive = np.flatnonzero(d > threshold)  # the next step's candidates
+        if exact and alive.size and np.max(sq[alive]) < SQ_REFRESH_RATIO * sq_ref:
             # The update above loses digits once the norms have fallen by many
             # orders of magnitude (near-spanned data): then recompute them from
             # K_hat = K - G G' for the remaining points, and restart the clock.
-            live = np.flatnonzero(d > threshold)
-            if live.size and np.max(sq[live]) < SQ_REFRESH_RATIO * sq_ref:
-                Gn = G[:, : j + 1]
-                cols = K[:, live] - Gn @ Gn[live].T
-                sq[live] = np.einsum("ij,ij->j", cols, cols)
-                sq_ref = float(np.max(sq[live]))
+            Gn = Gt[: j + 1]
+            cols = K[:, alive] - Gn.T @ Gn[:, alive]
+            sq[alive] = np.einsum("ij,ij->j", cols, cols)
+            sq_ref = float(np.max(sq[alive]))
         yield SKPCAStep(
             step=j + 1,
             index=i,

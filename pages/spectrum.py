@@ -38,11 +38,10 @@ if m < 3:
 k_max = SPECTRUM["k"].at("hi", state)
 k, q, n_eig = state["k"], state["spectrum.q"], state["spectrum.n_eig"]
 
+narrow = is_narrow()  # a phone: the figures' panels and titles stacked to its width
 try:
     run = cached.spectrum_run(choice, kern, k, q, n_eig)
-    curves = cached.spectrum_curves(choice, kern, n_eig, k_max)
-    # a phone: the figures' panels and titles stacked to its width
-    figures = cached.spectrum_figures(choice, kern, k, q, n_eig, k_max, is_narrow())
+    figures = cached.spectrum_run_figures(choice, kern, k, q, n_eig, narrow)
 except ValueError as exc:
     st.error(literal(exc))
     st.stop()
@@ -76,20 +75,10 @@ a.latex(r"|\lambda_i^2-\tilde\lambda_i|\le\|E\|_2\le m\max_{ij}|\varepsilon_{ij}
 b.latex(r"|\lambda_i-\sqrt{\tilde\lambda_i}|\le\min\Big(\sqrt{\|E\|_2},\ "
         r"\frac{\|E\|_2}{\lambda_i+\sqrt{\tilde\lambda_i}}\Big)")
 errors_at = spectrum_views.errors_at(run)
-plotly_chart(figures["errors"], key="spectrum.errors", config={"displaylogo": False},
-             streamlit_look=True)
-eq3_now = "; ".join(f"{name}: observed {e['observed']:.3g} ≤ ‖E‖₂ = {e['spectral']:.3g} "
-                    f"({e['spectral'] / max(e['observed'], 1e-300):.1f}×) ≤ m·max|εᵢⱼ| = "
-                    f"{e['entrywise']:.3g}" for name, e in run["ekm"].items())
-st.caption(f"Stars: this run (k = {k}, q = {q}). Dashed: the bound, never below the observed "
-           "error of its sketch. Middle: carried to the eigenvalue scale, where dividing by small "
-           "λᵢ makes it loose. Right: Eq. 3 as stated, on the squared scale. The dash-dot line at "
-           f"1 is what an estimate of 0 scores. At q = {q}: {eq3_now}."
-           + (f" The q axis stops at {int(curves['q_grid'][-1])} of m = {m}: a larger sketch "
-              "costs as much as the exact eigenvalues." if curves["q_grid"][-1] < m else ""))
-if not curves["with_bound"]:
-    st.info(f"m = {m}: Eq. 3 costs O(m³) per point, so it is drawn at the chosen q only (in the "
-            f"caption above), not over the whole q grid (up to m = {cached.SPECTRUM_BOUND_GRID_MAX_M}).")
+# Filled last: the error curves (Eq. 3 at every q of the grid) take most of a new data set's
+# time, and the run's figures and table below need only the run, so the browser draws them
+# while the curves compute.
+errors_section = st.container()
 
 st.subheader("Eigenvectors and time, from the same run")
 left, right = st.columns([3, 2])
@@ -128,6 +117,32 @@ else:
     st.markdown(verdict)
 st.caption(f"One run each on a shared server, one BLAS thread (m = {m}): small times are noisy. "
            "benchmarks/results_spectrum.md has medians at m = 1000 and 3000.")
+
+with errors_section:
+    try:
+        curves = cached.spectrum_curves(choice, kern, n_eig, k_max)
+        errors_figure = cached.spectrum_errors_figure(choice, kern, k, q, n_eig, k_max, narrow)
+    except ValueError as exc:
+        st.error(literal(exc))
+        st.stop()
+    plotly_chart(errors_figure, key="spectrum.errors", config={"displaylogo": False},
+                 streamlit_look=True)
+    eq3_now = "; ".join(
+        f"{name}: observed {e['observed']:.3g} ≤ ‖E‖₂ = {e['spectral']:.3g} "
+        f"({e['spectral'] / max(e['observed'], 1e-300):.1f}×) ≤ m·max|εᵢⱼ| = "
+        f"{e['entrywise']:.3g}" for name, e in run["ekm"].items())
+    st.caption(f"Stars: this run (k = {k}, q = {q}). Dashed: the bound, never below the "
+               "observed error of its sketch. Middle: carried to the eigenvalue scale, where "
+               "dividing by small λᵢ makes it loose. Right: Eq. 3 as stated, on the squared "
+               f"scale. The dash-dot line at 1 is what an estimate of 0 scores. At q = {q}: "
+               f"{eq3_now}."
+               + (f" The q axis stops at {int(curves['q_grid'][-1])} of m = {m}: a larger "
+                  "sketch costs as much as the exact eigenvalues."
+                  if curves["q_grid"][-1] < m else ""))
+    if not curves["with_bound"]:
+        st.info(f"m = {m}: Eq. 3 costs O(m³) per point, so it is drawn at the chosen q only "
+                "(in the caption above), not over the whole q grid (up to m = "
+                f"{cached.SPECTRUM_BOUND_GRID_MAX_M}).")
 
 L = run["scree_length"]
 snippet = (

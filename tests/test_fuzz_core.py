@@ -280,6 +280,27 @@ def test_nystrom(K, idx, n):
 
 
 @FUZZ
+@given(K=_psd_matrix(array_or_odd(small_data(1, 6, 1, 6))),
+       idx=st.one_of(st.lists(st.integers(-2, 10), min_size=1, max_size=4),
+                     st.sampled_from([None, [], "1", [1.5], [True], [[0]]])),
+       sizes=st.one_of(st.lists(st.integers(-1, 5), min_size=1, max_size=3),
+                       st.sampled_from([None, [], "2", [1.5], [True], [[1]], 2])),
+       n=scalar_or_odd(st.integers(1, 5)))
+def test_nested_nystrom(K, idx, sizes, n):
+    w = refused_or(sp.nystrom_nested_eigenvalues, ("K", "indices", "sizes", "n"), K, idx,
+                   sizes, n)
+    if w is None:
+        return
+    assert_finite(w)
+    assert w.shape == (len(sizes), n)
+    exact = np.sort(np.linalg.eigvalsh(np.asarray(K, dtype=float)))[::-1][:n]
+    exact = np.pad(exact, (0, n - len(exact)))
+    # every prefix's K~ is below K (a PSD Schur complement), and its eigenvalues are >= 0
+    assert np.all(w <= exact + 1e-7 * max(1.0, exact.max()))
+    assert np.all(w >= 0)
+
+
+@FUZZ
 @given(K=_psd_matrix(array_or_odd(small_data(1, 6, 1, 6))), k=scalar_or_odd(st.integers(1, 6)),
        rule=st.sampled_from(["skpca", "random", "cholesky", "best", None]),
        seed=st.one_of(st.none(), scalar_or_odd(st.integers(0, 9))))

@@ -161,6 +161,35 @@ def test_nystrom_never_exceeds_exact_and_grows_with_the_subset(rule, k, seed):
     assert np.all(small <= full + slack)
 
 
+@pytest.mark.parametrize("rule", sp.SUBSET_RULES)
+@given(k=st.integers(1, 40), n=st.integers(1, 12), seed=st.integers(0, 1000),
+       gamma=st.sampled_from([0.05, 0.3, 3.0]), repeat=st.booleans())
+@settings(max_examples=15, deadline=None)
+def test_nested_nystrom_equals_nystrom_on_each_prefix(rule, k, n, seed, gamma, repeat):
+    """One Gram-Schmidt pass in the given order gives, on every prefix, the eigenvalues of
+    the Nystroem approximation on that prefix (Eq. 5), with points already spanned (here
+    repeated ones) dropped as nystrom_eigenvalues drops them."""
+    rng = np.random.default_rng(seed)
+    K = kernel_matrix(rng.normal(size=(60, 3)), gamma=gamma)
+    idx = sp.nystrom_indices(K, k, rule=rule, random_state=seed)
+    if repeat:  # every point chosen twice in a row: the span never changes at the second
+        idx = np.repeat(idx, 2)
+    sizes = np.unique(rng.integers(1, idx.size + 1, size=5))
+    nested = sp.nystrom_nested_eigenvalues(K, idx, sizes, n)
+    assert nested.shape == (sizes.size, n)
+    for row, s in zip(nested, sizes):
+        assert_allclose(row, sp.nystrom_eigenvalues(K, idx[:s], n), rtol=RTOL_EXACT,
+                        atol=ATOL_EXACT * eig_desc(K)[0], err_msg=f"prefix {s}")
+
+
+def test_nested_nystrom_of_spanned_points_only_is_zero():
+    """A prefix whose points all have zero feature vectors approximates K by 0."""
+    K = np.diag([0.0, 0.0, 1.0, 2.0])
+    out = sp.nystrom_nested_eigenvalues(K, [0, 1, 3], [1, 2, 3], 2)
+    assert_array_equal(out[:2], 0.0)
+    assert_allclose(out[2], [2.0, 0.0])
+
+
 def test_nystrom_on_cholesky_pivots_equals_R_Rt(K):
     R, piv = sp.incomplete_cholesky(K, rank=12)
     assert_allclose(sp.nystrom_eigenvalues(K, piv, 12), eig_desc(R @ R.T), atol=ATOL_EXACT)
@@ -365,6 +394,14 @@ def test_subspace_distance():
         (lambda K: sp.nystrom_eigenvalues(K, [], 2), ValueError),
         (lambda K: sp.nystrom_eigenvalues(-K, [0, 1], 2), ValueError),
         (lambda K: sp.nystrom_indices(K, 5, rule="kmeans"), ValueError),
+        (lambda K: sp.nystrom_nested_eigenvalues(K, [0, 1], [3], 2), ValueError),
+        (lambda K: sp.nystrom_nested_eigenvalues(K, [0, 1], [0], 2), ValueError),
+        (lambda K: sp.nystrom_nested_eigenvalues(K, [0, 1], [], 2), ValueError),
+        (lambda K: sp.nystrom_nested_eigenvalues(K, [0, 1], [1.0], 2), TypeError),
+        (lambda K: sp.nystrom_nested_eigenvalues(K, [0, 1], None, 2), TypeError),
+        (lambda K: sp.nystrom_nested_eigenvalues(K, [0, 60], [1], 2), ValueError),
+        (lambda K: sp.nystrom_nested_eigenvalues(K, [0, 1], [1], 61), ValueError),
+        (lambda K: sp.nystrom_nested_eigenvalues(-K, [0, 1], [1], 2), ValueError),
         (lambda K: sp.ekm_eigenvalues(K, 61, 2), ValueError),
         (lambda K: sp.ekm_eigenvalues(K, 0, 2), ValueError),
         (lambda K: sp.ekm_eigenvalues(K, 10, 2, sketch="srht"), ValueError),

@@ -352,30 +352,38 @@ def spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int, k_max: i
                                               exact=exact))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Drawing the figures...")
-def spectrum_figures(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: int,
-                     k_max: int, narrow: bool) -> dict:
-    """The eigenvalue page's three figures (scree, errors, angles) as plotly dicts, their
-    arrays as plotly.js typed arrays: built once per setting for every session, drawn with
-    ``prevalidated(..., typed=True)``. Their layouts are styled through plotly once per
+@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+def spectrum_run_figures(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: int,
+                         narrow: bool) -> dict:
+    """The eigenvalue page's figures of the timed run (scree and angles) as plotly dicts,
+    their arrays as plotly.js typed arrays: built once per setting for every session, drawn
+    with ``prevalidated(..., typed=True)``. Their layouts are styled through plotly once per
     shape (mpcore.plots' ``*_figure_dict``), so a new data set or kernel only fills in the
-    data."""
-    from mpcore.plots import (EXACT, angles_figure_dict, error_curves_figure_dict,
-                              scree_figure_dict, typed_arrays)
+    data. They need the run only, so the page draws them while the error curves compute."""
+    from mpcore.plots import EXACT, angles_figure_dict, scree_figure_dict, typed_arrays
 
     run = spectrum_run(choice, kern, k, q, n_eig)
-    curves = spectrum_curves(choice, kern, n_eig, k_max)
-    n_cmp = run["n_compared"]
     approx = {n: v for n, v in run["scree"].items() if n != EXACT}
     figures = dict(
         scree=scree_figure_dict(run["scree"][EXACT], approx, n_compared=n_eig, k=k, q=q,
                                 narrow=narrow),
-        errors=error_curves_figure_dict(
-            curves["k_grid"], curves["nystrom"], curves["q_grid"], curves["ekm"],
-            ekm_bounds=curves["ekm_bounds"], eq3=curves["eq3"], k=k, q=q,
-            current=_spectrum.errors_at(run), n_compared=n_cmp, narrow=narrow),
-        angles=angles_figure_dict(run["angles"], n_eig=n_cmp, narrow=narrow))
+        angles=angles_figure_dict(run["angles"], n_eig=run["n_compared"], narrow=narrow))
     return {name: typed_arrays(fig) for name, fig in figures.items()}
+
+
+@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+def spectrum_errors_figure(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: int,
+                           k_max: int, narrow: bool) -> dict:
+    """The eigenvalue page's error curves with Eq. 3 and this run's stars, as
+    :func:`spectrum_run_figures` builds its figures."""
+    from mpcore.plots import error_curves_figure_dict, typed_arrays
+
+    run = spectrum_run(choice, kern, k, q, n_eig)
+    curves = spectrum_curves(choice, kern, n_eig, k_max)
+    return typed_arrays(error_curves_figure_dict(
+        curves["k_grid"], curves["nystrom"], curves["q_grid"], curves["ekm"],
+        ekm_bounds=curves["ekm_bounds"], eq3=curves["eq3"], k=k, q=q,
+        current=_spectrum.errors_at(run), n_compared=run["n_compared"], narrow=narrow))
 
 
 # ---------------------------------------------------------------- sparse KCCA page
