@@ -115,14 +115,7 @@ def decode(arr):
 
 def charts(at) -> dict:
     """Plotly specs by chart key suffix (scree, errors, angles)."""
-    out = {}
-    for c in chart_elements(at):
-        spec = chart_spec(c)
-        titles = " ".join(str(a.get("text", "")) for a in spec["layout"].get("annotations", []))
-        kind = ("errors" if "rel. error" in titles else
-                "scree" if any(t.get("name") == EXACT for t in spec["data"]) else "angles")
-        out[kind] = spec
-    return out
+    return charts_of(chart_elements(at))
 
 
 def traces(spec) -> dict:
@@ -148,6 +141,37 @@ def assert_scree_matches(at, s):
         assert np.all(np.isnan(y[~drawn])), name
 
 
+def reading_order(at) -> list[str]:
+    """Subheaders and charts (by kind) in the order the page shows them (depth first through
+    its blocks), whatever order the script filled them in."""
+    from pages.common.charts import CHART_COMPONENT
+
+    out = []
+
+    def walk(node):
+        kind = getattr(node, "type", None)
+        if kind == "subheader":
+            out.append(node.value)
+        elif kind == "bidi_component" and node.proto.component_name == CHART_COMPONENT:
+            out.append(next(k for k, v in charts_of([node]).items()))
+        for _, child in sorted(getattr(node, "children", {}).items()):
+            walk(child)
+
+    walk(at.main)
+    return out
+
+
+def charts_of(elements) -> dict:
+    out = {}
+    for c in elements:
+        spec = chart_spec(c)
+        titles = " ".join(str(a.get("text", "")) for a in spec["layout"].get("annotations", []))
+        kind = ("errors" if "rel. error" in titles else
+                "scree" if any(t.get("name") == EXACT for t in spec["data"]) else "angles")
+        out[kind] = spec
+    return out
+
+
 # ---------------------------------------------------------------- defaults and data sets
 
 
@@ -159,6 +183,10 @@ def test_defaults_render_and_draw_mpcore():
         DEFAULTS["dataset"], DEFAULTS["kernel"], DEFAULTS["k"], DEFAULTS["q"], DEFAULTS["n_eig"],
         DEFAULTS["seed"])
     assert set(charts(at)) == {"scree", "errors", "angles"}
+    # the error curves are computed and drawn last, in their own section
+    assert reading_order(at)[:6] == ["Scree plot: the leading eigenvalues", "scree",
+                                     "Error against k and q, with Marukatat's bound", "errors",
+                                     "Eigenvectors and time, from the same run", "angles"]
     assert_scree_matches(at, s)
     table = timing(at)
     assert len(table) == 3 + len(NYSTROM_SERIES) + len(EKM_SERIES)
