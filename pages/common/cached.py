@@ -172,7 +172,14 @@ def added_rows(choice: DataChoice, test_fraction: float):
     return np.flatnonzero(np.asarray(tr) >= load_data(choice).n_samples - n_added)
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+#: Entries of :func:`skpca_at_k`: every k the page offers (1 to 100) for one setting, and a
+#: few more. A hall moves k all over its range; with :data:`ENTRIES` most new k's evicted
+#: one still wanted, and each miss reads the whole ``k_max`` figure back out of its cache to
+#: cut it. An entry at the default size is 0.3 MB pickled at k = 20, 1.5 MB at k = 100.
+SKPCA_AT_K_ENTRIES = 128
+
+
+@st.cache_data(max_entries=SKPCA_AT_K_ENTRIES, ttl=TTL, show_spinner=False)
 def skpca_at_k(choice: DataChoice, kern: KernelChoice, test_fraction: float, k_max: int,
                n_candidates: int | None, k: int) -> dict:
     """What the sparse-KPCA page shows at sparsity ``k``: the first k steps and the figure
