@@ -504,6 +504,8 @@ def test_cache_bounds_are_finite_numbers():
     from pages.common import cached
 
     assert 1 <= cached.ENTRIES <= 256
+    # the sparse-KPCA page's per-k cache: the slider's whole range, and still bounded
+    assert 100 <= cached.SKPCA_AT_K_ENTRIES <= 256
     assert 0 < cached.TTL <= 24 * 3600
 
 
