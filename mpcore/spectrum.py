@@ -380,21 +380,27 @@ def _nystrom_features(K, indices):
     return F, idx[P]
 
 
-def _check_indices(indices, m):
-    if indices is None or isinstance(indices, (str, bytes)):
-        raise TypeError(f"indices must be a 1-D array of integer training indices, got "
-                        f"{indices!r}.")
+def _int_vector(value, name, what, lo, hi, where=""):
+    """A non-empty 1-D integer array with every entry in [lo, hi], or a TypeError/ValueError
+    naming ``name`` (``what`` says what its entries are)."""
+    if value is None or isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be a 1-D array of {what}, got {value!r}.")
     try:
-        idx = np.asarray(indices)
+        v = np.asarray(value)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"indices must be a 1-D array of integer training indices ({exc}).") from None
-    if idx.ndim != 1 or idx.size == 0:
-        raise ValueError("indices must be a non-empty 1-D array of training indices.")
-    if idx.dtype == bool or not np.issubdtype(idx.dtype, np.integer):
-        raise TypeError(f"indices must be integers, got dtype {idx.dtype}.")
-    if idx.min() < 0 or idx.max() >= m:
-        raise ValueError(f"indices must lie in [0, {m - 1}] for a {m} x {m} kernel matrix.")
-    return idx.astype(int)
+        raise ValueError(f"{name} must be a 1-D array of {what} ({exc}).") from None
+    if v.ndim != 1 or v.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D array of {what}.")
+    if v.dtype == bool or not np.issubdtype(v.dtype, np.integer):
+        raise TypeError(f"{name} must be integers, got dtype {v.dtype}.")
+    if v.min() < lo or v.max() > hi:
+        raise ValueError(f"{name} must lie in [{lo}, {hi}]{where}.")
+    return v.astype(int)
+
+
+def _check_indices(indices, m):
+    return _int_vector(indices, "indices", "integer training indices", 0, m - 1,
+                       f" for a {m} x {m} kernel matrix")
 
 
 def nystrom_eigenvalues(K, indices, n):
@@ -506,19 +512,7 @@ def nystrom_nested_eigenvalues(K, indices, sizes, n):
 
 
 def _check_sizes(sizes, k):
-    if sizes is None or isinstance(sizes, (str, bytes)):
-        raise TypeError(f"sizes must be a 1-D array of prefix lengths, got {sizes!r}.")
-    try:
-        s = np.asarray(sizes)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"sizes must be a 1-D array of prefix lengths ({exc}).") from None
-    if s.ndim != 1 or s.size == 0:
-        raise ValueError("sizes must be a non-empty 1-D array of prefix lengths.")
-    if s.dtype == bool or not np.issubdtype(s.dtype, np.integer):
-        raise TypeError(f"sizes must be integers, got dtype {s.dtype}.")
-    if s.min() < 1 or s.max() > k:
-        raise ValueError(f"sizes must lie in [1, {k}], the number of indices given.")
-    return s.astype(int)
+    return _int_vector(sizes, "sizes", "prefix lengths", 1, k, ", the number of indices given")
 
 
 def nystrom_eigenpairs(K, indices, n):
