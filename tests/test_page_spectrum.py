@@ -153,7 +153,7 @@ def reading_order(at) -> list[str]:
         if kind == "subheader":
             out.append(node.value)
         elif kind == "bidi_component" and node.proto.component_name == CHART_COMPONENT:
-            out.append(next(k for k, v in charts_of([node]).items()))
+            out.append(next(iter(charts_of([node]))))
         for _, child in sorted(getattr(node, "children", {}).items()):
             walk(child)
 
