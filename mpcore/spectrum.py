@@ -403,6 +403,10 @@ def _check_indices(indices, m):
                        f" for a {m} x {m} kernel matrix")
 
 
+def _check_sizes(sizes, k):
+    return _int_vector(sizes, "sizes", "prefix lengths", 1, k, ", the number of indices given")
+
+
 def nystrom_eigenvalues(K, indices, n):
     r"""The n largest eigenvalues of the Nystroem approximation, in O(m k^2).
 
@@ -509,10 +513,6 @@ def nystrom_nested_eigenvalues(K, indices, sizes, n):
         w = _top_eigh(Rs @ Rs.T, n, eigvals_only=True)
         out[row] = _pad(np.maximum(w, 0.0), n)
     return out
-
-
-def _check_sizes(sizes, k):
-    return _int_vector(sizes, "sizes", "prefix lengths", 1, k, ", the number of indices given")
 
 
 def nystrom_eigenpairs(K, indices, n):
