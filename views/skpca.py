@@ -11,7 +11,9 @@ largest-pivot choice is the other greedy baseline (Shawe-Taylor & Cristianini
 from __future__ import annotations
 
 import numpy as np
+from scipy.linalg import solve_triangular
 
+from mpcore._linalg import cholesky_with_jitter
 from mpcore.kernels import kernel_matrix
 from mpcore.plots import project_2d
 from mpcore.skpca import SparseKPCA, greedy_steps, greedy_steps_from_data
@@ -20,7 +22,7 @@ from mpcore.spectrum import incomplete_cholesky
 from .data import KernelChoice
 
 __all__ = ["HEATMAP_MAX_POINTS", "HEATMAP_MAX_M", "skpca_steps", "skpca_model", "eigenvalues",
-           "heatmap_points", "deflated_heatmaps", "exact_tail", "cholesky_curve", "skpca_view"]
+           "heatmap_points", "chosen_coordinates", "deflated_heatmaps", "exact_tail", "cholesky_curve", "skpca_view"]
 
 #: Points shown in the deflated-kernel heatmap.
 HEATMAP_MAX_POINTS = 40
@@ -76,11 +78,26 @@ def heatmap_points(X2, labels, m: int, max_points: int = HEATMAP_MAX_POINTS, cho
     return sub, note
 
 
+def chosen_coordinates(K, chosen, rows) -> np.ndarray:
+    r"""Coordinates of the points ``rows`` on the directions of the ``chosen`` points, in
+    the order they were chosen: :math:`F = K[\mathrm{rows}, I]\, L^{-T}` with :math:`LL' =
+    K[I, I]` (Cholesky, in choice order), so that :math:`F_{:, :j} F_{:, :j}'` is the rank-j
+    Nystroem approximation on the first j chosen points for every j.
+
+    What ``SparseKPCA.transform`` gives on those points, read from the kernel matrix the
+    page already holds instead of a second greedy run of k steps (as long as the first).
+    """
+    chosen = np.asarray(chosen, dtype=int)
+    L = cholesky_with_jitter(K[np.ix_(chosen, chosen)], what="K[i,i]",
+                             fix="lower the number of basis vectors k")
+    return solve_triangular(L, K[np.ix_(chosen, rows)], lower=True, check_finite=False).T
+
+
 def deflated_heatmaps(K_sub, F) -> np.ndarray:
     r"""Deflated kernel on the shown points after each step: ``heat[j] = K - \tilde K_{j+1}``.
 
     ``F`` holds the shown points' coordinates on the chosen directions
-    (``SparseKPCA.transform``), so :math:`\tilde K_{j} = F_{:, :j} F_{:, :j}'`.
+    (:func:`chosen_coordinates`), so :math:`\tilde K_{j} = F_{:, :j} F_{:, :j}'`.
     Stored as float32 (half the payload of each animation frame).
     """
     n_steps = F.shape[1]
@@ -128,6 +145,7 @@ def skpca_view(X, labels, kern: KernelChoice, k: int, steps, *, K=None, lam=None
     n_candidates : int, optional
         The 59-trick: no heatmap and no exact curves (K is never formed).
     seed : int
+        The run's seed, for the callers' signature (the 59-trick's draws are in ``steps``).
 
     Returns
     -------
@@ -147,9 +165,9 @@ def skpca_view(X, labels, kern: KernelChoice, k: int, steps, *, K=None, lam=None
         heat_note = (f"Heatmap hidden: m = {m} training points would mean {m}² numbers per frame"
                      + (" and the 59-trick never forms K." if not exact else "."))
     else:
-        sub, heat_note = heatmap_points(X2, labels, m, chosen=[s.index for s in steps])
-        F = skpca_model(X, kern, k, seed=seed).transform(X[sub])[:, : len(steps)]
-        heat = deflated_heatmaps(K[np.ix_(sub, sub)], F)
+        chosen = [s.index for s in steps]
+        sub, heat_note = heatmap_points(X2, labels, m, chosen=chosen)
+        heat = deflated_heatmaps(K[np.ix_(sub, sub)], chosen_coordinates(K, chosen, sub))
     curves = {}
     trace0 = float(steps[0].trace_residual + steps[0].quotients[steps[0].index]) if steps else 0.0
     if exact:
