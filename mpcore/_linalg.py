@@ -1,5 +1,6 @@
 r"""Cholesky append and solve for greedily grown Gram matrices, and the two small
-protocols every module shares: a Cholesky factor with jitter, and Pearson's correlation.
+protocols every module shares: a Cholesky factor with jitter, the top eigenpairs of a
+symmetric matrix, and Pearson's correlation.
 
 The update is the one of ``_gram_omp`` in scikit-learn's ``sklearn/linear_model/_omp.py``:
 to add column :math:`d` to a basis :math:`B` with :math:`B'B = LL'`, solve
@@ -11,14 +12,23 @@ the span of :math:`B`). No inverse is ever formed.
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import cho_solve, solve_triangular
+from scipy.linalg import cho_solve, eigh, solve_triangular
 
 __all__ = ["cholesky_append", "cholesky_solve", "cholesky_with_jitter", "pearson",
-           "JITTER_STEPS"]
+           "top_eigh", "JITTER_STEPS", "SUBSET_VALUES_FRACTION"]
 
 #: Relative jitters tried, in order, by :func:`cholesky_with_jitter` (times the largest
 #: diagonal entry): none first, then 1e-12 growing a hundredfold up to 1.
 JITTER_STEPS = (0.0, 1e-12, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2, 1.0)
+
+#: :func:`top_eigh` computes only the n largest eigenvalues (LAPACK's subset solver) when
+#: ``n * SUBSET_VALUES_FRACTION < size``, and every eigenvalue otherwise: both reduce the
+#: matrix to tridiagonal form first, then the subset solver pays per value asked for while
+#: the all-values path (``dsterf``) is one quick sweep. Measured (one BLAS thread, an RBF
+#: kernel): at m = 354, n = 100 took 17.7 ms by subset against 7.2 ms for all values
+#: (n = 20: 7.2 against 6.3 ms); at m = 1000, n = 5 took 96 against 113 ms, n = 100 137
+#: against 107 ms; at m = 2100 the two are within 6 % for n = 5 to 100.
+SUBSET_VALUES_FRACTION = 20
 
 
 def cholesky_append(L, n, cross, diag, *, tol):
@@ -102,3 +112,21 @@ def pearson(u, v) -> float:
     v = np.asarray(v, dtype=float) - np.mean(v)
     denom = float(np.sqrt((u @ u) * (v @ v)))
     return float(u @ v / denom) if denom > 0 else 0.0
+
+
+def top_eigh(A, n, *, eigvals_only):
+    """The n largest eigenvalues (and unit eigenvectors) of a symmetric matrix, descending.
+
+    Eigenvalues only: the subset solver for a few of many, every eigenvalue and the top n
+    kept otherwise (:data:`SUBSET_VALUES_FRACTION`). Eigenpairs: the subset solver.
+    """
+    size = A.shape[0]
+    n_eff = min(n, size)
+    if eigvals_only and n_eff * SUBSET_VALUES_FRACTION >= size:
+        return eigh(A, eigvals_only=True, check_finite=False)[::-1][:n_eff]
+    out = eigh(A, eigvals_only=eigvals_only, subset_by_index=[size - n_eff, size - 1],
+               check_finite=False)
+    if eigvals_only:
+        return out[::-1]
+    w, V = out
+    return w[::-1], V[:, ::-1]

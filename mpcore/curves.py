@@ -25,8 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.linalg import eigh
 
+from ._linalg import top_eigh
 from ._validation import (
     check_array_data,
     check_positive_int,
@@ -251,7 +251,7 @@ def bound_curves(X_train, X_test=None, *, kernel="rbf", gamma=None, degree=3, co
 
     Theorem 6.14 needs only the tails :math:`\sum_{i>t}\lambda_i = \operatorname{tr}K
     - \sum_{i\le t}\lambda_i` for t <= k_max, so only the k_max largest
-    eigenvalues are computed (``scipy.linalg.eigh`` with ``subset_by_index``).
+    eigenvalues are kept (:func:`mpcore._linalg.top_eigh`).
 
     See Also
     --------
@@ -309,7 +309,7 @@ def bound_curves(X_train, X_test=None, *, kernel="rbf", gamma=None, degree=3, co
 
     # Theorem 6.14: the n largest eigenvalues and tr K give every tail for t <= n
     K = kernel_matrix(X_train, **params)
-    top = eigh(K, eigvals_only=True, subset_by_index=[m - n, m - 1], driver="evr")[::-1]
+    top = top_eigh(K, n, eigvals_only=True)
     trace = float(np.trace(K))
     kpca = kpca_bound(top, m, trace=trace, kappa_sq_sum=kappa_sq_sum, delta=delta, R=np.sqrt(R))
     kp_terms = kpca_terms(top, trace, m, kappa_sq_sum=kappa_sq_sum, delta=delta, R=np.sqrt(R))

@@ -48,6 +48,7 @@ from ._validation import (
     check_seed,
     check_square_kernel,
 )
+from ._linalg import top_eigh
 from .skpca import _greedy_checked
 
 __all__ = [
@@ -119,18 +120,6 @@ def _sign_flip(V):
     return V * signs
 
 
-def _top_eigh(A, n, *, eigvals_only):
-    """n largest eigenpairs of a small symmetric matrix, descending."""
-    size = A.shape[0]
-    n_eff = min(n, size)
-    out = eigh(A, eigvals_only=eigvals_only, subset_by_index=[size - n_eff, size - 1],
-               check_finite=False)
-    if eigvals_only:
-        return out[::-1]
-    w, V = out
-    return w[::-1], V[:, ::-1]
-
-
 def _pad(values, n):
     """Pad with zeros up to length n (a rank-r matrix has m - r zero eigenvalues)."""
     if values.shape[0] >= n:
@@ -184,16 +173,16 @@ def _exact(K, n, method, want_vectors):
         return np.zeros(n), (np.eye(m, n) if want_vectors else None)
     if method == "eigh":
         if want_vectors:
-            w, V = _top_eigh(K, n, eigvals_only=False)
+            w, V = top_eigh(K, n, eigvals_only=False)
             return w, _sign_flip(V)
-        return _top_eigh(K, n, eigvals_only=True), None
+        return top_eigh(K, n, eigvals_only=True), None
     # Lanczos with a seeded start vector, so repeated calls agree bit for bit.
     v0 = np.random.default_rng(0).uniform(-1.0, 1.0, m)
     try:
         w, V = eigsh(K, k=n, which="LA", v0=v0, return_eigenvectors=True)
     except (ArpackError, ArpackNoConvergence):
         # fall back to the dense solver rather than fail
-        w, V = _top_eigh(K, n, eigvals_only=False)
+        w, V = top_eigh(K, n, eigvals_only=False)
         return w, (_sign_flip(V) if want_vectors else None)
     order = np.argsort(w)[::-1]
     w, V = w[order], V[:, order]
@@ -210,8 +199,8 @@ def exact_eigenvalues(K, n, *, method="auto"):
     n : int
         Number of eigenvalues, 1 <= n <= m.
     method : {"auto", "eigh", "eigsh"}
-        "eigh": dense LAPACK solver restricted to the top n
-        (``scipy.linalg.eigh(subset_by_index=...)``), O(m^3).
+        "eigh": dense LAPACK solver (``scipy.linalg.eigh``: its subset solver for the top
+        n, or every eigenvalue when n is a large share of m), O(m^3).
         "eigsh": implicitly restarted Lanczos (ARPACK, ``which="LA"``),
         O(m^2) per iteration, n < m. "auto": eigsh when m >= 500 and
         n <= m/20, eigh otherwise.
@@ -440,7 +429,7 @@ def nystrom_eigenvalues(K, indices, n):
     K = _check_psd(K)
     n = _check_n(n, K.shape[0])
     F, _ = _nystrom_features(K, indices)
-    w = _top_eigh(F.T @ F, n, eigvals_only=True)
+    w = top_eigh(F.T @ F, n, eigvals_only=True)
     return _pad(np.maximum(w, 0.0), n)
 
 
@@ -510,7 +499,7 @@ def nystrom_nested_eigenvalues(K, indices, sizes, n):
         if r_s == 0:
             continue  # every chosen point has a zero feature vector: K~ = 0
         Rs = R[:r_s]
-        w = _top_eigh(Rs @ Rs.T, n, eigvals_only=True)
+        w = top_eigh(Rs @ Rs.T, n, eigvals_only=True)
         out[row] = _pad(np.maximum(w, 0.0), n)
     return out
 
@@ -529,7 +518,7 @@ def nystrom_eigenpairs(K, indices, n):
             f"{kept.size} eigenvectors with non-zero eigenvalue; lower n to <= {kept.size} "
             "or use more indices."
         )
-    w, V = _top_eigh(F.T @ F, n, eigvals_only=False)
+    w, V = top_eigh(F.T @ F, n, eigvals_only=False)
     w = np.maximum(w, 0.0)
     U = F @ V
     norms = np.linalg.norm(U, axis=0)
@@ -599,10 +588,10 @@ def _ekm_core(K, q, n, sketch, random_state, map_back):
     C = Zt.T @ Zt
     # step 4: its n largest eigenpairs
     if map_back is None:
-        lam = _top_eigh(C, n, eigvals_only=True)
+        lam = top_eigh(C, n, eigvals_only=True)
         V = None
     else:
-        lam, V = _top_eigh(C, n, eigvals_only=False)
+        lam, V = top_eigh(C, n, eigvals_only=False)
     lam = np.maximum(lam, 0.0)  # rounding can make a zero eigenvalue slightly negative
     return K, Zt, lam, V
 
@@ -801,7 +790,7 @@ def ekm_perturbation_bound(K, q, n=None, *, sketch="gaussian", random_state=None
     exact = memo(ABS_EIGENVALUES_MEMO, lambda: np.sort(
         np.abs(eigh(K, eigvals_only=True, check_finite=False)))[::-1])[:n]
     # eigenvalues of Z'Z = those of ZZ' padded with zeros
-    lam_tilde = _pad(np.maximum(_top_eigh(Zt.T @ Zt, n, eigvals_only=True), 0.0), n)
+    lam_tilde = _pad(np.maximum(top_eigh(Zt.T @ Zt, n, eigvals_only=True), 0.0), n)
     approx = np.sqrt(lam_tilde)
     observed = np.abs(exact**2 - lam_tilde)
     denom = exact + approx
