@@ -12,7 +12,10 @@ runs them: pages.common.cached.BLAS_THREADS) and the ratio to the peer:
 * the sparse-KPCA page's view at k = 100 steps on moons (``views.skpca.skpca_view``: the
   2-D picture, the deflated heatmaps, the exact and incomplete-Cholesky curves) against
   the peer, the same view with the heatmap's coordinates from a second greedy run
-  (``SparseKPCA(k).fit(X).transform``), for m = 140 (the page's default n = 200) and 700.
+  (``SparseKPCA(k).fit(X).transform``), for m = 140 (the page's default n = 200) and 700;
+* that view's animated figure (one frame per step) encoded for plotly.js
+  (``mpcore.plots.typed_arrays``, done once per new data set) against the peer, plotly's
+  own walk (``_plotly_utils.utils.convert_to_base64``) on a copy of the figure's containers.
 
 Usage::
 
@@ -37,7 +40,10 @@ from sklearn.datasets import make_moons
 from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _plotly_utils.utils import convert_to_base64  # noqa: E402
 from mpcore._linalg import top_eigh  # noqa: E402
+from mpcore.plots import skpca_animation_dict, typed_arrays  # noqa: E402
+from mpcore.plots._frames import _containers_copy  # noqa: E402
 from mpcore.kernels import kernel_matrix  # noqa: E402
 from mpcore.skpca import SparseKPCA  # noqa: E402
 from views import skpca as skpca_views  # noqa: E402
@@ -79,6 +85,13 @@ def view_peer(X, labels, kern, k, steps, K, lam):
         skpca_views.chosen_coordinates = ours
 
 
+def plotly_walk(fig):
+    """The peer: plotly's own typed-array encoding, in place on a copy of the containers."""
+    out = _containers_copy(fig)
+    convert_to_base64(out)
+    return out
+
+
 def timed(fn) -> float:
     t0 = time.perf_counter()
     fn()
@@ -114,6 +127,11 @@ def main(argv=None) -> int:
                       lambda a=(X, y, RBF, VIEW_STEPS, steps), K=K, lam=lam:
                       skpca_views.skpca_view(*a, K=K, lam=lam),
                       lambda a=(X, y, RBF, VIEW_STEPS, steps, K, lam): view_peer(*a)))
+        fig = skpca_animation_dict(ours["X2"], ours["steps"], axis_labels=ours["axis_labels"],
+                                   trace0=ours["trace0"], curves=ours["curves"],
+                                   heatmaps=ours["heat"], heat_index=ours["heat_index"])
+        cases.append(("typed", f"m = {m}, {len(steps)} frames",
+                      lambda fig=fig: typed_arrays(fig), lambda fig=fig: plotly_walk(fig)))
 
     times = {i: ([], []) for i in range(len(cases))}
     total = args.repeats * len(cases)
@@ -132,7 +150,9 @@ def main(argv=None) -> int:
     heads = {"eig": ("The n largest eigenvalues of an RBF kernel matrix",
                      "mpcore._linalg.top_eigh", "subset solver alone (the peer)"),
              "view": ("The sparse-KPCA page's view (views.skpca.skpca_view)",
-                      "coordinates from K", "a second greedy run (the peer)")}
+                      "coordinates from K", "a second greedy run (the peer)"),
+             "typed": ("Its animated figure encoded for plotly.js",
+                       "mpcore.plots.typed_arrays", "plotly's convert_to_base64 (the peer)")}
     for table, (title, ours_name, peer_name) in heads.items():
         print(f"{title}:\n")
         print(f"| case | {ours_name}, median [ms] | {peer_name}, median [ms] | ratio |")
