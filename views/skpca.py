@@ -22,7 +22,8 @@ from mpcore.spectrum import incomplete_cholesky
 from .data import KernelChoice
 
 __all__ = ["HEATMAP_MAX_POINTS", "HEATMAP_MAX_M", "skpca_steps", "skpca_model", "eigenvalues",
-           "heatmap_points", "chosen_coordinates", "deflated_heatmaps", "exact_tail", "cholesky_curve", "skpca_view"]
+           "heatmap_points", "chosen_coordinates", "deflated_heatmaps", "exact_tail",
+           "cholesky_curve", "skpca_view"]
 
 #: Points shown in the deflated-kernel heatmap.
 HEATMAP_MAX_POINTS = 40
@@ -85,7 +86,7 @@ def chosen_coordinates(K, chosen, rows) -> np.ndarray:
     Nystroem approximation on the first j chosen points for every j.
 
     What ``SparseKPCA.transform`` gives on those points, read from the kernel matrix the
-    page already holds instead of a second greedy run of k steps (as long as the first).
+    page already holds, without running the greedy selection a second time.
     """
     chosen = np.asarray(chosen, dtype=int)
     L = cholesky_with_jitter(K[np.ix_(chosen, chosen)], what="K[i,i]",
