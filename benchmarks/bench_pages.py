@@ -92,6 +92,7 @@ from browser_util import (  # noqa: E402
     wait_for_app,
     wait_for_charts,
 )
+from _progress import progress  # noqa: E402  (benchmarks/, this script's folder)
 
 TARGET_S = 2.5
 
@@ -331,15 +332,6 @@ def interactions(browser, url: str, n: int) -> dict:
         return res
     finally:
         context.close()
-
-
-def progress(done: int, total: int, label: str) -> None:
-    width = 30
-    filled = int(width * done / max(total, 1))
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label:<24}")
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
 
 
 def load_once(browser, url: str, context=None) -> dict:

@@ -41,6 +41,7 @@ from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from _plotly_utils.utils import convert_to_base64  # noqa: E402
+from _progress import progress  # noqa: E402  (benchmarks/, this script's folder)
 from mpcore._linalg import top_eigh  # noqa: E402
 from mpcore.plots import skpca_animation_dict, typed_arrays  # noqa: E402
 from mpcore.plots._frames import _containers_copy  # noqa: E402
@@ -53,16 +54,6 @@ EIG_SIZES = ((354, (5, 20, 100)), (1000, (5, 20, 100)), (2100, (5, 20, 100)))
 VIEW_SIZES = (140, 700)
 VIEW_STEPS = 100
 RBF = KernelChoice("rbf", gamma=0.5, sigma=1.0)
-
-
-def progress(done: int, total: int, label: str) -> None:
-    """A progress bar on the terminal (stderr), so the tables on stdout stay clean."""
-    width = 30
-    filled = int(width * done / max(total, 1))
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label:40s}")
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
 
 
 def subset_peer(K, n):
