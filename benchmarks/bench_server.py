@@ -71,7 +71,7 @@ def view_peer(X, labels, kern, k, steps, K, lam):
     ours = skpca_views.chosen_coordinates
     skpca_views.chosen_coordinates = second_run
     try:
-        return skpca_views.skpca_view(X, labels, kern, k, steps, K=K, lam=lam)
+        return skpca_views.skpca_view(X, labels, kern, steps, K=K, lam=lam)
     finally:
         skpca_views.chosen_coordinates = ours
 
@@ -111,11 +111,11 @@ def main(argv=None) -> int:
         K = kernel_matrix(X, **RBF.params())
         lam = skpca_views.eigenvalues(K)
         steps = skpca_views.skpca_steps(X, RBF, VIEW_STEPS, K=K)
-        ours = skpca_views.skpca_view(X, y, RBF, VIEW_STEPS, steps, K=K, lam=lam)
+        ours = skpca_views.skpca_view(X, y, RBF, steps, K=K, lam=lam)
         peer = view_peer(X, y, RBF, VIEW_STEPS, steps, K, lam)
         np.testing.assert_allclose(ours["heat"], peer["heat"], rtol=0, atol=1e-5)
         cases.append(("view", f"m = {m}, k = {VIEW_STEPS} ({len(steps)} steps taken)",
-                      lambda a=(X, y, RBF, VIEW_STEPS, steps), K=K, lam=lam:
+                      lambda a=(X, y, RBF, steps), K=K, lam=lam:
                       skpca_views.skpca_view(*a, K=K, lam=lam),
                       lambda a=(X, y, RBF, VIEW_STEPS, steps, K, lam): view_peer(*a)))
         fig = skpca_animation_dict(ours["X2"], ours["steps"], axis_labels=ours["axis_labels"],

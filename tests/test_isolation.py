@@ -190,7 +190,6 @@ def cached_values():
         "split": cached.split(choice, 0.3),
         "train_kernel": cached.train_kernel(choice, kern, 0.3),
         "skpca_steps": cached.skpca_steps(choice, kern, 0.3, 6),
-        "skpca_model": cached.skpca_model(choice, kern, 0.3, 6),
         "train_eigenvalues": cached.train_eigenvalues(choice, kern, 0.3),
         "skpca_view": cached.skpca_view(choice, kern, 0.3, 6),
         "skpca_view (59-trick)": cached.skpca_view(choice, kern, 0.3, 6, 59),
@@ -198,7 +197,7 @@ def cached_values():
 
 
 @pytest.mark.parametrize("name", ["load_data", "split", "train_kernel", "skpca_steps",
-                                  "skpca_model", "train_eigenvalues", "skpca_view",
+                                  "train_eigenvalues", "skpca_view",
                                   "skpca_view (59-trick)"])
 def test_cached_arrays_are_read_only(cached_values, name):
     arrays = list(_arrays(cached_values[name], name))

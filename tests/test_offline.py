@@ -30,7 +30,7 @@ def _skpca_figure(k=K_STEPS):
     tr, _ = split(d, 0.25, choice.seed)
     kern = KernelChoice("rbf", gamma=2.0)
     steps = skpca_views.skpca_steps(d.X[tr], kern, k)
-    v = skpca_views.skpca_view(d.X[tr], d.y[tr], kern, k, steps)
+    v = skpca_views.skpca_view(d.X[tr], d.y[tr], kern, steps)
     fig = skpca_animation_dict(v["X2"], v["steps"], axis_labels=v["axis_labels"],
                                trace0=v["trace0"], curves=v["curves"], heatmaps=v["heat"],
                                frame_ms=150)

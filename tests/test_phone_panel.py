@@ -20,7 +20,7 @@ def skpca_fig():
     d = datasets.load("moons", n_samples=60)
     kern = KernelChoice("rbf", sigma=1.0)
     steps = skpca_steps(d.X, kern, 6)
-    v = skpca_view(d.X, d.y, kern, 6, steps)
+    v = skpca_view(d.X, d.y, kern, steps)
     return skpca_animation_dict(v["X2"], v["steps"], axis_labels=v["axis_labels"],
                                 trace0=v["trace0"], curves=v["curves"], heatmaps=v["heat"],
                                 heat_index=v["heat_index"])

@@ -126,7 +126,7 @@ def _skpca():
     tr, te = split(d, 0.25, choice.seed)
     kern = KernelChoice("rbf", gamma=2.0)
     steps = skpca_views.skpca_steps(d.X[tr], kern, 5)
-    v = skpca_views.skpca_view(d.X[tr], d.y[tr], kern, 5, steps)
+    v = skpca_views.skpca_view(d.X[tr], d.y[tr], kern, steps)
     return skpca_animation_dict(v["X2"], v["steps"], axis_labels=v["axis_labels"],
                                 trace0=v["trace0"], curves=v["curves"], heatmaps=v["heat"])
 

@@ -22,7 +22,7 @@ def run():
     d = datasets.load("moons", n_samples=120)  # m > 40: the heatmap shows a subsample
     kern = KernelChoice("rbf", sigma=1.0)
     steps = skpca_steps(d.X, kern, K_STEPS)
-    v = skpca_view(d.X, d.y, kern, K_STEPS, steps)
+    v = skpca_view(d.X, d.y, kern, steps)
     fig = skpca_animation_dict(v["X2"], v["steps"], axis_labels=v["axis_labels"],
                                trace0=v["trace0"], curves=v["curves"], heatmaps=v["heat"],
                                heat_index=v["heat_index"], added=[3, 5])

@@ -55,7 +55,7 @@ def skpca_run():
     tr, _ = split(d, 0.25, choice.seed)
     kern = KernelChoice("rbf", gamma=2.0)
     steps = skpca_views.skpca_steps(d.X[tr], kern, 5)
-    return skpca_views.skpca_view(d.X[tr], d.y[tr], kern, 5, steps)
+    return skpca_views.skpca_view(d.X[tr], d.y[tr], kern, steps)
 
 
 @given(height=hst.integers(300, 1400), start=hst.integers(-2, 8), heat=hst.booleans(),

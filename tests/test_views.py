@@ -78,7 +78,7 @@ def skpca_run(moons):
     X, labels = d.X[tr], d.y[tr]
     K = kernel_matrix(X, **RBF.params())
     steps = skpca.skpca_steps(X, RBF, 8, K=K)
-    return X, labels, K, steps, skpca.skpca_view(X, labels, RBF, 8, steps, K=K)
+    return X, labels, K, steps, skpca.skpca_view(X, labels, RBF, steps, K=K)
 
 
 def test_heatmap_at_step_j_is_k_minus_the_rank_j_nystroem_approximation(skpca_run):
@@ -118,7 +118,7 @@ def test_cholesky_curve_is_incomplete_cholesky_and_never_rises(skpca_run):
 def test_the_59_trick_view_forms_no_kernel_matrix(moons):
     d, tr, _ = moons
     steps = skpca.skpca_steps(d.X[tr], RBF, 5, n_candidates=59, seed=3)
-    v = skpca.skpca_view(d.X[tr], d.y[tr], RBF, 5, steps, n_candidates=59, seed=3)
+    v = skpca.skpca_view(d.X[tr], d.y[tr], RBF, steps, n_candidates=59)
     assert v["heat"] is None and "59-trick" in v["heat_note"] and v["curves"] == {}
     assert len(v["steps"]) == 5
 

@@ -16,12 +16,12 @@ from scipy.linalg import solve_triangular
 from mpcore._linalg import cholesky_with_jitter
 from mpcore.kernels import kernel_matrix
 from mpcore.plots import project_2d
-from mpcore.skpca import SparseKPCA, greedy_steps, greedy_steps_from_data
+from mpcore.skpca import greedy_steps, greedy_steps_from_data
 from mpcore.spectrum import incomplete_cholesky
 
 from .data import KernelChoice
 
-__all__ = ["HEATMAP_MAX_POINTS", "HEATMAP_MAX_M", "skpca_steps", "skpca_model", "eigenvalues",
+__all__ = ["HEATMAP_MAX_POINTS", "HEATMAP_MAX_M", "skpca_steps", "eigenvalues",
            "heatmap_points", "chosen_coordinates", "deflated_heatmaps", "exact_tail",
            "cholesky_curve", "skpca_view"]
 
@@ -40,11 +40,6 @@ def skpca_steps(X, kern: KernelChoice, k: int, *, K=None, n_candidates=None, see
         return list(greedy_steps(kernel_matrix(X, **kern.params()) if K is None else K, k))
     return list(greedy_steps_from_data(X, k, n_candidates=n_candidates, random_state=seed,
                                        **kern.params()))
-
-
-def skpca_model(X, kern: KernelChoice, k: int, *, n_candidates=None, seed=0) -> SparseKPCA:
-    """``SparseKPCA(k, ...)`` fitted on the training rows ``X``."""
-    return SparseKPCA(k, n_candidates=n_candidates, random_state=seed, **kern.params()).fit(X)
 
 
 def eigenvalues(K) -> np.ndarray:
@@ -124,8 +119,8 @@ def cholesky_curve(K, n_steps: int, trace0: float) -> np.ndarray:
     return np.maximum(chol, 0.0)
 
 
-def skpca_view(X, labels, kern: KernelChoice, k: int, steps, *, K=None, lam=None,
-               n_candidates=None, seed=0) -> dict:
+def skpca_view(X, labels, kern: KernelChoice, steps, *, K=None, lam=None,
+               n_candidates=None) -> dict:
     """Everything the sparse-KPCA page draws, from the training rows ``X``.
 
     Parameters
@@ -135,8 +130,6 @@ def skpca_view(X, labels, kern: KernelChoice, k: int, steps, *, K=None, lam=None
     labels : ndarray of shape (m,) or None
         Class labels (classification) to order the heatmap and colour the points.
     kern : KernelChoice
-    k : int
-        Steps asked for (``steps`` may hold fewer).
     steps : list of SKPCAStep
         :func:`skpca_steps` for the same setting.
     K : ndarray of shape (m, m), optional
@@ -145,8 +138,6 @@ def skpca_view(X, labels, kern: KernelChoice, k: int, steps, *, K=None, lam=None
         :func:`eigenvalues` of ``K`` (computed when needed and not given).
     n_candidates : int, optional
         The 59-trick: no heatmap and no exact curves (K is never formed).
-    seed : int
-        The run's seed, for the callers' signature (the 59-trick's draws are in ``steps``).
 
     Returns
     -------

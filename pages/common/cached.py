@@ -17,7 +17,6 @@ from threadpoolctl import threadpool_limits
 
 import datasets
 from mpcore.kernels import kernel_matrix
-from mpcore.skpca import SparseKPCA
 from views import bounds as _bounds
 from views import data as _data
 from views import kcca as _kcca
@@ -116,14 +115,6 @@ def skpca_steps(choice: DataChoice, kern: KernelChoice, test_fraction: float, k:
                                           seed=choice.seed))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Fitting sparse kernel PCA...")
-def skpca_model(choice: DataChoice, kern: KernelChoice, test_fraction: float, k: int,
-                n_candidates: int | None = None) -> SparseKPCA:
-    X = load_data(choice).X[split(choice, test_fraction)[0]]
-    return freeze_tree(_skpca.skpca_model(X, kern, k, n_candidates=n_candidates,
-                                          seed=choice.seed))
-
-
 @st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Exact eigenvalues...")
 def train_eigenvalues(choice: DataChoice, kern: KernelChoice, test_fraction: float):
     """All eigenvalues of the training kernel, descending (for exact KPCA curves)."""
@@ -139,10 +130,10 @@ def skpca_view(choice: DataChoice, kern: KernelChoice, test_fraction: float, k: 
     exact = n_candidates is None
     labels = d.y[tr] if d.y is not None and d.task == "classification" else None
     return freeze_tree(_skpca.skpca_view(
-        d.X[tr], labels, kern, k, skpca_steps(choice, kern, test_fraction, k, n_candidates),
+        d.X[tr], labels, kern, skpca_steps(choice, kern, test_fraction, k, n_candidates),
         K=train_kernel(choice, kern, test_fraction) if exact else None,
         lam=train_eigenvalues(choice, kern, test_fraction) if exact else None,
-        n_candidates=n_candidates, seed=choice.seed))
+        n_candidates=n_candidates))
 
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Drawing the animation...")
