@@ -578,12 +578,37 @@ _FITTED_JS = """() => {
 }"""
 
 
+#: What the page knows of its window, for a failure's message: the window, every timeline's
+#: last data, what the fit component (pages/common/fit.py) last drew for, sent and will
+#: resend, and whether a run is going on.
+_FIT_STATE_JS = """() => {
+  const tls = [document, ...[...document.querySelectorAll('*')].map(e => e.shadowRoot)
+               .filter(Boolean)].flatMap(h => [...h.querySelectorAll('.tl')]);
+  const w = window.__mpWidth, r = window.__mpRecheck;
+  return {window: [innerWidth, innerHeight],
+          timelines: tls.map(t => t.__tl ? JSON.stringify({narrow: t.__tl.data.narrow,
+            below: t.__tl.data.narrowBelow, present: t.__tl.data.present, vh: t.__tl.data.vh,
+            connected: t.isConnected}) : 'no data'),
+          fit: w ? {narrow: w.narrow, below: w.below} : null,
+          sent: window.__mpWidthSent || null, now: performance.now(),
+          recheck: r ? {key: r.key, left: r.left} : null,
+          running: !!document.querySelector('[data-testid="stStatusWidget"]'),
+          stale: document.querySelectorAll('[data-stale="true"]').length};
+}"""
+
+
 def wait_for_fit(page, content: str | None = "h1", timeout_ms: int = PAGE_TIMEOUT_MS):
     """After a load or a resize: wait until the page has adapted to the window (the timeline
     reports a phone width or a presentation height once, and the page reruns), then until
     that run has drawn. A condition, not a fixed sleep."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
     wait_for_app(page, content=content, timeout_ms=timeout_ms)
-    page.wait_for_function(_FITTED_JS, polling=100, timeout=timeout_ms)
+    try:
+        page.wait_for_function(_FITTED_JS, polling=100, timeout=timeout_ms)
+    except PlaywrightTimeoutError:
+        raise AssertionError("the page did not adapt to its window: "
+                             f"{page.evaluate(_FIT_STATE_JS)}") from None
     wait_for_app(page, content=content, timeout_ms=timeout_ms)
     wait_for_charts(page, timeout_ms=timeout_ms)
 
