@@ -218,12 +218,6 @@ _ARM_STEP_JS = """([target, n]) => {
 }"""
 
 
-def _server_done(pg, before: int) -> float:
-    """performance.now() [ms] when the script run after ``before`` runs was over and every
-    chart drawn."""
-    return _drawn_after(pg, "([b]) => window.__mpRuns > b", [before])
-
-
 def _drawn_after(pg, answered: str, arg=None) -> float:
     """performance.now() [ms] of the first animation frame, once ``answered`` (a function
     evaluated in the page) holds, at which every chart is drawn."""
@@ -291,9 +285,12 @@ def interact_step(pg, n: int) -> dict[str, list[float]]:
     for _ in range(n):
         j, n_steps = pg.evaluate(_TIMELINE_JS)
         if j >= n_steps:  # at the last step: back to the first (not timed), then Step
-            before = pg.evaluate("() => window.__mpRuns")
+            # Reset is answered in the browser, like Step: wait for the counter, then for
+            # the page's answer (the timeline has its number back), every chart drawn
             pg.get_by_role("button", name="⟲ Reset").first.click()
-            _server_done(pg, before)
+            at_first = f"() => {{ const t = ({_TIMELINE_JS})(); return !!t && t[0] === 1; }}"
+            pg.wait_for_function(at_first, polling="raf", timeout=120_000)
+            _drawn_after(pg, "() => window.__mpTimeline.ack >= window.__mpTimeline.seq")
             wait_for_app(pg, content=None)
             j, n_steps = pg.evaluate(_TIMELINE_JS)
         pg.evaluate(_ARM_STEP_JS, [j + 1, n_steps])
