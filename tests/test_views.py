@@ -209,6 +209,68 @@ def test_eq3_reuses_the_shared_exact_spectrum_and_gives_the_same_numbers(spectru
     assert full_eighs == []  # no full eigh of K: Eq. 3 took the shared spectrum
 
 
+def _direct_curves(K, seed, n, k_grid, q_grid):
+    """The error curves over the top n computed for that n alone, from mpcore: each rule's
+    own columns (every k), each sketch's own eigenproblem and Eq. 3 (every q)."""
+    from mpcore.spectrum import (ekm_perturbation_bound, nystrom_eigenvalues,
+                                 nystrom_indices)
+
+    exact = exact_eigenvalues(K, n, method="eigh")
+    nys = {name: np.array([relative_error(nystrom_eigenvalues(
+        K, nystrom_indices(K, int(kk), rule=rule, random_state=seed), n), exact).max()
+        for kk in k_grid]) for rule, name in NYSTROM_SERIES.items()}
+    ekm, obs = {}, {}
+    for sketch, name in EKM_SERIES.items():
+        ps = [ekm_perturbation_bound(K, int(qq), n, sketch=sketch, random_state=seed)
+              for qq in q_grid]
+        ekm[name] = np.array([relative_error(p.approx, exact).max() for p in ps])
+        obs[name] = np.array([p.observed.max() for p in ps])
+    return nys, ekm, obs
+
+
+@pytest.mark.parametrize("n", [1, 4, 9])
+def test_curves_for_each_n_are_the_curves_computed_for_that_n_alone(spectrum_run, n):
+    """The page computes every method's error on each of the top 9 eigenvalues once and
+    slices a new n: the slice is what computing the curves for that n alone gives."""
+    K = spectrum_run[0]
+    by_eig = spectrum.error_curves_by_eigenvalue(K, 3, 9, k_max=12)
+    assert by_eig["n_top"] == 9 and by_eig["n_compared"] == 9
+    curves = spectrum.curves_for_n(by_eig, n)
+    nys, ekm, obs = _direct_curves(K, 3, n, curves["k_grid"], curves["q_grid"])
+    assert curves["n_compared"] == n
+    for name, errs in nys.items():
+        np.testing.assert_allclose(curves["nystrom"][name], errs, rtol=1e-7, atol=1e-12,
+                                   err_msg=name)
+    for name, errs in ekm.items():
+        np.testing.assert_allclose(curves["ekm"][name], errs, rtol=1e-7, atol=1e-12,
+                                   err_msg=name)
+        np.testing.assert_allclose(curves["eq3"][name][0], obs[name], rtol=1e-7, atol=1e-12,
+                                   err_msg=name)
+        # Eq. 3 holds at every q for every n: observed <= ||E||_2 <= m max|E_ij|
+        _, spectral, entrywise = curves["eq3"][name]
+        assert np.all(curves["eq3"][name][0] <= spectral * (1 + 1e-9) + 1e-12)
+        assert np.all(spectral <= entrywise * (1 + 1e-9) + 1e-12)
+
+
+def test_curves_grow_with_n_and_refuse_an_n_they_were_not_computed_for(spectrum_run):
+    """A larger n takes the largest error over more eigenvalues: no curve falls as n grows."""
+    K = spectrum_run[0]
+    by_eig = spectrum.error_curves_by_eigenvalue(K, 3, 9, k_max=12)
+    previous = None
+    for n in range(1, 10):
+        c = spectrum.curves_for_n(by_eig, n)
+        now = np.concatenate([*c["nystrom"].values(), *c["ekm"].values(),
+                              *c["ekm_bounds"].values()])
+        if previous is not None:
+            assert np.all(now >= previous)
+        previous = now
+    for bad in (0, 10):
+        with pytest.raises(ValueError, match="between 1 and 9"):
+            spectrum.curves_for_n(by_eig, bad)
+    with pytest.raises(ValueError, match="n_top"):
+        spectrum.error_curves_by_eigenvalue(K, 3, K.shape[0] + 1, k_max=12)
+
+
 # ---------------------------------------------------------------- KCCA
 
 

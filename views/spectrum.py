@@ -30,8 +30,9 @@ from mpcore import (
     validated_kernel,
 )
 
-__all__ = ["EXACT_VECTORS", "exact_spectrum", "SPECTRUM_GRID", "SPECTRUM_Q_GRID_MAX", "SPECTRUM_BOUND_GRID_MAX_M", "SPECTRUM_ZERO_RATIO", "scree_length",
-           "log_grid", "n_compared", "compare_methods", "error_curves", "errors_at"]
+__all__ = ["N_EIG_MAX", "EXACT_VECTORS", "exact_spectrum", "SPECTRUM_GRID", "SPECTRUM_Q_GRID_MAX", "SPECTRUM_BOUND_GRID_MAX_M", "SPECTRUM_ZERO_RATIO", "scree_length",
+           "log_grid", "n_compared", "compare_methods", "error_curves", "error_curves_by_eigenvalue",
+           "curves_for_n", "errors_at"]
 
 #: Nystroem rules whose subsets are nested (the first k of k + 1 columns): the error
 #: curves take every k from one run to the largest (mpcore.nystrom_nested_eigenvalues).
@@ -76,8 +77,10 @@ def _timed(fn):
     return out, time.perf_counter() - t0
 
 
+#: The most leading eigenvalues the page compares (its n slider stops at min(this, m - 1)).
+N_EIG_MAX = 50
 #: Eigenvectors kept by :func:`exact_spectrum` (the largest ``n_eig`` the page offers).
-EXACT_VECTORS = 50
+EXACT_VECTORS = N_EIG_MAX
 
 
 def exact_spectrum(K, n_vectors: int = EXACT_VECTORS) -> dict:
@@ -212,15 +215,48 @@ def error_curves(K, seed: int, n_eig: int, k_max: int, *,
     gives every k on the grid as a prefix; random subsets and sketches use
     ``seed``, so a grid point equal to k or q reproduces :func:`compare_methods`
     exactly. Eq. 3 is computed at every q only when m <= ``bound_grid_max_m``.
+    This is :func:`curves_for_n` of :func:`error_curves_by_eigenvalue` at ``n_eig``.
+    """
+    return curves_for_n(error_curves_by_eigenvalue(K, seed, n_eig, k_max,
+                                                   bound_grid_max_m=bound_grid_max_m,
+                                                   exact=exact), n_eig)
+
+
+def error_curves_by_eigenvalue(K, seed: int, n_top: int, k_max: int, *,
+                               bound_grid_max_m: int = SPECTRUM_BOUND_GRID_MAX_M,
+                               exact: dict | None = None) -> dict:
+    """Every method's relative error on each of the top ``n_top`` eigenvalues, over the
+    grids of k and q, with Eq. 3 on each: the curves of every n <= ``n_top`` are maxima
+    over a prefix (:func:`curves_for_n`).
+
+    An approximation's top n eigenvalues are the first n of its top ``n_top`` (the same
+    columns or sketch, one symmetric eigenproblem), and ``||E||_2`` and ``m max|E_ij|`` do
+    not depend on n. Computing the top 50 costs what the top 10 cost (the solvers'
+    reduction to tridiagonal form dominates), so the app computes them once per data set,
+    kernel and largest k, and a new n only slices.
+
+    Returns
+    -------
+    dict
+        ``k_grid``, ``q_grid``, ``with_bound`` as in :func:`error_curves`; ``n_top``;
+        ``n_compared`` (of the top ``n_top``); ``nystrom`` and ``ekm`` (series name -> array
+        of shape (grid points, ``n_compared``) of relative errors); ``ekm_bounds`` (the
+        same shape: Eq. 3 carried to the eigenvalue scale, relative) and ``eq3`` (series
+        name -> observed ``|lambda_i^2 - lambda~_i|`` of that shape, ``||E||_2`` and
+        ``m max|E_ij|`` per q), both empty without the bound.
     """
     K = validated_kernel(K)
     m = K.shape[0]
+    n_top = int(n_top)
+    if not 1 <= n_top <= m:
+        raise ValueError(f"n_top must be between 1 and m = {m}, got {n_top}.")
     if exact is None:
-        exact = exact_eigenvalues(K, n_eig, method="eigh")
+        exact = exact_eigenvalues(K, n_top, method="eigh")
     else:
         _remember_spectrum(K, exact)
-        exact = exact["values"][:n_eig]
+        exact = exact["values"][:n_top]
     n_cmp = n_compared(exact)
+    exact = exact[:n_cmp]
     k_grid, q_grid = log_grid(min(k_max, m)), log_grid(min(m, SPECTRUM_Q_GRID_MAX))
     nystrom = {}
     for rule, name in NYSTROM_SERIES.items():
@@ -232,7 +268,7 @@ def error_curves(K, seed: int, n_eig: int, k_max: int, *,
             vals = [nystrom_eigenvalues(K, nystrom_indices(K, int(kk), rule=rule,
                                                            random_state=seed), n_cmp)
                     for kk in k_grid]
-        nystrom[name] = np.asarray([relative_error(v, exact[:n_cmp]).max() for v in vals])
+        nystrom[name] = np.asarray([relative_error(v, exact) for v in vals])
     with_bound = m <= bound_grid_max_m
     errors, bounds, eq3 = {}, {}, {}
     for sketch, name in EKM_SERIES.items():
@@ -241,16 +277,38 @@ def error_curves(K, seed: int, n_eig: int, k_max: int, *,
             if with_bound:
                 p = ekm_perturbation_bound(K, int(qq), n_cmp, sketch=sketch, random_state=seed)
                 vals = p.approx
-                rel_b.append(_relative_bound(p.eigenvalue_bound, p.exact).max())
-                obs.append(p.observed.max())
+                rel_b.append(_relative_bound(p.eigenvalue_bound, p.exact))
+                obs.append(p.observed)
                 spec.append(p.spectral_bound)
                 entry.append(p.entrywise_bound)
             else:
                 vals = ekm_eigenvalues(K, int(qq), n_cmp, sketch=sketch, random_state=seed)
-            errs.append(relative_error(vals, exact[:n_cmp]).max())
+            errs.append(relative_error(vals, exact))
         errors[name] = np.asarray(errs)
         if with_bound:
             bounds[name] = np.asarray(rel_b)
             eq3[name] = tuple(np.asarray(a) for a in (obs, spec, entry))
     return dict(k_grid=k_grid, q_grid=q_grid, nystrom=nystrom, ekm=errors, ekm_bounds=bounds,
-                eq3=eq3, with_bound=with_bound, n_compared=n_cmp)
+                eq3=eq3, with_bound=with_bound, n_top=n_top, n_compared=n_cmp)
+
+
+def curves_for_n(by_eigenvalue: dict, n_eig: int) -> dict:
+    """The error curves over the top ``n_eig`` (:func:`error_curves`' dict) from
+    :func:`error_curves_by_eigenvalue`: each point's largest error over the first
+    ``min(n_eig, n_compared)`` eigenvalues (the compared ones are a prefix of the sorted
+    spectrum)."""
+    n_top = by_eigenvalue["n_top"]
+    if not 1 <= int(n_eig) <= n_top:
+        raise ValueError(f"n_eig must be between 1 and {n_top} (the eigenvalues the curves "
+                         f"were computed for), got {n_eig}.")
+    n_cmp = min(int(n_eig), by_eigenvalue["n_compared"])
+
+    def top(errs):
+        return {name: np.asarray(e)[:, :n_cmp].max(axis=1) for name, e in errs.items()}
+
+    eq3 = {name: (np.asarray(obs)[:, :n_cmp].max(axis=1), np.asarray(spec), np.asarray(entry))
+           for name, (obs, spec, entry) in by_eigenvalue["eq3"].items()}
+    return dict(k_grid=by_eigenvalue["k_grid"], q_grid=by_eigenvalue["q_grid"],
+                nystrom=top(by_eigenvalue["nystrom"]), ekm=top(by_eigenvalue["ekm"]),
+                ekm_bounds=top(by_eigenvalue["ekm_bounds"]), eq3=eq3,
+                with_bound=by_eigenvalue["with_bound"], n_compared=n_cmp)

@@ -341,13 +341,26 @@ def spectrum_run(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: 
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL,
                show_spinner="Errors over a grid of k and q (with Eq. 3 at every q)...")
-def spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int, k_max: int) -> dict:
-    """views.spectrum.error_curves: errors against k (three rules) and q (two sketches)."""
+def spectrum_curves_by_eigenvalue(choice: DataChoice, kern: KernelChoice, k_max: int,
+                                  n_top: int) -> dict:
+    """views.spectrum.error_curves_by_eigenvalue: each method's error on each of the top
+    ``n_top`` eigenvalues over the grids of k and q, once per data set and kernel."""
     K = full_kernel(choice, kern)
     exact = spectrum_exact(choice, kern)
-    return freeze_tree(_spectrum.error_curves(K, choice.seed, n_eig, k_max,
-                                              bound_grid_max_m=SPECTRUM_BOUND_GRID_MAX_M,
-                                              exact=exact))
+    return freeze_tree(_spectrum.error_curves_by_eigenvalue(
+        K, choice.seed, n_top, k_max, bound_grid_max_m=SPECTRUM_BOUND_GRID_MAX_M, exact=exact))
+
+
+@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+def spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int, k_max: int) -> dict:
+    """views.spectrum.error_curves: errors against k (three rules) and q (two sketches).
+
+    Sliced from the errors on the top ``min(N_EIG_MAX, m - 1)`` eigenvalues (the most the
+    page offers), computed once: a new n costs no eigenproblem."""
+    m = full_kernel(choice, kern).shape[0]
+    n_top = max(int(n_eig), min(_spectrum.N_EIG_MAX, m - 1))
+    return freeze_tree(_spectrum.curves_for_n(
+        spectrum_curves_by_eigenvalue(choice, kern, k_max, n_top), n_eig))
 
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)

@@ -11,6 +11,7 @@ import math
 from functools import lru_cache
 
 import datasets
+from views.spectrum import N_EIG_MAX
 
 from .fields import (
     CSV,
@@ -170,7 +171,7 @@ SPECTRUM = Schema("spectrum", [
     k_field(lambda c: min(_m(c), SPECTRUM_K_MAX), default=50, label="Nyström: k columns of K",
             section="Approximations"),
     k_field(_m, default=100, key="spectrum.q", label="EKM: sketch size q"),
-    k_field(lambda c: min(50, _m(c) - 1), default=10, key="spectrum.n_eig",
+    k_field(lambda c: min(N_EIG_MAX, _m(c) - 1), default=10, key="spectrum.n_eig",
             label="Top n eigenvalues compared"),
 ])
 
