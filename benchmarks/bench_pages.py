@@ -48,8 +48,12 @@ Targets: median drawn < 2.5 s; control change median < 0.3 s, p95 < 1 s.
 Medians over the repeats; run on a quiet machine::
 
     python benchmarks/bench_pages.py [--repeats 5] [--pages skpca,kmp] [--out FILE]
+    python benchmarks/bench_pages.py --every-slider --pages spectrum [--repeats 1]
     python benchmarks/bench_pages.py --phone [--pages kmp]
     python benchmarks/bench_pages.py --spectrum-datasets [--repeats 3]
+
+``--every-slider`` moves each slider of a page's sidebar in turn (``--interactions``
+notches each, from where the one before left the page), not only the first.
 
 ``--phone`` opens every page as a phone held upright (390x844, a phone's User-Agent).
 
@@ -254,10 +258,26 @@ _SLIDER_ANSWERED_JS = """([b]) => {
 }"""
 
 
-def interact_slider(pg, n: int) -> list[float]:
-    """Seconds from a slider notch to the redrawn view (run over, every chart drawn)."""
+#: The sidebar's sliders (Streamlit's ``stSlider`` elements, in the page's order).
+_SIDEBAR_SLIDERS = '[data-testid="stSidebar"] [data-testid="stSlider"]'
+
+
+def sidebar_sliders(pg) -> list[tuple[str, object]]:
+    """(label, thumb) of every slider in the sidebar, in the page's order."""
     out = []
-    loc = _control(pg, "slider")
+    boxes = pg.locator(_SIDEBAR_SLIDERS)
+    for i in range(boxes.count()):
+        box = boxes.nth(i)
+        label = box.locator('[data-testid="stWidgetLabel"]').first.inner_text().strip()
+        out.append((label, box.get_by_role("slider").first))
+    return out
+
+
+def interact_slider(pg, n: int, loc=None) -> list[float]:
+    """Seconds from a notch of slider ``loc`` (default the sidebar's first) to the redrawn
+    view (run over, every chart drawn)."""
+    out = []
+    loc = _control(pg, "slider") if loc is None else loc
     # one way for every notch, so each value is one not seen before and the run computes
     # it, as when a student explores (turning back at the maximum would ask for the values
     # already computed, cached from then on)
@@ -306,9 +326,10 @@ def interact_step(pg, n: int) -> dict[str, list[float]]:
     return out
 
 
-def interactions(browser, url: str, n: int) -> dict:
+def interactions(browser, url: str, n: int, every_slider: bool = False) -> dict:
     """(control, until) -> seconds: ("step", "view"), ("step", "server"), ("slider", "server")
-    for the controls the page shows."""
+    for the controls the page shows; with ``every_slider``, ("slider: <label>", "server")
+    for each slider of the sidebar in turn, from the state the one before left."""
     context = browser.new_context(**WINDOW)
     try:
         pg = context.new_page()
@@ -324,6 +345,9 @@ def interactions(browser, url: str, n: int) -> dict:
             if control == "step":
                 for until, times in interact_step(pg, n).items():
                     res[(control, until)] = times
+            elif every_slider:
+                for label, thumb in sidebar_sliders(pg):
+                    res[(f"slider: {label}", "server")] = interact_slider(pg, n, thumb)
             else:
                 res[(control, "server")] = interact_slider(pg, n)
         return res
@@ -539,6 +563,9 @@ def main(argv=None) -> int:
                         help="checkout to serve (default: this one); e.g. an older commit's "
                              "`git worktree` for a before/after comparison")
     parser.add_argument("--out", type=Path, default=None, help="also write the table here")
+    parser.add_argument("--every-slider", action="store_true",
+                        help="move every slider of each page's sidebar in turn, not only "
+                             "the first (the page loads are timed as usual)")
     parser.add_argument("--phone", action="store_true",
                         help="a phone held upright (390x844, a phone's User-Agent) instead "
                              "of a 1280x720 window; page loads only (a phone's sidebar, "
@@ -659,7 +686,8 @@ def main(argv=None) -> int:
             for p in pages:
                 url = p.url(server.base)
                 runs, again = visits(browser, url, args.repeats, lambda: tick(p.name))
-                inter = interactions(browser, url, args.interactions) if args.interactions else {}
+                inter = (interactions(browser, url, args.interactions, args.every_slider)
+                         if args.interactions else {})
                 rows.append((p, runs, again, inter))
             browser.close()
     finally:
@@ -702,8 +730,10 @@ def main(argv=None) -> int:
         rank = _p95_rank(args.interactions)
         p95_is = f"the {_ordinal(rank)} slowest of them" if rank > 1 else "the slowest of them"
         lines += ["", f"Control changes ({args.interactions} per control, after the page "
-                  f"settled; p95 is {p95_is}; the slider is the sidebar's first, moved one "
-                  "notch). Step ▶ is "
+                  f"settled; p95 is {p95_is}; "
+                  + ("each slider of the sidebar in turn" if args.every_slider
+                     else "the slider is the sidebar's first")
+                  + ", moved one notch). Step ▶ is "
                   "answered in the browser: *view* is the click to the counter and the figure "
                   "on the new step (drawn), *server* the click to the page's answer, with every "
                   "chart drawn:", "",
@@ -716,7 +746,7 @@ def main(argv=None) -> int:
             for (control, until), times in inter.items():
                 med = statistics.median(times)
                 p95 = sorted(times)[len(times) - _p95_rank(len(times))]
-                label = {"step": "Step ▶", "slider": "slider"}[control]
+                label = {"step": "Step ▶"}.get(control, control)
                 what = {"view": "view: counter and figure",
                         "server": "server: run over, charts drawn"}[until]
                 lines.append(f"| {title} | {label} | {what} | {med:.3f} | {p95:.3f} | "
