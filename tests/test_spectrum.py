@@ -15,6 +15,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from conftest import ATOL_EXACT, RTOL_EXACT
 from mpcore import spectrum as sp
+from mpcore import validated_kernel
 from mpcore.kernels import kernel_matrix
 from mpcore.skpca import SparseKPCA, greedy_steps
 
@@ -281,6 +282,28 @@ def test_eq3_bound_holds(sketch, q, seed, gamma):
     # the same sketch as ekm_eigenvalues for the same seed
     assert_allclose(b.approx[:5], sp.ekm_eigenvalues(K, q, 5, sketch=sketch, random_state=seed),
                     rtol=RTOL_EXACT, atol=ATOL_EXACT)
+
+
+@pytest.mark.parametrize("sketch", sp.SKETCHES)
+@given(m=st.integers(3, 60), q=st.integers(1, 60), seed=st.integers(0, 2**31 - 1),
+       gamma=st.floats(0.01, 5.0))
+@settings(max_examples=25, deadline=None)
+def test_eq3_norms_are_those_of_the_error_matrix(sketch, m, q, seed, gamma):
+    """||E||_2 and m max|E_ij| are those of E = K^2 - Z'Z formed from the sketch itself
+    (Z = S K, mpcore.ekm_sketch), on a checked K whose K @ K is shared between calls."""
+    q = min(q, m)
+    X = np.random.default_rng(seed % 1000).normal(size=(m, 3))
+    K = kernel_matrix(X, gamma=gamma)
+    Zt = sp.ekm_sketch(K, q, sketch=sketch, random_state=seed)
+    E = K @ K - Zt @ Zt.T
+    scale = np.abs(K @ K).max()
+    checked = validated_kernel(K)
+    for _ in range(2):  # the second call takes K @ K from the memo
+        b = sp.ekm_perturbation_bound(checked, q, sketch=sketch, random_state=seed)
+        assert_allclose(b.spectral_bound, np.linalg.norm(E, 2), rtol=1e-9,
+                        atol=ATOL_EXACT * scale)
+        assert_allclose(b.entrywise_bound, m * np.abs(E).max(), rtol=1e-9,
+                        atol=ATOL_EXACT * scale)
 
 
 def test_ekm_unsketched_bound_is_zero(K):
