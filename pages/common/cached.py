@@ -339,8 +339,12 @@ def spectrum_run(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: 
     return freeze_tree(_spectrum.compare_methods(K, choice.seed, k, q, n_eig, exact=exact))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL,
-               show_spinner="Errors over a grid of k and q (with Eq. 3 at every q)...")
+#: Shown while the error curves compute (by spectrum_curves: Streamlit shows no spinner for
+#: a cached function called inside another one).
+_CURVES_SPINNER = "Errors over a grid of k and q (with Eq. 3 at every q)..."
+
+
+@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=_CURVES_SPINNER)
 def spectrum_curves_by_eigenvalue(choice: DataChoice, kern: KernelChoice, k_max: int,
                                   n_top: int) -> dict:
     """views.spectrum.error_curves_by_eigenvalue: each method's error on each of the top
@@ -351,7 +355,7 @@ def spectrum_curves_by_eigenvalue(choice: DataChoice, kern: KernelChoice, k_max:
         K, choice.seed, n_top, k_max, bound_grid_max_m=SPECTRUM_BOUND_GRID_MAX_M, exact=exact))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=_CURVES_SPINNER)
 def spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int, k_max: int) -> dict:
     """views.spectrum.error_curves: errors against k (three rules) and q (two sketches).
 
