@@ -391,3 +391,31 @@ def test_a_phone_gets_the_error_panels_stacked():
     assert all(d == [0, 1] for d in error_axes(390))
     wide = error_axes(1280)
     assert len(wide) >= 2 and all(d[1] < 1 for d in wide[:-1])
+
+
+def test_a_new_data_set_shows_a_spinner_for_each_computation(monkeypatch):
+    """A data set not computed before: the kernel matrix, the exact spectrum, the timed run
+    and the error curves each show their spinner. Streamlit shows none for a cached function
+    called inside another, so each message must sit on a function the page calls itself."""
+    from streamlit.elements.spinner import SpinnerMixin
+
+    shown = []
+    real = SpinnerMixin.spinner
+
+    def spy(self, text="", *args, **kwargs):
+        shown.append(str(text))
+        return real(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(SpinnerMixin, "spinner", spy)
+    # a size no other test draws, so nothing of it is cached in this process
+    at = open_app_page(PAGE, params=dict(dataset="moons", n="77", kernel="laplacian"))
+    assert_clean(at)
+    for words in ("kernel matrix", "Exact eigenvalues", "Timing every eigen-solver",
+                  "Errors over a grid of k and q"):
+        assert any(words in t for t in shown), (words, shown)
+    # a new n of the same data set: the curves are sliced, the run is new
+    shown.clear()
+    at.slider(key="spectrum.n_eig").set_value(12)
+    at.run(timeout=RUN_TIMEOUT)
+    assert_clean(at)
+    assert any("Timing every eigen-solver" in t for t in shown), shown
