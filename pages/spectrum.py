@@ -40,10 +40,6 @@ k, q, n_eig = state["k"], state["spectrum.q"], state["spectrum.n_eig"]
 
 narrow = is_narrow()  # a phone: the figures' panels and titles stacked to its width
 try:
-    # each called here first, so that its own spinner says what is computing (Streamlit
-    # shows none for a cached function called inside another): instant once cached
-    cached.full_kernel(choice, kern)
-    cached.spectrum_exact(choice, kern)
     run = cached.spectrum_run(choice, kern, k, q, n_eig)
     figures = cached.spectrum_run_figures(choice, kern, k, q, n_eig, narrow)
 except ValueError as exc:

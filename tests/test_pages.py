@@ -234,6 +234,39 @@ def test_every_registered_page_renders(page):
 
 OTHER_PAGES = [p.file for p in app_pages() if p.file != SKPCA]
 
+#: A setting no other test in the process draws, per page whose first run of a new data set
+#: computes (the papers' algorithms on it): so nothing of it is cached yet.
+FRESH_SETTINGS = {
+    "pages/skpca.py": dict(dataset="moons", n=83),
+    "pages/kmp.py": dict(dataset="moons", n=83),
+    "pages/bounds.py": dict(dataset="moons", n=83),
+    "pages/spectrum.py": dict(dataset="moons", n=83),
+    "pages/kcca.py": {"kcca.n": 830},
+}
+
+
+@pytest.mark.parametrize("page", sorted(FRESH_SETTINGS), ids=lambda f: Path(f).stem)
+def test_a_new_setting_shows_a_spinner(page, monkeypatch):
+    """The first run of a setting not computed before shows a spinner (after half a second,
+    Streamlit's delay) for what it computes. Streamlit shows none for a cached function
+    called inside another, so a page whose only call held the spinners inside it showed no
+    progress at all."""
+    from streamlit.elements.spinner import SpinnerMixin
+
+    shown = []
+    real = SpinnerMixin.spinner
+
+    def spy(self, text="", *args, **kwargs):
+        shown.append(str(text))
+        return real(self, text, *args, **kwargs)
+
+    assert {p.file for p in app_pages()} >= set(FRESH_SETTINGS)
+    at = open_page(page)  # the page's default first, so its imports are not in the count
+    monkeypatch.setattr(SpinnerMixin, "spinner", spy)
+    at = open_page(page, FRESH_SETTINGS[page])
+    assert_clean(at)
+    assert [t for t in shown if t.strip() and "Loading data" not in t], shown
+
 
 def _options(at, key):
     found = [w for w in at.selectbox if w.key == key]

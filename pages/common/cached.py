@@ -38,6 +38,9 @@ from .widgets import MAX_APP_SAMPLES, DataChoice, KernelChoice
 
 ENTRIES = 32
 TTL = 3600
+# Streamlit shows no spinner for a cached function called inside another one: what a page
+# calls must carry the message for everything it may compute (a spinner shows only after
+# half a second, so a quick miss draws none).
 #: BLAS threads in the server process, set once when this module is first imported and
 #: kept (OpenBLAS's thread count is process-wide, so a limit held only around one
 #: computation would be lifted under another session's). The app's matrices are small and
@@ -170,7 +173,8 @@ def added_rows(choice: DataChoice, test_fraction: float):
 SKPCA_AT_K_ENTRIES = 128
 
 
-@st.cache_data(max_entries=SKPCA_AT_K_ENTRIES, ttl=TTL, show_spinner=False)
+@st.cache_data(max_entries=SKPCA_AT_K_ENTRIES, ttl=TTL,
+               show_spinner="Running greedy selection and drawing the animation...")
 def skpca_at_k(choice: DataChoice, kern: KernelChoice, test_fraction: float, k_max: int,
                n_candidates: int | None, k: int) -> dict:
     """What the sparse-KPCA page shows at sparsity ``k``: the first k steps and the figure
@@ -331,7 +335,8 @@ def spectrum_exact(choice: DataChoice, kern: KernelChoice) -> dict:
 
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL,
-               show_spinner="Timing every eigen-solver on the same K (one run each)...")
+               show_spinner="Timing every eigen-solver on the same K (one run each; on a new "
+                            "data set or kernel, K and its exact eigenvalues first)...")
 def spectrum_run(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: int) -> dict:
     """views.spectrum.compare_methods: one timed run of every method at (k, q)."""
     K = full_kernel(choice, kern)
