@@ -97,6 +97,7 @@ from browser_util import (  # noqa: E402
     wait_for_charts,
 )
 from _progress import progress  # noqa: E402  (benchmarks/, this script's folder)
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
 TARGET_S = 2.5
 
@@ -222,12 +223,16 @@ _ARM_STEP_JS = """([target, n]) => {
 }"""
 
 
+#: How long a control change may take to be answered and drawn before the run gives up.
+ANSWER_TIMEOUT_MS = 120_000
+
+
 def _drawn_after(pg, answered: str, arg=None) -> float:
     """performance.now() [ms] of the first animation frame, once ``answered`` (a function
     evaluated in the page) holds, at which every chart is drawn."""
-    pg.wait_for_function(answered, arg=arg, polling="raf", timeout=120_000)
+    pg.wait_for_function(answered, arg=arg, polling="raf", timeout=ANSWER_TIMEOUT_MS)
     pg.evaluate("() => { window.__mpDrawn = null; }")
-    pg.wait_for_function(_DRAWN_JS, polling="raf", timeout=120_000)
+    pg.wait_for_function(_DRAWN_JS, polling="raf", timeout=ANSWER_TIMEOUT_MS)
     return pg.evaluate("() => window.__mpDrawn")
 
 
@@ -281,10 +286,13 @@ def interact_slider(pg, n: int, loc=None) -> list[float]:
     # one way for every notch, so each value is one not seen before and the run computes
     # it, as when a student explores (turning back at the maximum would ask for the values
     # already computed, cached from then on)
-    room_up = loc.evaluate("(e) => Math.round((Number(e.max) - Number(e.value))"
-                           " / Number(e.step || 1))")
-    key = "ArrowRight" if room_up >= n else "ArrowLeft"
-    for _ in range(n):
+    # (a slider with fewer than n notches to either end, such as a select slider of six
+    # speeds, is moved as far as it goes the roomier way)
+    room_up, room_down = loc.evaluate(
+        "(e) => [Number(e.max) - Number(e.value), Number(e.value) - Number(e.min)]"
+        ".map(d => Math.round(d / Number(e.step || 1)))")
+    key = "ArrowRight" if room_up >= n or room_up >= room_down else "ArrowLeft"
+    for _ in range(min(n, max(room_up, room_down))):
         before = pg.evaluate("() => window.__mpRuns")
         pg.evaluate(_MARK_CHARTS_JS)
         t0 = pg.evaluate("() => performance.now()")
@@ -347,7 +355,15 @@ def interactions(browser, url: str, n: int, every_slider: bool = False) -> dict:
                     res[(control, until)] = times
             elif every_slider:
                 for label, thumb in sidebar_sliders(pg):
-                    res[(f"slider: {label}", "server")] = interact_slider(pg, n, thumb)
+                    try:
+                        times = interact_slider(pg, n, thumb)
+                    except PlaywrightTimeout:
+                        print(f"\n{url}: slider {label!r}: a notch not answered within "
+                              f"{ANSWER_TIMEOUT_MS / 1000:.0f} s; left out", file=sys.stderr)
+                        wait_for_app(pg, content=None)
+                        continue
+                    if times:  # none for a slider without a notch to move
+                        res[(f"slider: {label}", "server")] = times
             else:
                 res[(control, "server")] = interact_slider(pg, n)
         return res
