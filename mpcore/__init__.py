@@ -37,6 +37,7 @@ from .kcca import KCCAStep, SparseKCCA, canonical_correlations, kcca_steps
 from .skpca import SKPCAStep, SparseKPCA, greedy_steps, greedy_steps_from_data
 from .spectrum import (
     EKMPerturbation,
+    LanczosBudgetExceeded,
     ekm_eigenpairs,
     ekm_eigenvalues,
     ekm_perturbation_bound,
@@ -62,8 +63,8 @@ __all__ = [
     "normalize_kernel_specs", "KMPDictionary", "kmp_dictionary", "loss_functions", "LOSSES",
     "exact_eigenvalues", "exact_eigenpairs", "nystrom_eigenvalues", "nystrom_eigenpairs",
     "nystrom_nested_eigenvalues", "nystrom_indices", "random_indices", "ekm_eigenvalues",
-    "ekm_eigenpairs", "ekm_sketch",
-    "ekm_perturbation_bound", "EKMPerturbation", "incomplete_cholesky", "subspace_distance",
+    "ekm_eigenpairs", "ekm_sketch", "ekm_perturbation_bound", "EKMPerturbation",
+    "LanczosBudgetExceeded", "incomplete_cholesky", "subspace_distance",
     "relative_error", "SparseKCCA", "kcca_steps", "KCCAStep", "canonical_correlations",
     "validated_kernel", "ValidatedKernel",
 ]

@@ -258,14 +258,17 @@ def test_out_residual_means(curve, idx):
 
 @FUZZ
 @given(K=_psd_matrix(array_or_odd(small_data(1, 6, 1, 6))), n=scalar_or_odd(st.integers(1, 6)),
-       method=st.sampled_from(["auto", "eigh", "eigsh", "lanczos", None]))
-def test_exact_eigen(K, n, method):
-    w = refused_or(sp.exact_eigenvalues, ("K", "n", "method", "m"), K, n, method=method)
+       method=st.sampled_from(["auto", "eigh", "eigsh", "lanczos", None]),
+       strict=st.sampled_from([False, True, None, 1, "yes"]))
+def test_exact_eigen(K, n, method, strict):
+    w = refused_or(sp.exact_eigenvalues, ("K", "n", "method", "m", "strict"), K, n,
+                   method=method, strict=strict)
     if w is None:
         return
     assert_finite(w)
     assert np.all(np.diff(w) <= 1e-9 * max(1.0, abs(w).max()))
-    pairs = clean_call(sp.exact_eigenpairs, ("K", "n", "method", "m"), K, n, method=method)
+    pairs = clean_call(sp.exact_eigenpairs, ("K", "n", "method", "m", "strict"), K, n,
+                       method=method, strict=strict)
     assert_finite(*pairs)
 
 

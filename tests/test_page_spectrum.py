@@ -420,3 +420,19 @@ def test_a_new_data_set_shows_a_spinner_for_each_computation(monkeypatch):
     at.run(timeout=RUN_TIMEOUT)
     assert_clean(at)
     assert any("Timing every eigen-solver" in t for t in shown), shown
+
+
+def test_clustered_eigenvalues_leave_lanczos_out_with_a_note_not_a_wait():
+    """The smallest width on boston makes K nearly the identity: Lanczos for the top 29
+    would take some 10^5 products with K (20 s a notch in a browser). It stops within its
+    budget, the page says why it is left out of the timing table, and every other method is
+    there, compared with the exact spectrum."""
+    at = open_page(params={"dataset": "boston", "sigma": "0.05", "spectrum.n_eig": "29"})
+    assert_clean(at)
+    assert any("eigsh (Lanczos) is left out of the table" in w.value
+               and "products with the 506 x 506 matrix" in w.value for w in at.warning), \
+        [w.value for w in at.warning]
+    methods = list(timing(at)["method"])
+    assert not any("eigsh" in name for name in methods), methods
+    assert {"dense eigh (all m)", "eigh, top n only", *NYSTROM_SERIES.values(),
+            *EKM_SERIES.values()} <= set(methods)

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
+from scipy.sparse.linalg import ArpackNoConvergence
 
 from conftest import ATOL_EXACT, RTOL_EXACT
 from mpcore import spectrum as sp
@@ -440,3 +441,42 @@ def test_subspace_distance():
 def test_bad_input_raises(K, call, exc):
     with pytest.raises(exc):
         call(K)
+
+
+def _boston_rbf(sigma):
+    """The eigenvalue page's default data (boston, standardised) with an rbf of width sigma."""
+    import datasets
+    from sklearn.preprocessing import StandardScaler
+
+    X = StandardScaler().fit_transform(datasets.load("boston").X)
+    return kernel_matrix(X, kernel="rbf", gamma=1.0 / (2.0 * sigma**2))
+
+
+def test_lanczos_stops_within_its_budget_on_clustered_eigenvalues():
+    """sigma = 0.05 on standardised boston makes K nearly the identity (hundreds of
+    eigenvalues equal to 1). Lanczos for the top 29 then needs some 10^5 products with K
+    under ARPACK's own limit (20 s); it stops after its budget (m products here) and the
+    dense solver answers, or, with strict=True, it raises for a comparison to report."""
+    K = _boston_rbf(0.05)
+    m = K.shape[0]
+    exact = np.sort(np.linalg.eigvalsh(K))[::-1]
+    assert np.sum(np.abs(exact - 1.0) < 1e-9) > 100  # the cluster
+    budget = max(m, sp.LANCZOS_BUDGET_PER_NCV * min(m, 2 * 29 + 1))
+    for fn in (sp.exact_eigenvalues, sp.exact_eigenpairs):
+        with pytest.raises(sp.LanczosBudgetExceeded, match=f"within {budget} products") as info:
+            fn(K, 29, method="eigsh", strict=True)
+        assert isinstance(info.value, ArpackNoConvergence) and info.value.products == budget
+    w = sp.exact_eigenvalues(K, 29, method="eigsh")
+    assert_allclose(w, exact[:29], rtol=RTOL_EXACT, atol=ATOL_EXACT)
+    w, V = sp.exact_eigenpairs(K, 29, method="eigsh")
+    assert_allclose(K @ V, V * w, atol=1e-8)
+
+
+@pytest.mark.parametrize("n", [1, 10, 30, 49])
+def test_lanczos_converges_within_its_budget_at_the_default_width(n):
+    """At the page's default width (sigma = 3) the budget leaves Lanczos room: it finds the
+    top n itself (strict) and agrees with the dense solver."""
+    K = _boston_rbf(3.0)
+    exact = np.sort(np.linalg.eigvalsh(K))[::-1][:n]
+    assert_allclose(sp.exact_eigenvalues(K, n, method="eigsh", strict=True), exact,
+                    rtol=1e-9, atol=ATOL_EXACT * exact[0])
