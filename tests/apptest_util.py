@@ -57,6 +57,22 @@ def assert_clean(at):
     assert not at.error, [e.value for e in at.error]
 
 
+def record_spinners(monkeypatch) -> list[str]:
+    """The text of every spinner the app starts from now on, in order (Streamlit draws one
+    only after half a second, so a test sees what the page asks for, not the timing)."""
+    from streamlit.elements.spinner import SpinnerMixin
+
+    shown: list[str] = []
+    real = SpinnerMixin.spinner
+
+    def spy(self, text="", *args, **kwargs):
+        shown.append(str(text))
+        return real(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(SpinnerMixin, "spinner", spy)
+    return shown
+
+
 def widget(at, kind, key, default=None):
     """Value of the widget ``key`` (``default`` when it is not drawn)."""
     found = [w for w in getattr(at, kind) if w.key == key]

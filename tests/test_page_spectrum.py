@@ -25,7 +25,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from apptest_util import (chart_elements, chart_spec, assert_clean, code_of, kernel_params, open_app_page, reference_data,
-                          widget)
+                          record_spinners, widget)
 
 import datasets
 from conftest import RTOL_EXACT
@@ -398,16 +398,7 @@ def test_a_new_data_set_shows_a_spinner_for_each_computation(monkeypatch):
     spectrum) and the error curves each show their spinner. Streamlit shows none for a cached
     function called inside another, so each message must sit on a function the page calls
     itself."""
-    from streamlit.elements.spinner import SpinnerMixin
-
-    shown = []
-    real = SpinnerMixin.spinner
-
-    def spy(self, text="", *args, **kwargs):
-        shown.append(str(text))
-        return real(self, text, *args, **kwargs)
-
-    monkeypatch.setattr(SpinnerMixin, "spinner", spy)
+    shown = record_spinners(monkeypatch)
     # a size no other test draws, so nothing of it is cached in this process
     at = open_app_page(PAGE, params=dict(dataset="moons", n="77", kernel="laplacian"))
     assert_clean(at)

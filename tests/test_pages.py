@@ -33,7 +33,8 @@ from sklearn.preprocessing import StandardScaler
 from streamlit.testing.v1 import AppTest
 
 import datasets
-from apptest_util import chart_elements, chart_spec, chosen_so_far, open_footer, step_counter, timeline
+from apptest_util import (chart_elements, chart_spec, chosen_so_far, open_footer, record_spinners,
+                          step_counter, timeline)
 from browser_util import app_pages
 from mpcore.kernels import kernel_matrix
 from mpcore.skpca import SparseKPCA, greedy_steps
@@ -251,18 +252,9 @@ def test_a_new_setting_shows_a_spinner(page, monkeypatch):
     Streamlit's delay) for what it computes. Streamlit shows none for a cached function
     called inside another, so a page whose only call held the spinners inside it showed no
     progress at all."""
-    from streamlit.elements.spinner import SpinnerMixin
-
-    shown = []
-    real = SpinnerMixin.spinner
-
-    def spy(self, text="", *args, **kwargs):
-        shown.append(str(text))
-        return real(self, text, *args, **kwargs)
-
     assert {p.file for p in app_pages()} >= set(FRESH_SETTINGS)
-    at = open_page(page)  # the page's default first, so its imports are not in the count
-    monkeypatch.setattr(SpinnerMixin, "spinner", spy)
+    open_page(page)  # the page's default first, so its imports are not in the count
+    shown = record_spinners(monkeypatch)
     at = open_page(page, FRESH_SETTINGS[page])
     assert_clean(at)
     assert [t for t in shown if t.strip() and "Loading data" not in t], shown
