@@ -92,7 +92,8 @@ SPECTRAL_NORM_EIGSH_MIN_M = 150
 #: the matrix (ncv: ARPACK's basis size, ``max(2k + 1, 20)``), about twice the cost of a
 #: dense ``eigh`` of it. The bundled data sets need at most 220 products at m >= 442 for the
 #: top 1 to 49 eigenvalues; clustered ones (an rbf width far below the data's scale makes K
-#: nearly the identity) need 10^5 under ARPACK's own limit: 20 s at m = 486.
+#: nearly the identity) needed 10^5 under ARPACK's own limit: 22 s for the eigenvalue page's
+#: two calls at m = 486.
 LANCZOS_BUDGET_PER_NCV = 4
 
 #: Largest population size m accepted by :func:`random_indices` (a permutation of m
@@ -251,9 +252,10 @@ def exact_eigenvalues(K, n, *, method="auto", strict=False):
         eigh (:data:`LANCZOS_BUDGET_PER_NCV`: clustered eigenvalues converge slowly) and
         the dense solver answers instead.
     strict : bool
-        With "eigsh", raise :class:`LanczosBudgetExceeded` (an ARPACK
-        ``ArpackNoConvergence``) instead of falling back to the dense solver, as a
-        comparison of the solvers wants.
+        When Lanczos runs ("eigsh", or "auto" choosing it), raise its error instead of
+        falling back to the dense solver, as a comparison of the solvers wants:
+        :class:`LanczosBudgetExceeded` (an ARPACK ``ArpackNoConvergence``) when the budget
+        runs out.
 
     Returns
     -------
