@@ -366,7 +366,7 @@ def spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int, k_max: i
 
     Sliced from the errors on the top ``min(N_EIG_MAX, m - 1)`` eigenvalues (the most the
     page offers), computed once: a new n costs no eigenproblem."""
-    m = full_kernel(choice, kern).shape[0]
+    m = load_data(choice).n_samples  # K's size, without a copy of K out of its cache
     n_top = max(int(n_eig), min(_spectrum.N_EIG_MAX, m - 1))
     return freeze_tree(_spectrum.curves_for_n(
         spectrum_curves_by_eigenvalue(choice, kern, k_max, n_top), n_eig))
