@@ -41,6 +41,7 @@ TTL = 3600
 # Streamlit shows no spinner for a cached function called inside another one: what a page
 # calls must carry the message for everything it may compute (a spinner shows only after
 # half a second, so a quick miss draws none).
+
 #: BLAS threads in the server process, set once when this module is first imported and
 #: kept (OpenBLAS's thread count is process-wide, so a limit held only around one
 #: computation would be lifted under another session's). The app's matrices are small and
