@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import re
 import tomllib
 from pathlib import Path
@@ -272,17 +273,30 @@ KEY_PATTERNS = {
 }
 
 
-def _text_files():
-    for path in ROOT.rglob("*"):
-        rel = path.relative_to(ROOT)
-        if any(part in SKIP_DIRS for part in rel.parts) or not path.is_file():
-            continue
-        if path.stat().st_size > 2 * MB:
-            continue
-        data = path.read_bytes()
-        if b"\x00" in data[:4096]:
-            continue
-        yield rel.as_posix(), data.decode("utf-8", errors="replace")
+def _text_files(root=ROOT):
+    """(relative path, text) of the project's text files: not a virtual environment's,
+    whatever its name (a folder with ``pyvenv.cfg``), nor a cache's or the browser tests'."""
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS
+                         and not (Path(folder) / d / "pyvenv.cfg").is_file())
+        for name in sorted(files):
+            path = Path(folder) / name
+            if not path.is_file() or path.stat().st_size > 2 * MB:
+                continue
+            data = path.read_bytes()
+            if b"\x00" in data[:4096]:
+                continue
+            yield path.relative_to(root).as_posix(), data.decode("utf-8", errors="replace")
+
+
+def test_a_virtual_environment_is_not_read_whatever_its_name(tmp_path):
+    """README's set-up may be run in a venv inside the clone (``python -m venv .v``): the
+    packages' own test files hold sample keys, and they are not the project's."""
+    (tmp_path / ".v" / "lib").mkdir(parents=True)
+    (tmp_path / ".v" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (tmp_path / ".v" / "lib" / "sample.py").write_text('password = "hunter2hunter2"\n')
+    (tmp_path / "app.py").write_text("print('hello')\n")
+    assert [rel for rel, _ in _text_files(tmp_path)] == ["app.py"]
 
 
 def test_key_patterns_catch_typical_secrets():
