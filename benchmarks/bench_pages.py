@@ -223,16 +223,16 @@ _ARM_STEP_JS = """([target, n]) => {
 }"""
 
 
-#: How long a control change may take to be answered and drawn before the run gives up.
-ANSWER_TIMEOUT_MS = 120_000
+#: How long the benchmark waits for a page drawn or a control answered before it gives up.
+WAIT_TIMEOUT_MS = 120_000
 
 
 def _drawn_after(pg, answered: str, arg=None) -> float:
     """performance.now() [ms] of the first animation frame, once ``answered`` (a function
     evaluated in the page) holds, at which every chart is drawn."""
-    pg.wait_for_function(answered, arg=arg, polling="raf", timeout=ANSWER_TIMEOUT_MS)
+    pg.wait_for_function(answered, arg=arg, polling="raf", timeout=WAIT_TIMEOUT_MS)
     pg.evaluate("() => { window.__mpDrawn = null; }")
-    pg.wait_for_function(_DRAWN_JS, polling="raf", timeout=ANSWER_TIMEOUT_MS)
+    pg.wait_for_function(_DRAWN_JS, polling="raf", timeout=WAIT_TIMEOUT_MS)
     return pg.evaluate("() => window.__mpDrawn")
 
 
@@ -317,13 +317,13 @@ def interact_step(pg, n: int) -> dict[str, list[float]]:
             # the page's answer (the timeline has its number back), every chart drawn
             pg.get_by_role("button", name="⟲ Reset").first.click()
             at_first = f"() => {{ const t = ({_TIMELINE_JS})(); return !!t && t[0] === 1; }}"
-            pg.wait_for_function(at_first, polling="raf", timeout=120_000)
+            pg.wait_for_function(at_first, polling="raf", timeout=WAIT_TIMEOUT_MS)
             _drawn_after(pg, "() => window.__mpTimeline.ack >= window.__mpTimeline.seq")
             wait_for_app(pg, content=None)
             j, n_steps = pg.evaluate(_TIMELINE_JS)
         pg.evaluate(_ARM_STEP_JS, [j + 1, n_steps])
         loc.click()
-        pg.wait_for_function("() => window.__mpView !== null", polling="raf", timeout=120_000)
+        pg.wait_for_function("() => window.__mpView !== null", polling="raf", timeout=WAIT_TIMEOUT_MS)
         out["view"].append(pg.evaluate("() => window.__mpView") / 1000)
         # the run's answer: the timeline has the number of the click's step back (a run
         # that only confirms the step the browser shows may be over before the app's
@@ -359,7 +359,7 @@ def interactions(browser, url: str, n: int, every_slider: bool = False) -> dict:
                         times = interact_slider(pg, n, thumb)
                     except PlaywrightTimeout:
                         print(f"\n{url}: slider {label!r}: a notch not answered within "
-                              f"{ANSWER_TIMEOUT_MS / 1000:.0f} s; left out", file=sys.stderr)
+                              f"{WAIT_TIMEOUT_MS / 1000:.0f} s; left out", file=sys.stderr)
                         wait_for_app(pg, content=None)
                         continue
                     if times:  # none for a slider without a notch to move
@@ -392,11 +392,11 @@ def load_once(browser, url: str, context=None) -> dict:
 
         pg.on("requestfinished", lambda request: on_response(request.response()))
         pg.goto(url)
-        pg.wait_for_function(_DRAWN_JS, polling="raf", timeout=120_000)
+        pg.wait_for_function(_DRAWN_JS, polling="raf", timeout=WAIT_TIMEOUT_MS)
         # then stable (nothing else arrives), checked by the tests' own condition
         wait_for_app(pg, content="h1")
         wait_for_charts(pg)
-        pg.wait_for_function(_DRAWN_JS, polling="raf", timeout=120_000)
+        pg.wait_for_function(_DRAWN_JS, polling="raf", timeout=WAIT_TIMEOUT_MS)
         drawn_ms = pg.evaluate("() => window.__mpDrawn")
         figures = pg.evaluate(_FIGURES_JS)
         errors = pg.locator('[data-testid="stException"]').count()
