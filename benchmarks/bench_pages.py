@@ -323,7 +323,8 @@ def interact_step(pg, n: int) -> dict[str, list[float]]:
             j, n_steps = pg.evaluate(_TIMELINE_JS)
         pg.evaluate(_ARM_STEP_JS, [j + 1, n_steps])
         loc.click()
-        pg.wait_for_function("() => window.__mpView !== null", polling="raf", timeout=WAIT_TIMEOUT_MS)
+        pg.wait_for_function("() => window.__mpView !== null", polling="raf",
+                             timeout=WAIT_TIMEOUT_MS)
         out["view"].append(pg.evaluate("() => window.__mpView") / 1000)
         # the run's answer: the timeline has the number of the click's step back (a run
         # that only confirms the step the browser shows may be over before the app's
