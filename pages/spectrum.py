@@ -95,10 +95,17 @@ with right:
                   "are expected." if gap < 1e-3 else "."))
 
 table = pd.DataFrame(run["rows"])
-# a static table (st.table): no data-grid code to load, and every cell shows in full
-st.table(table.set_index("method").style.format({
-    "time (s)": "{:.4f}", "time / dense eigh": "{:.3f}", f"max rel. error, top {n_cmp}": "{:.2e}",
-    "rel. error λ₁": "{:.2e}", "largest angle (°)": "{:.3g}"}, na_rep="–"))
+formats = {"time (s)": "{:.4f}", "time / dense eigh": "{:.3f}",
+           f"max rel. error, top {n_cmp}": "{:.2e}", "rel. error λ₁": "{:.2e}",
+           "largest angle (°)": "{:.3g}"}
+# static tables (st.table): no data-grid code to load, and every cell shows in full; a phone
+# gets the columns in two tables (time, then accuracy), each its width, none behind a swipe
+by_method = table.set_index("method")
+halves = [["computes", "time (s)", "time / dense eigh"],
+          [c for c in by_method.columns if c not in ("computes", "time (s)", "time / dense eigh")]]
+for columns in (halves if narrow else [list(by_method.columns)]):
+    st.table(by_method[columns].style.format(
+        {c: f for c, f in formats.items() if c in columns}, na_rep="–"))
 times = dict(zip(table["method"], table["time (s)"]))
 if run["eigsh_note"]:
     st.warning(run["eigsh_note"])

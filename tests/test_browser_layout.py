@@ -8,7 +8,8 @@ the browser, not its pixels; the page shows no exception and raised no JavaScrip
 - the document has no horizontal overflow (nothing wider than the window);
 - no text of the app's own content overflows its box: equations (``.katex-display``),
   metrics (label and value, which Streamlit truncates with an ellipsis), captions,
-  widget labels and markdown text (``scrollWidth <= clientWidth + 1``);
+  widget labels and markdown text (``scrollWidth <= clientWidth + 1``), and every table's
+  columns (Streamlit scrolls a wider table sideways: on a phone its last columns hide);
 - the controls in the main block (buttons, the timeline's Play) lie inside the
   window horizontally;
 - a plotly legend or colour bar covers no data point of its figure, and a colour bar
@@ -108,6 +109,16 @@ _GEOMETRY_JS = r"""() => {
           break;
         }
       }
+    }
+  }
+  // a table: every column inside its box (Streamlit's table scrolls sideways when it is
+  // wider, which on a phone hides the last columns behind a swipe no one sees)
+  for (const t of main.querySelectorAll('[data-testid="stTable"]')) {
+    if (!vis(t)) continue;
+    const table = t.querySelector('table');
+    if (table && table.getBoundingClientRect().width > t.getBoundingClientRect().width + 1) {
+      overflowing.push(`table ${name(table).slice(0, 60)} (${table.getBoundingClientRect().width} `
+                       + `> ${t.getBoundingClientRect().width})`);
     }
   }
   const outside = [];

@@ -21,6 +21,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -391,6 +392,26 @@ def test_a_phone_gets_the_error_panels_stacked():
     assert all(d == [0, 1] for d in error_axes(390))
     wide = error_axes(1280)
     assert len(wide) >= 2 and all(d[1] < 1 for d in wide[:-1])
+
+
+def test_a_phone_gets_the_timing_table_in_two_halves_that_make_the_whole():
+    """A phone's width (390 px) cannot hold the table's eight columns: it gets two tables
+    (time, then accuracy), the same rows and cells as the one table a wide window gets."""
+    def tables(width):
+        at = open_app_page("pages/spectrum.py", params=dict(dataset="moons", n=80),
+                           state={"_window_width": width})
+        assert_clean(at)
+        return [t.value for t in at.table]
+
+    (wide,) = tables(1280)
+    halves = tables(390)
+    assert len(halves) == 2
+    assert [len(h.columns) for h in halves] == [3, len(wide.columns) - 3]
+    assert list(halves[0].columns) + list(halves[1].columns) == list(wide.columns)
+    for half in halves:
+        assert list(half.index) == list(wide.index)
+    # the timings are one run's (cached), so the halves show the very numbers of the table
+    pd.testing.assert_frame_equal(pd.concat(halves, axis=1), wide)
 
 
 def test_a_new_data_set_shows_a_spinner_for_each_computation(monkeypatch):
