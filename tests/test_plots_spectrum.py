@@ -20,6 +20,7 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
+from plotly.subplots import make_subplots
 from hypothesis import example, given, settings
 from hypothesis import strategies as hst
 from numpy.testing import assert_allclose, assert_array_equal
@@ -49,6 +50,7 @@ from mpcore.plots._spectrum import (
     EKM_COUNTSKETCH,
     EKM_GAUSSIAN,
     ENTRYWISE_SUFFIX,
+    EQ3_TITLE,
     ERROR_FLOOR,
     EXACT,
     NYSTROM_CHOLESKY,
@@ -567,6 +569,38 @@ def test_a_cached_layout_carries_nothing_from_one_data_set_to_the_next():
     assert second["layout"]["yaxis"]["title"]["text"] == "eigenvalue λᵢ (log scale)"
     assert [s["x0"] for s in second["layout"]["shapes"]] == [0.5, 5, 7]
     assert_array_equal(second["data"][-1]["y"], close)
+
+
+@settings(max_examples=15, deadline=None)
+@given(moves=hst.lists(hst.tuples(hst.integers(1, 60), hst.integers(1, 60), hst.booleans()),
+                       min_size=2, max_size=4))
+def test_n_and_the_length_shown_move_with_the_data(curves, moves):
+    """n and the scree plot's length are written into a copy of the layout styled once (a
+    new top-n or sketch size no longer styles the figures again): after any sequence of
+    moves, the shaded band, the x range and the titles naming n are what plotly itself
+    makes of them, and a caller's change to one figure does not reach the next."""
+    for n, length, narrow in moves:
+        n = min(n, length)
+        exact = np.geomspace(1.0, 1e-6, length)
+        scree = scree_figure_dict(exact, {}, n_compared=n, k=1, narrow=narrow)["layout"]
+        ref = go.Figure()
+        ref.add_vrect(x0=0.5, x1=n + 0.5, fillcolor="#999", opacity=0.12, line_width=0)
+        ref.update_xaxes(range=[0.5, length + 0.5], title=f"index i (largest first);"
+                         f"{'<br>' if narrow else ' '}shaded: the top {n} compared")
+        ref = ref.to_plotly_json()["layout"]
+        assert scree["shapes"][0] == ref["shapes"][0]
+        assert scree["xaxis"]["range"] == ref["xaxis"]["range"]
+        assert scree["xaxis"]["title"]["text"] == ref["xaxis"]["title"]["text"]
+        scree["shapes"][0]["x1"] = -1.0  # a caller's change to its copy
+        scree["xaxis"]["title"]["text"] = "changed by a caller"
+        errors = error_curves_figure_dict(curves["k_grid"], curves["nystrom"], curves["q_grid"],
+                                          curves["ekm"], eq3=curves["eq3"], k=1, q=1,
+                                          n_compared=n, narrow=narrow)["layout"]
+        titles = go.Figure(make_subplots(rows=1, cols=3, subplot_titles=[
+            f"Nyström: max rel. error, top {n}", f"EKM: max rel. error, top {n}", EQ3_TITLE]))
+        assert [a["text"] for a in errors["annotations"]] == \
+            [a.text for a in titles.layout.annotations]
+        errors["annotations"][0]["text"] = "changed by a caller"
 
 
 @settings(max_examples=15, deadline=None)

@@ -106,9 +106,10 @@ def _scatter(x, y, name, *, colour, symbol, size, dash=None, width, hover, **kw)
                 marker=marker, hovertemplate=hover, **kw)
 
 
-#: Where the styled layouts below draw a vertical line before its place is known: the
-#: layout is styled once per shape, and the current k and q are written into a copy
-#: (:func:`_place_lines`), so moving k or q does not style the figure again.
+#: Where the styled layouts below draw what the data decide before it is known (a vertical
+#: line, the scree plot's shaded band and range): the layout is styled once per shape, and
+#: the current k, q, n and length are written into a copy (:func:`_place_lines`,
+#: :func:`_fill_scree`), so moving k, q or n does not style the figure again.
 _SOMEWHERE = 0
 
 
@@ -123,24 +124,26 @@ def _place_lines(layout: dict, lines: list, *, shapes_from: int, labelled: bool)
             layout["annotations"][n].update(x=x, text=f"{label} = {x}")
 
 
+def _scree_axis_title(n_compared: int, narrow: bool) -> str:
+    return (f"index i (largest first);{'<br>' if narrow else ' '}shaded: the top {n_compared} "
+            "compared")
+
+
 @styled_once
-def _scree_layout(n_series: int, size: int, n_compared: int, labels: tuple, height: int,
-                  narrow: bool) -> dict:
-    """The scree plot's layout without the data's decade spacing and the places of the k
-    and q lines (:func:`styled_once`): built through plotly once per shape, so moving to
-    another data set of the same length, or moving k or q, only fills in numbers.
-    ``labels``: the lines drawn, "k" and / or "q"."""
+def _scree_layout(n_series: int, labels: tuple, height: int, narrow: bool) -> dict:
+    """The scree plot's layout without the data's decade spacing, the places of the k and q
+    lines, the length shown and the top n shaded (:func:`styled_once`; :func:`_fill_scree`):
+    built through plotly once per shape, so another data set, k, q or n only fills in
+    numbers (styling it again took 45 ms). ``labels``: the lines drawn, "k" and / or "q"."""
     fig = go.Figure()
-    fig.add_vrect(x0=0.5, x1=n_compared + 0.5, fillcolor="#999", opacity=0.12, line_width=0)
+    fig.add_vrect(x0=0.5, x1=_SOMEWHERE + 0.5, fillcolor="#999", opacity=0.12, line_width=0)
     for label in labels:
         fig.add_vline(x=_SOMEWHERE, line=dict(color="#555", dash="dot", width=2),
                       annotation_text=f"{label} = {_SOMEWHERE}", annotation_font_size=15,
                       # q sits at the right edge when q = m: its label goes left of the line
                       annotation_position="top right" if label == "k" else "bottom left")
     fig.update_yaxes(type="log", title="eigenvalue λᵢ (log scale)", exponentformat="power")
-    fig.update_xaxes(title=f"index i (largest first);{'<br>' if narrow else ' '}shaded: the top "
-                           f"{n_compared} compared",
-                     range=[0.5, size + 0.5])
+    fig.update_xaxes(title=_scree_axis_title(_SOMEWHERE, narrow), range=[0.5, _SOMEWHERE + 0.5])
     base_layout(fig, height=height)
     # the legend on top (base_layout), one entry a row (two a row cut the longest name at
     # 1280 px). Wider than a phone, the top margin holds every row and the side and bottom
@@ -154,6 +157,14 @@ def _scree_layout(n_series: int, size: int, n_compared: int, labels: tuple, heig
                                       entrywidthmode="fraction"),
                           margin=dict(t=40 + 22 * n_series, l=90, b=70))
     return projector_fonts(fig, title_shift=0).layout.to_plotly_json()
+
+
+def _fill_scree(layout: dict, size: int, n_compared: int, narrow: bool) -> None:
+    """Write the length shown and the top n shaded into a copy of :func:`_scree_layout`:
+    the x range, the shaded band (its first shape) and the axis title that names n."""
+    layout["xaxis"]["range"] = [0.5, size + 0.5]
+    layout["xaxis"]["title"]["text"] = _scree_axis_title(n_compared, narrow)
+    layout["shapes"][0]["x1"] = n_compared + 0.5
 
 
 def scree_figure_dict(exact, approx, *, n_compared, k=None, q=None, height=560,
@@ -175,8 +186,9 @@ def scree_figure_dict(exact, approx, *, n_compared, k=None, q=None, height=560,
                          hover="exact<br>i = %{x}<br>λ = %{y:.4g}<extra></extra>"))
     lines = [(label, val) for val, label in ((k, "k"), (q, "q"))
              if val is not None and val <= exact.size]
-    layout = _scree_layout(len(data), exact.size, int(n_compared),
-                           tuple(label for label, _ in lines), int(height), bool(narrow))
+    layout = _scree_layout(len(data), tuple(label for label, _ in lines), int(height),
+                           bool(narrow))
+    _fill_scree(layout, exact.size, int(n_compared), bool(narrow))
     _place_lines(layout, lines, shapes_from=1, labelled=True)
     layout["yaxis"]["dtick"] = decade_dtick(*[t["y"] for t in data])
     return dict(data=data, layout=layout)
@@ -215,18 +227,24 @@ EQ3_TITLE = ("Eq. 3 as stated (squared scale)<br><span style='font-size:13px'>"
              "dotted m·max|εᵢⱼ|</span>")
 
 
+def _errors_titles(n_compared) -> list[str]:
+    """The first two panels' titles (the Eq. 3 panel's does not name n)."""
+    n_txt = f"top {n_compared}" if n_compared else "top n"
+    return [f"Nyström: max rel. error, {n_txt}", f"EKM: max rel. error, {n_txt}"]
+
+
 @styled_once
-def _errors_layout(panels: tuple, n_compared, labels: tuple, height: int, narrow: bool) -> dict:
-    """The error figure's layout without the data's decade spacing and the places of the k
-    and q lines (:func:`styled_once`).
+def _errors_layout(panels: tuple, labels: tuple, height: int, narrow: bool) -> dict:
+    """The error figure's layout without the data's decade spacing, the places of the k
+    and q lines and the n in its panels' titles (:func:`styled_once`): n is written into a
+    copy (its first two annotations), so a new n does not style the figure again (90 ms).
 
     ``panels``: for each panel (two, or three with Eq. 3), whether it has a curve. As
     plotly does for a figure built trace by trace, an empty panel gets no reference line.
     ``labels``: the lines drawn, "k" (first panel) and / or "q" (second).
     """
     n_cols = len(panels)
-    n_txt = f"top {n_compared}" if n_compared else "top n"
-    titles = [f"Nyström: max rel. error, {n_txt}", f"EKM: max rel. error, {n_txt}"]
+    titles = _errors_titles(None)
     if n_cols == 3:
         titles.append(EQ3_TITLE)
     if narrow:  # a phone: one panel per row, as wide as the screen
@@ -322,8 +340,10 @@ def error_curves_figure_dict(k_grid, nystrom_errors, q_grid, ekm_errors, *, ekm_
     panels = (bool(nystrom_errors), bool(ekm_errors)) + ((True,) if eq3 else ())
     lines = [(label, x) for label, x, shown in (("k", k, panels[0]), ("q", q, panels[1]))
              if x is not None and shown]
-    layout = _errors_layout(panels, n_compared, tuple(label for label, _ in lines),
-                            int(height), bool(narrow))
+    layout = _errors_layout(panels, tuple(label for label, _ in lines), int(height),
+                            bool(narrow))
+    for note, title in zip(layout["annotations"], _errors_titles(n_compared)):
+        note["text"] = title
     _place_lines(layout, lines, shapes_from=0, labelled=False)
     for col in range(1, len(panels) + 1):
         axis = subplot_axes(col)
