@@ -116,10 +116,8 @@ _GEOMETRY_JS = r"""() => {
   for (const t of main.querySelectorAll('[data-testid="stTable"]')) {
     if (!vis(t)) continue;
     const table = t.querySelector('table');
-    if (table && table.getBoundingClientRect().width > t.getBoundingClientRect().width + 1) {
-      overflowing.push(`table ${name(table).slice(0, 60)} (${table.getBoundingClientRect().width} `
-                       + `> ${t.getBoundingClientRect().width})`);
-    }
+    const [wide, box] = [table, t].map(e => e && e.getBoundingClientRect().width);
+    if (table && wide > box + 1) overflowing.push(`table ${name(table).slice(0, 60)} (${wide} > ${box})`);
   }
   const outside = [];
   const controls = [...main.querySelectorAll('button, input, [role="slider"], [role="radio"], '
