@@ -46,9 +46,17 @@ DESKTOP = ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Geck
 PAGES = {p.name: p for p in app_pages()}
 
 #: Script runs that ended (the app's state back to notRunning), and the width reports the
-#: fit and timeline components sent (they mark window.__mpWidthSent when they do).
+#: fit and timeline components sent (each sets window.__mpWidthSent just before it reports:
+#: window.__mpReports counts those assignments).
 _COUNT_RUNS_JS = """() => {
   window.__mpRuns = 0;
+  window.__mpReports = 0;
+  let sent;
+  Object.defineProperty(window, '__mpWidthSent', {
+    configurable: true,
+    get: () => sent,
+    set: (v) => { sent = v; window.__mpReports += 1; },
+  });
   const watch = () => {
     const app = document.querySelector('[data-testid="stApp"]');
     if (!app) { requestAnimationFrame(watch); return; }
@@ -129,9 +137,7 @@ def test_a_phone_upright_is_drawn_once_in_the_phone_layout(streamlit_server, pho
 def test_a_phone_held_sideways_reports_its_width_and_gets_the_wide_layout(streamlit_server,
                                                                           phone_context):
     url = PAGES["skpca"].url(streamlit_server.base)
-    # The server's caches warm first, as in a lecture: on a cold server the first run
-    # computes for a second or more, the width report arrives during it, and the rerun it
-    # asks for continues that run (one "running" period: the count below would be 1).
+    # The server's caches warm first, as in a lecture.
     _open(phone_context, url, (844, 390)).close()
     pg = _open(phone_context, url, (844, 390))
     try:
@@ -139,7 +145,11 @@ def test_a_phone_held_sideways_reports_its_width_and_gets_the_wide_layout(stream
         sent = pg.evaluate("() => window.__mpWidthSent")
         assert sent is not None and sent["narrow"] is False  # the wrong guess, corrected
         assert pg.evaluate("() => window.__mpWidth.narrow") is False
-        assert pg.evaluate("() => window.__mpRuns") == 2
+        # one report, so one rerun asked for. It shows as a second run, or, when the report
+        # arrives while the first run is still going (a busy machine: a CI run once saw it on
+        # a warm server), as that run continued (one "running" period); never a third.
+        assert pg.evaluate("() => window.__mpReports") == 1
+        assert pg.evaluate("() => window.__mpRuns") in (1, 2)
         assert pg.locator('[data-testid="stRadio"]', has_text="Panel").count() == 0
         assert not pg.page_errors, pg.page_errors
     finally:
