@@ -6,6 +6,7 @@ The app draws its charts with its own component and plotly.js's cartesian bundle
 
 - in the app, each chart's computed data (``gd.calcdata``) is one object per new figure:
   on opening each chart page, and after a slider notch (the same graph, drawn once again);
+  a new Play speed, which changes no data, redraws the figure and keeps its computed data;
 - the bundle served by the app is the plotly.js of the installed plotly package, and it has
   every trace type of every chart the app draws in a set of page states;
 - the flattened figures resolve in plotly.js (the plotly package's own build, no
@@ -95,6 +96,45 @@ def test_new_charts_are_computed_once(streamlit_server, page, name):
     assert all(r["computed"] == 1 for r in notched), f"{name}: a chart was computed twice: {notched}"
     # the notch redrew the graphs in place: no new graph element
     assert len(page.evaluate(_CALC_JS)) == len(opened), f"{name}: a notch made a new graph"
+    assert not exceptions_on(page)
+
+
+#: The page's animated figure: its Play button's frame duration, and whether its computed
+#: data is still the object remembered by the last call (the first call remembers it).
+_PLAY_JS = """() => {
+  const gd = document.querySelector('.mp-chart .js-plotly-plot');
+  const same = window.__mpCd !== undefined && gd.calcdata === window.__mpCd;
+  window.__mpCd = gd.calcdata;
+  return [gd.layout.updatemenus[0].buttons[0].args[1].frame.duration, same];
+}"""
+
+
+def _notch(page, label, key):
+    """One notch left of the sidebar slider ``label``; settled once the URL has the new
+    value of ``key`` (the page writes every control into it)."""
+    url = page.url
+    slider = page.locator('[data-testid="stSidebar"] [data-testid="stSlider"]',
+                          has_text=label).get_by_role("slider")
+    slider.focus()
+    slider.press("ArrowLeft")
+    page.wait_for_url(lambda u: u != url and f"{key}=" in u)
+    _settle(page)
+
+
+@pytest.mark.parametrize("name", ["skpca", "kcca"])
+def test_a_new_play_speed_redraws_the_figure_without_computing_it_again(streamlit_server, page,
+                                                                      name):
+    """A new Play speed changes only the Play button's arguments: the chart component keeps
+    plotly.js's data revision (pages.common.charts.data_key), so the graph is redrawn with
+    the new speed and its computed data kept. A new noise is new data: computed again."""
+    page.goto(PAGES[name].url(streamlit_server.base))
+    _settle(page)
+    assert page.evaluate(_PLAY_JS) == [125, False]  # 8 frames/s, the default
+    _notch(page, "Play speed", f"{name}.speed")
+    duration, kept = page.evaluate(_PLAY_JS)
+    assert duration == int(1000 / 6) and kept, (duration, kept)
+    _notch(page, "Noise", "noise" if name == "skpca" else "kcca.noise")
+    assert page.evaluate(_PLAY_JS) == [int(1000 / 6), False]
     assert not exceptions_on(page)
 
 

@@ -3,6 +3,9 @@
 - the payload is the figure's JSON exactly as ``st.plotly_chart`` wrote it (typed arrays
   included), with the plotly.js config, the selection flag, the page's layout and the
   bundle's address beside it, for any config a page can pass;
+- the payload's ``data_key`` (what makes the component give plotly.js a new
+  ``datarevision``, so that it recomputes the graph) changes with the traces, the frames and
+  the layout's data arrays, and with nothing else (a new Play speed keeps it);
 - a selection comes back as ``st.plotly_chart`` gave it (``event.selection.points``);
 - no page draws with ``st.plotly_chart`` (which loads plotly.js's full bundle).
 """
@@ -19,7 +22,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mpcore.plots import prevalidated, typed_arrays
+from mpcore.plots import open_at, prevalidated, typed_arrays
+from mpcore.plots._common import play_controls_layout
 from pages.common.charts import PLOTLY_BUNDLE, ChartEvent, chart_payload, plotly_src
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,6 +49,46 @@ def test_the_payload_is_the_figure_as_st_plotly_chart_wrote_it(n, config, select
     x = sent["figure"]["data"][0]["x"]
     if n:  # numbers travel as plotly.js typed arrays, not as lists of decimals
         assert set(x) >= {"dtype", "bdata"}, x
+
+
+def _animated(y, ticks, frames_y, title):
+    """A small animated figure as the app sends it: a trace, frames, a Play button, ticks."""
+    fig = {"data": [{"type": "scatter", "x": np.arange(len(y)), "y": np.asarray(y)}],
+           "layout": {"title": {"text": title}, "xaxis": {"tickvals": list(ticks)},
+                      **play_controls_layout(len(frames_y), 0, 125)},
+           "frames": [{"name": str(j + 1), "data": [{"y": np.asarray(f)}]}
+                      for j, f in enumerate(frames_y)]}
+    return typed_arrays(fig)
+
+
+def _key(fig, **kw) -> str:
+    return json.loads(chart_payload(fig, **kw))["data_key"]
+
+
+_values = st.lists(st.floats(-1e3, 1e3, allow_nan=False), min_size=1, max_size=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(y=_values, ticks=st.lists(st.integers(-5, 5), max_size=4),
+       frames=st.lists(_values, min_size=1, max_size=3), title=st.text(max_size=10),
+       speed=st.sampled_from([1, 2, 4, 6, 8, 12]), data=st.data())
+def test_the_data_key_follows_the_data_and_not_the_rest(y, ticks, frames, title, speed, data):
+    fig = _animated(y, ticks, frames, title)
+    key = _key(fig)
+    # the same figure, however it is sent: the same key
+    assert _key(fig, config={"displaylogo": False}, select=True, narrow=True) == key
+    # what plotly.js compares by value changes nothing: the title, the Play speed, the step
+    assert _key(_animated(y, ticks, frames, title + "!")) == key
+    assert _key(open_at(fig, 1, frame_ms=int(1000 / speed))) == key
+    # a change in the traces, the frames or the layout's data arrays is new data
+    i = data.draw(st.integers(0, len(y) - 1))
+    assert _key(_animated([*y[:i], y[i] + 1, *y[i + 1:]], ticks, frames, title)) != key
+    assert _key(_animated(y, [*ticks, 6], frames, title)) != key
+    assert _key(_animated(y, ticks, [*frames, y], title)) != key
+    f = data.draw(st.integers(0, len(frames) - 1))
+    moved = [list(v) for v in frames]
+    moved[f][0] += 1
+    assert _key(_animated(y, ticks, moved, title)) != key
 
 
 def test_the_bundle_address_follows_the_servers_base_path(monkeypatch):
