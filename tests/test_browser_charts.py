@@ -99,13 +99,17 @@ def test_new_charts_are_computed_once(streamlit_server, page, name):
     assert not exceptions_on(page)
 
 
-#: The page's animated figure: its Play button's frame duration, and whether its computed
-#: data is still the object remembered by the last call (the first call remembers it).
+#: The page's animated figure: the frame duration its drawn Play button plays at (the
+#: arguments plotly.js bound to the button when it drew it, which its click runs), and
+#: whether its computed data is still the object remembered by the last call (the first
+#: call remembers it).
 _PLAY_JS = """() => {
   const gd = document.querySelector('.mp-chart .js-plotly-plot');
   const same = window.__mpCd !== undefined && gd.calcdata === window.__mpCd;
   window.__mpCd = gd.calcdata;
-  return [gd.layout.updatemenus[0].buttons[0].args[1].frame.duration, same];
+  const play = [...gd.querySelectorAll('.updatemenu-button')]
+    .find((b) => b.textContent.includes('Play'));
+  return [play.__data__.args[1].frame.duration, same];
 }"""
 
 

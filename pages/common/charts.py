@@ -322,14 +322,25 @@ export default function (component) {
     // a new revision for new data only (react_ready's datarevision is 1): with the same
     // revision plotly.js takes the data as drawn and redraws the rest (a new Play speed)
     // without recomputing the graph
-    if (!gd.__mpRev || gd.__mpDataKey !== src.data_key) {
+    const kept = !!gd.__mpRev && gd.__mpDataKey === src.data_key;
+    if (!kept) {
       gd.__mpRev = (gd.__mpRev || 0) + 1;
       gd.__mpDataKey = src.data_key;
     }
     layout.datarevision = gd.__mpRev;
     if (src.select) layout.clickmode = layout.clickmode || "event+select";
     const config = Object.assign({ responsive: true }, src.config || {});
-    const drawn = Plotly.react(gd, { data: fig.data || [], layout, frames: fig.frames || [], config });
+    // plotly.js compares the arguments of menu buttons and slider steps as String(args)
+    // ("[object Object]"), so react alone redraws neither for a new Play speed (only a
+    // recomputed graph redraws them): a changed menu or slider is given again, which draws it
+    const menus = {};
+    for (const name of ["updatemenus", "sliders"]) {
+      const now = JSON.stringify(layout[name] || null);
+      if (kept && layout[name] && gd.__mpMenus && gd.__mpMenus[name] !== now) menus[name] = layout[name];
+      (gd.__mpMenus || (gd.__mpMenus = {}))[name] = now;
+    }
+    let drawn = Plotly.react(gd, { data: fig.data || [], layout, frames: fig.frames || [], config });
+    if (Object.keys(menus).length) drawn = drawn.then(() => Plotly.relayout(gd, menus));
     if (src.select && !gd.__mpSelect) {
       gd.__mpSelect = true;
       drawn.then(() => {
