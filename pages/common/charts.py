@@ -424,8 +424,8 @@ def data_key(parts: dict[str, str], layout) -> str:
     plotly.js recomputes a graph (``gd.calcdata``) when ``layout.datarevision`` changes, and
     with the same revision takes every data array as unchanged; the component gives a new
     revision only to a new key. A figure whose data did not change (a new Play speed is a
-    new argument of its Play button) is then redrawn without being recomputed: 10 to 13 ms
-    of the browser's main thread against 60 to 110 ms (benchmarks/results_pages.md)."""
+    new argument of its Play button) is then redrawn without being recomputed: 11 to 18 ms
+    of the browser's main thread against 46 to 102 ms (benchmarks/results_pages.md)."""
     digest = hashlib.blake2b(digest_size=16)
     for name in ("data", "frames"):
         digest.update(parts.get(name, "null").encode())
