@@ -399,8 +399,9 @@ class ChartEvent(dict):
 def _layout_arrays(node):
     """The arrays in a layout that plotly.js takes as data (``tickvals``, ``ticktext``, a
     range, a typed array): lists of plain values and ``{"dtype", "bdata"}`` dicts, in the
-    layout's order. Lists of objects (annotations, menus and their arguments) are walked,
-    not taken: plotly.js compares those by value."""
+    layout's order. Lists of objects (annotations, menus, slider steps) are walked, not
+    taken: plotly.js compares those item by item (the arguments of menu buttons and slider
+    steps excepted, which the component draws again when they change)."""
     if isinstance(node, np.ndarray):
         yield node
     elif isinstance(node, dict):
