@@ -77,7 +77,7 @@ def test_the_data_key_follows_the_data_and_not_the_rest(y, ticks, frames, title,
     key = _key(fig)
     # the same figure, however it is sent: the same key
     assert _key(fig, config={"displaylogo": False}, select=True, narrow=True) == key
-    # what plotly.js compares by value changes nothing: the title, the Play speed, the step
+    # what is not data keeps the key: the title, the Play speed, the step opened on
     assert _key(_animated(y, ticks, frames, title + "!")) == key
     assert _key(open_at(fig, 1, frame_ms=int(1000 / speed))) == key
     # a change in the traces, the frames or the layout's data arrays is new data
