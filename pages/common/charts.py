@@ -442,10 +442,10 @@ def chart_payload(fig: dict, *, config: dict | None = None, select: bool = False
     is laid out for a phone, where plotly.js is, and the figure's :func:`data_key`."""
     figure = fig if isinstance(fig, dict) else fig.to_dict()
     # as plotly.io.to_json writes a figure (the same bytes: its traces without a uid), each
-    # part written once
-    if "data" in figure:
+    # part written once; the app's figures have no uid, so their traces are not copied
+    if any("uid" in t for t in figure.get("data") or ()):
         figure = dict(figure, data=[{k: v for k, v in t.items() if k != "uid"}
-                                    for t in figure["data"] or ()])
+                                    for t in figure["data"]])
     parts = {name: to_json_plotly(value) for name, value in figure.items()}
     body = "{" + ",".join(f"{json.dumps(name)}:{text}" for name, text in parts.items()) + "}"
     head = json.dumps({"config": config or {}, "select": bool(select), "narrow": bool(narrow),
