@@ -97,6 +97,12 @@ class SKPCAStep:
     trace_residual: float
 
 
+def effective_tol(tol: float, m: int) -> float:
+    """The relative threshold sparse kernel PCA applies for ``tol`` on m points:
+    ``max(tol, m * eps)``, so that rounding left by deflation never counts as unspanned."""
+    return max(float(tol), m * float(np.finfo(float).eps))
+
+
 def _greedy_core(
     diag: np.ndarray,
     columns: Callable[[np.ndarray], np.ndarray],
@@ -115,7 +121,10 @@ def _greedy_core(
     """
     m = diag.shape[0]
     rng = check_random_state_arg(random_state)
-    threshold = tol * max(float(np.max(diag)), 0.0)
+    # never below rounding: a residual under m * eps of the largest diagonal (the floor
+    # numpy.linalg.matrix_rank uses) is cancellation noise, and its quotient is noise too (a
+    # tol of 1e-320 once let a rank-1 K report quotients of 0.17 for a trace drop of 1e-32)
+    threshold = effective_tol(tol, m) * max(float(np.max(diag)), 0.0)
     negative = -PSD_NEG_RATIO * max(float(np.max(np.abs(diag))), np.finfo(float).tiny)
     d = diag.astype(float).copy()  # residual diagonal of K_hat
     # K_hat = K - G G', G stored transposed: row j is step j's g, so the first j rows are
@@ -214,7 +223,9 @@ def greedy_steps(K, n_steps, *, n_candidates=None, random_state=None, tol=DIAG_T
     random_state : int, RandomState or None
         Seeds the candidate draws.
     tol : float
-        A residual diagonal at or below ``tol * max(diag K)`` counts as spanned.
+        A residual diagonal at or below ``tol * max(diag K)`` counts as spanned (and
+        always one at or below ``m * eps * max(diag K)``: rounding, see
+        :func:`effective_tol`).
 
     Yields
     ------
@@ -318,7 +329,8 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         (59-trick), never forming the full kernel matrix.
     random_state : int, RandomState or None
     tol : float
-        Relative threshold below which a residual diagonal counts as spanned.
+        Relative threshold below which a residual diagonal counts as spanned (never
+        below ``m * eps``, the rounding floor: :func:`effective_tol`).
 
     Attributes
     ----------
@@ -388,7 +400,8 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         if n > m and k == m:
             why = f"the training set has only m = {m} points"
         else:
-            why = (f"after {k} steps every residual diagonal is at most tol = {self.tol:g} "
+            why = (f"after {k} steps every residual diagonal is at most "
+                   f"{effective_tol(self.tol, m):g} (tol = {self.tol:g}, never below m * eps) "
                    f"times the largest diagonal of K: the kernel matrix has numerical rank "
                    f"{k} (duplicate points or a low-rank kernel), so the {k} chosen points "
                    "already span every training point in feature space")
