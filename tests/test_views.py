@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from conftest import ATOL_EXACT, RTOL_EXACT
 from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC, SVR
@@ -155,6 +157,38 @@ def test_spectrum_rows_are_self_consistent(spectrum_run):
         : run["scree_length"]], rtol=RTOL_EXACT, atol=ATOL_EXACT)
     for name in NYSTROM_SERIES.values():
         assert len(run["indices"][name]) == k
+
+
+#: Fields of a timing row that do not depend on the clock.
+UNTIMED = ("method", "computes", "largest angle (°)", "vectors compared")
+
+
+@settings(max_examples=20, deadline=None)
+@given(k=st.integers(1, 60), q=st.integers(1, 60), q2=st.integers(1, 60),
+       n_eig=st.integers(1, 30))
+def test_a_run_merged_from_its_parts_is_the_run_at_every_scree_length(moons, k, q, q2, n_eig):
+    """compare_methods merges three parts cached apart (the exact solvers; Nyström at k; EKM
+    at q): its scree is what mpcore gives at the run's full scree length (the parts keep
+    every non-zero eigenvalue and pad with zeros, bit for bit), and the Nyström part does
+    not depend on q."""
+    from mpcore.spectrum import ekm_eigenvalues, nystrom_eigenvalues
+
+    d, _, _ = moons
+    K = kernel_matrix(d.X, **RBF.params())
+    run = spectrum.compare_methods(K, 3, k, q, n_eig)
+    L = run["scree_length"]
+    assert L == spectrum.scree_length(K.shape[0], n_eig, k, q)
+    for name, idx in run["indices"].items():
+        np.testing.assert_array_equal(run["scree"][name], nystrom_eigenvalues(K, idx, L), name)
+    for sketch, name in EKM_SERIES.items():
+        np.testing.assert_array_equal(
+            run["scree"][name], ekm_eigenvalues(K, q, L, sketch=sketch, random_state=3), name)
+    other = spectrum.compare_methods(K, 3, k, q2, n_eig)
+    for name in NYSTROM_SERIES.values():
+        a, b = ({r["method"]: r for r in x["rows"]}[name] for x in (run, other))
+        assert [a[f] for f in UNTIMED] == [b[f] for f in UNTIMED], name
+        np.testing.assert_array_equal(run["top"][name], other["top"][name], name)
+        np.testing.assert_array_equal(run["indices"][name], other["indices"][name], name)
 
 
 def test_error_curves_at_the_chosen_k_and_q_match_the_timed_run(spectrum_run):

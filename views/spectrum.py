@@ -32,7 +32,8 @@ from mpcore import (
 )
 
 __all__ = ["N_EIG_MAX", "EXACT_VECTORS", "exact_spectrum", "SPECTRUM_GRID", "SPECTRUM_Q_GRID_MAX", "SPECTRUM_BOUND_GRID_MAX_M", "SPECTRUM_ZERO_RATIO", "scree_length",
-           "log_grid", "n_compared", "compare_methods", "error_curves", "error_curves_by_eigenvalue",
+           "log_grid", "n_compared", "compare_methods", "exact_methods", "nystrom_methods",
+           "ekm_methods", "merge_methods", "error_curves", "error_curves_by_eigenvalue",
            "curves_for_n", "errors_at"]
 
 #: Nystroem rules whose subsets are nested (the first k of k + 1 columns): the error
@@ -107,46 +108,47 @@ def _remember_spectrum(K, exact: dict) -> None:
         K.memo(ABS_EIGENVALUES_MEMO, lambda: np.sort(np.abs(values))[::-1])
 
 
-def compare_methods(K, seed: int, k: int, q: int, n_eig: int, exact: dict | None = None) -> dict:
-    """One timed run of every method at (k, q): eigenvalues, errors, angles, Eq. 3.
+def _row(name, what, seconds, values, reference, angle=np.nan, used=None) -> dict:
+    """One row of the timing table: ``values`` against ``reference`` (:func:`_reference`)."""
+    exact, n_cmp, t_dense = reference["exact"], reference["n_compared"], reference["t_dense"]
+    err = relative_error(values[:n_cmp], exact[:n_cmp])
+    return {"method": name, "computes": what, "time (s)": seconds,
+            "time / dense eigh": seconds / t_dense if t_dense > 0 else np.nan,
+            f"max rel. error, top {n_cmp}": float(err.max()),
+            "rel. error λ₁": float(err[0]),
+            "largest angle (°)": angle, "vectors compared": used}
 
-    Every method computes the top ``n_eig`` eigenvalues and is timed once;
-    dense ``eigh`` of all m is the reference. Scree values, eigenvectors and
-    Eq. 3 are computed afterwards, untimed, with the same indices and seeds.
 
-    Returns
-    -------
-    dict
-        ``m``, ``n_eig``, ``n_compared``, ``scree_length``, ``rows`` (one per
-        method: time, time relative to dense eigh, largest relative error over
-        the compared eigenvalues, error of the first, largest principal angle),
-        ``top`` and ``scree`` (series name -> eigenvalues), ``angles``,
-        ``indices`` (Nystroem columns), ``ekm`` (Eq. 3 numbers), ``eigsh_note``
-        and ``relative_gap``.
-    """
-    K = validated_kernel(K)  # checked once here, not again by every call below
-    m = K.shape[0]
-    L = scree_length(m, n_eig, k, q)
-    if exact is None or exact["vectors"].shape[1] < min(n_eig, m):
+def _reference(K, n_eig: int, exact: dict | None) -> tuple:
+    """The checked K and what every method is compared with: the exact top ``n_eig``
+    eigenvalues and eigenvectors, how many of them count (:func:`n_compared`), and the time
+    dense ``eigh`` took."""
+    K = validated_kernel(K)  # checked once here, not again by every call after it
+    if exact is None or exact["vectors"].shape[1] < min(n_eig, K.shape[0]):
         exact = exact_spectrum(K, n_eig)
     _remember_spectrum(K, exact)
-    exact_all, t_dense = exact["values"], exact["seconds"]
-    U = exact["vectors"][:, :n_eig]
-    exact = exact_all[:n_eig]
-    n_cmp = n_compared(exact)
-    rows, top, scree, angles, indices, ekm = [], {}, {EXACT: exact_all[:L]}, {}, {}, {}
+    top = np.asarray(exact["values"][:n_eig], dtype=float)
+    return K, dict(all=exact["values"], exact=top, vectors=exact["vectors"][:, :n_eig],
+                   n_compared=n_compared(top), t_dense=exact["seconds"])
 
-    def row(name, what, seconds, values, angle=np.nan, used=None):
-        top[name] = values
-        err = relative_error(values[:n_cmp], exact[:n_cmp])
-        rows.append({"method": name, "computes": what, "time (s)": seconds,
-                     "time / dense eigh": seconds / t_dense if t_dense > 0 else np.nan,
-                     f"max rel. error, top {n_cmp}": float(err.max()),
-                     "rel. error λ₁": float(err[0]),
-                     "largest angle (°)": angle, "vectors compared": used})
+
+def exact_methods(K, n_eig: int, exact: dict | None = None) -> dict:
+    """The rows of the exact solvers: dense ``eigh`` of all m (the reference), ``eigh`` of
+    the top ``n_eig`` only, and Lanczos (``eigsh``), each timed once.
+
+    Returns ``rows``, ``top`` (method name -> its top ``n_eig`` eigenvalues) and
+    ``eigsh_note`` (why Lanczos is left out, or None). Depends on K and ``n_eig`` only, so
+    the app keeps it across every k and q."""
+    K, ref = _reference(K, n_eig, exact)
+    m, n_cmp, U = K.shape[0], ref["n_compared"], ref["vectors"]
+    rows, top = [], {}
+
+    def row(name, what, seconds, values, angle, used):
+        top[name] = np.asarray(values, dtype=float)
+        rows.append(_row(name, what, seconds, values, ref, angle, used))
 
     # the reference vectors come from the same LAPACK routine: angle 0 by construction
-    row("dense eigh (all m)", f"all {m} eigenvalues", t_dense, exact, 0.0, n_cmp)
+    row("dense eigh (all m)", f"all {m} eigenvalues", ref["t_dense"], ref["exact"], 0.0, n_cmp)
     vals, sec = _timed(lambda: exact_eigenvalues(K, n_eig, method="eigh"))
     row("eigh, top n only", f"top {n_eig}, exact", sec, vals, 0.0, n_cmp)
     eigsh_note = None
@@ -162,45 +164,121 @@ def compare_methods(K, seed: int, k: int, q: int, n_eig: int, exact: dict | None
                       "to use.")
     except ArpackError as exc:  # includes ArpackNoConvergence
         eigsh_note = f"eigsh did not converge here ({exc}); it is left out of the table."
+    return dict(rows=rows, top=top, eigsh_note=eigsh_note)
 
+
+def nystrom_methods(K, seed: int, k: int, n_eig: int, exact: dict | None = None) -> dict:
+    """The Nystroem rows at k columns, one per rule (Eq. 5 of Hussain & Shawe-Taylor), each
+    timed once; depends on k, not on q.
+
+    Returns ``rows``, ``top``, ``scree`` (every non-zero eigenvalue of each approximation:
+    the scree plot pads them with zeros, which is what the approximation has beyond its rank
+    r <= k), ``angles`` (name -> (largest angle in degrees, vectors compared)) and
+    ``indices`` (the chosen columns)."""
+    K, ref = _reference(K, n_eig, exact)
+    n_cmp, U = ref["n_compared"], ref["vectors"]
+    out = dict(rows=[], top={}, scree={}, angles={}, indices={})
     for rule, name in NYSTROM_SERIES.items():
         def nystrom(rule=rule):
             idx = nystrom_indices(K, k, rule=rule, random_state=seed)
             return idx, nystrom_eigenvalues(K, idx, n_eig)
 
         (idx, vals), sec = _timed(nystrom)
-        indices[name] = np.asarray(idx)
-        scree[name] = nystrom_eigenvalues(K, idx, L)
+        out["indices"][name] = np.asarray(idx)
+        # untimed: all of them (n >= k >= rank), as any longer scree would have, then zeros
+        out["scree"][name] = nystrom_eigenvalues(K, idx, min(K.shape[0], len(idx)))
         r = int(np.count_nonzero(vals[:n_cmp] > 0))
         angle = np.nan
         if r:
             _, V = nystrom_eigenpairs(K, idx, r)
             angle = np.degrees(subspace_distance(U[:, :r], V))
-        angles[name] = (angle, r)
-        row(name, f"top {n_eig} from {len(idx)} columns", sec, vals, angle, r)
+        out["angles"][name] = (angle, r)
+        out["top"][name] = np.asarray(vals, dtype=float)
+        out["rows"].append(_row(name, f"top {n_eig} from {len(idx)} columns", sec, vals, ref,
+                                angle, r))
+    return out
 
+
+def ekm_methods(K, seed: int, q: int, n_eig: int, exact: dict | None = None) -> dict:
+    """The EKM rows at sketch size q, one per sketch (Marukatat, Algorithm 1), each timed
+    once, with Eq. 3's numbers; depends on q, not on k.
+
+    Returns ``rows``, ``top``, ``scree`` (every eigenvalue of the q x q covariance: rank
+    <= q, zeros beyond), ``angles`` and ``ekm`` (name -> observed error, ``\|E\|_2``, the
+    entrywise bound and the bound carried to the eigenvalue scale)."""
+    K, ref = _reference(K, n_eig, exact)
+    n_cmp, U = ref["n_compared"], ref["vectors"]
+    out = dict(rows=[], top={}, scree={}, angles={}, ekm={})
     for sketch, name in EKM_SERIES.items():
         vals, sec = _timed(lambda sketch=sketch: ekm_eigenvalues(K, q, n_eig, sketch=sketch,
                                                                   random_state=seed))
-        scree[name] = ekm_eigenvalues(K, q, L, sketch=sketch, random_state=seed)
+        out["scree"][name] = ekm_eigenvalues(K, q, min(K.shape[0], q), sketch=sketch,
+                                             random_state=seed)
         _, V = ekm_eigenpairs(K, q, min(n_cmp, q), sketch=sketch, random_state=seed)
         keep = np.any(V != 0, axis=0)
         r = int(keep.sum())
         angle = np.degrees(subspace_distance(U[:, :r], V[:, keep])) if r else np.nan
-        angles[name] = (angle, r)
-        row(name, f"top {n_eig} from a {q}-dim sketch", sec, vals, angle, r)
+        out["angles"][name] = (angle, r)
+        out["top"][name] = np.asarray(vals, dtype=float)
+        out["rows"].append(_row(name, f"top {n_eig} from a {q}-dim sketch", sec, vals, ref,
+                                angle, r))
         p = ekm_perturbation_bound(K, q, n_cmp, sketch=sketch, random_state=seed)
-        ekm[name] = dict(observed=float(p.observed.max()), spectral=p.spectral_bound,
-                         entrywise=p.entrywise_bound,
-                         relative_bound=float(_relative_bound(p.eigenvalue_bound, p.exact).max()))
-    top = {key: np.asarray(v, dtype=float) for key, v in top.items()}
-    scree = {key: np.asarray(v, dtype=float) for key, v in scree.items()}
+        out["ekm"][name] = dict(
+            observed=float(p.observed.max()), spectral=p.spectral_bound,
+            entrywise=p.entrywise_bound,
+            relative_bound=float(_relative_bound(p.eigenvalue_bound, p.exact).max()))
+    return out
+
+
+def merge_methods(exact: dict, k: int, q: int, n_eig: int, exact_rows: dict, nystrom: dict,
+                  ekm: dict) -> dict:
+    """The run :func:`compare_methods` returns, from its three parts (each read, not
+    changed: the app shares them across sessions)."""
+    values = np.asarray(exact["values"], dtype=float)
+    m = values.shape[0]
+    L = scree_length(m, n_eig, k, q)
+    scree = {EXACT: values[:L]}
+    for part in (nystrom, ekm):
+        for name, v in part["scree"].items():
+            v = np.asarray(v, dtype=float)[:L]
+            scree[name] = np.concatenate([v, np.zeros(L - v.shape[0])])
     gap = np.nan
-    if n_eig < m and exact_all[0] > 0:
-        gap = (exact_all[n_eig - 1] - exact_all[n_eig]) / exact_all[0]
-    return dict(m=m, n_eig=n_eig, n_compared=n_cmp, scree_length=L, rows=rows, top=top,
-                scree=scree, angles=angles, indices=indices, ekm=ekm, eigsh_note=eigsh_note,
-                relative_gap=float(gap))
+    if n_eig < m and values[0] > 0:
+        gap = (values[n_eig - 1] - values[n_eig]) / values[0]
+    return dict(m=m, n_eig=n_eig, n_compared=n_compared(values[:n_eig]), scree_length=L,
+                rows=[*exact_rows["rows"], *nystrom["rows"], *ekm["rows"]],
+                top={**exact_rows["top"], **nystrom["top"], **ekm["top"]},
+                scree=scree, angles={**nystrom["angles"], **ekm["angles"]},
+                indices=dict(nystrom["indices"]), ekm=dict(ekm["ekm"]),
+                eigsh_note=exact_rows["eigsh_note"], relative_gap=float(gap))
+
+
+def compare_methods(K, seed: int, k: int, q: int, n_eig: int, exact: dict | None = None) -> dict:
+    """One timed run of every method at (k, q): eigenvalues, errors, angles, Eq. 3.
+
+    Every method computes the top ``n_eig`` eigenvalues and is timed once;
+    dense ``eigh`` of all m is the reference. Scree values, eigenvectors and
+    Eq. 3 are computed afterwards, untimed, with the same indices and seeds.
+    The run is :func:`merge_methods` of :func:`exact_methods`,
+    :func:`nystrom_methods` (k) and :func:`ekm_methods` (q), which the app caches
+    apart: a new k runs the Nystroem rules only.
+
+    Returns
+    -------
+    dict
+        ``m``, ``n_eig``, ``n_compared``, ``scree_length``, ``rows`` (one per
+        method: time, time relative to dense eigh, largest relative error over
+        the compared eigenvalues, error of the first, largest principal angle),
+        ``top`` and ``scree`` (series name -> eigenvalues), ``angles``,
+        ``indices`` (Nystroem columns), ``ekm`` (Eq. 3 numbers), ``eigsh_note``
+        and ``relative_gap``.
+    """
+    K = validated_kernel(K)
+    if exact is None or exact["vectors"].shape[1] < min(n_eig, K.shape[0]):
+        exact = exact_spectrum(K, n_eig)
+    return merge_methods(exact, k, q, n_eig, exact_methods(K, n_eig, exact),
+                         nystrom_methods(K, seed, k, n_eig, exact),
+                         ekm_methods(K, seed, q, n_eig, exact))
 
 
 def errors_at(run: dict) -> dict:
