@@ -324,7 +324,14 @@ def kmp_comparison(choice: DataChoice, kern: KernelChoice, test_fraction: float,
 # ---------------------------------------------------------------- spectrum page
 
 
-@st.cache_resource(max_entries=ENTRIES, ttl=TTL, show_spinner="Computing the kernel matrix...")
+#: Kernel matrices the eigenvalue page keeps (:func:`full_kernel`). Each holds K and, once
+#: Eq. 3 has run, K @ K: 16 MB together at m = 1000, 52 MB at m = 1797 (digits). The page
+#: needs K only when a value cached from it is missing, so few are kept.
+SPECTRUM_KERNEL_ENTRIES = 4
+
+
+@st.cache_resource(max_entries=SPECTRUM_KERNEL_ENTRIES, ttl=TTL,
+                   show_spinner="Computing the kernel matrix...")
 def full_kernel(choice: DataChoice, kern: KernelChoice):
     """K on every point of the data set (the spectrum page does not split), checked once
     (:func:`mpcore.validated_kernel`: read-only, its checks and the spectrum it is given
