@@ -3,6 +3,7 @@ or streamlit; datasets, views and experiments import no streamlit."""
 
 import subprocess
 import sys
+from pathlib import Path
 
 
 def _modules_after(stmt):
@@ -112,3 +113,22 @@ def test_private_plot_modules_named_in_the_contract_exist():
     listed = _contract_modules("pages-public-plots", "forbidden_modules")
     for module in listed:
         assert (ROOT / (module.replace(".", "/") + ".py")).exists(), module
+
+
+def test_every_source_file_compiles_without_a_warning():
+    """An invalid escape such as ``\\|`` in a docstring that is not raw is a
+    DeprecationWarning today (a SyntaxWarning in newer Pythons) and an error later."""
+    import warnings
+
+    root = Path(__file__).resolve().parents[1]
+    files = [p for d in ("mpcore", "views", "pages", "datasets", "experiments", "benchmarks",
+                         "loadtest", "deploy", "tests")
+             for p in sorted((root / d).rglob("*.py"))] + [root / "app.py"]
+    assert len(files) > 50
+    problems = []
+    for path in files:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            compile(path.read_text(encoding="utf-8"), str(path), "exec")
+        problems += [f"{path.relative_to(root)}:{w.lineno}: {w.message}" for w in caught]
+    assert not problems, "\n".join(problems)

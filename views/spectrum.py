@@ -204,7 +204,7 @@ def ekm_methods(K, seed: int, q: int, n_eig: int, exact: dict | None = None) -> 
     once, with Eq. 3's numbers; depends on q, not on k.
 
     Returns ``rows``, ``top``, ``scree`` (every eigenvalue of the q x q covariance: rank
-    <= q, zeros beyond), ``angles`` and ``ekm`` (name -> observed error, ``\|E\|_2``, the
+    <= q, zeros beyond), ``angles`` and ``ekm`` (name -> observed error, ``||E||_2``, the
     entrywise bound and the bound carried to the eigenvalue scale)."""
     K, ref = _reference(K, n_eig, exact)
     n_cmp, U = ref["n_compared"], ref["vectors"]
