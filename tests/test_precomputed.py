@@ -17,7 +17,7 @@ from contextlib import contextmanager
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
@@ -106,8 +106,19 @@ def test_kmp_regressor_precomputed_equals_its_kernel(kernel, gamma, n_candidates
 @settings(max_examples=8, deadline=None)
 @given(gamma=gammas, seed=seeds, loss=st.sampled_from(["squared", "tanh"]),
        n_classes=st.sampled_from([2, 3]))
+@example(gamma=1.546875, seed=0, loss="tanh", n_classes=3)
 def test_kmp_classifier_precomputed_equals_its_kernel(gamma, seed, loss, n_classes):
+    """The squared loss is convex: K from ``kernel_matrix(X)`` gives the data path's model to
+    rounding. The tanh loss is not: ``kernel_matrix(X)`` has exact zero distances on its
+    diagonal (scikit-learn sets them when Y is X) and the data path's kernel of X against
+    the chosen centres has rounding there (6e-16), and back-fitting can then settle in
+    another local minimum (the example: training losses 0.2228 and 0.2260, both stationary,
+    one weight 19.5 against 1.35). Given the numbers the data path computes (Y passed, as
+    its dictionary does), the precomputed model is the same, to the line search's
+    tolerance."""
     K, K_new, _ = _matrices("rbf", gamma)
+    if loss != "squared":
+        K = kernel_matrix(X, X.copy(), **_params("rbf", gamma))
     y = LABELS if n_classes == 3 else (LABELS > 0).astype(int)
     common = dict(loss=loss, fitting="backfit", random_state=seed)
     with _quiet():
