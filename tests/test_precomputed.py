@@ -9,7 +9,9 @@ LINE_SEARCH_RTOL for the non-squared losses, whose weights come from an
 iterative line minimisation that rounding can stop one iteration apart. The
 classifier test uses the tanh loss, whose targets 0.65 y keep the weights
 bounded: on separable data the logistic and exponential weights grow without
-bound, and two fits then differ by whatever the last line search left.
+bound, and two fits then differ by whatever the last line search left. The tanh
+loss is not convex, so its test gives both paths the same kernel values (see
+the test): a rounding-level difference can lead back-fitting to another minimum.
 """
 
 import warnings
