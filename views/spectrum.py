@@ -108,27 +108,37 @@ def _remember_spectrum(K, exact: dict) -> None:
         K.memo(ABS_EIGENVALUES_MEMO, lambda: np.sort(np.abs(values))[::-1])
 
 
-def _row(name, what, seconds, values, reference, angle=np.nan, used=None) -> dict:
-    """One row of the timing table: ``values`` against ``reference`` (:func:`_reference`)."""
+def _add_row(out, name, what, seconds, values, reference, angle, used) -> None:
+    """Add a method's row of the timing table (``values`` against ``reference``, see
+    :func:`_reference`) and its top eigenvalues to a part's ``out["rows"]`` and
+    ``out["top"]``."""
     exact, n_cmp, t_dense = reference["exact"], reference["n_compared"], reference["t_dense"]
     err = relative_error(values[:n_cmp], exact[:n_cmp])
-    return {"method": name, "computes": what, "time (s)": seconds,
-            "time / dense eigh": seconds / t_dense if t_dense > 0 else np.nan,
-            f"max rel. error, top {n_cmp}": float(err.max()),
-            "rel. error λ₁": float(err[0]),
-            "largest angle (°)": angle, "vectors compared": used}
+    out["top"][name] = np.asarray(values, dtype=float)
+    out["rows"].append({"method": name, "computes": what, "time (s)": seconds,
+                        "time / dense eigh": seconds / t_dense if t_dense > 0 else np.nan,
+                        f"max rel. error, top {n_cmp}": float(err.max()),
+                        "rel. error λ₁": float(err[0]),
+                        "largest angle (°)": angle, "vectors compared": used})
+
+
+def _checked(K, n_eig: int, exact: dict | None) -> tuple:
+    """K checked once (not again by every call after it) and its :func:`exact_spectrum`,
+    computed here unless ``exact`` has the top ``n_eig`` eigenvectors."""
+    K = validated_kernel(K)
+    if exact is None or exact["vectors"].shape[1] < min(n_eig, K.shape[0]):
+        exact = exact_spectrum(K, n_eig)
+    return K, exact
 
 
 def _reference(K, n_eig: int, exact: dict | None) -> tuple:
     """The checked K and what every method is compared with: the exact top ``n_eig``
     eigenvalues and eigenvectors, how many of them count (:func:`n_compared`), and the time
     dense ``eigh`` took."""
-    K = validated_kernel(K)  # checked once here, not again by every call after it
-    if exact is None or exact["vectors"].shape[1] < min(n_eig, K.shape[0]):
-        exact = exact_spectrum(K, n_eig)
+    K, exact = _checked(K, n_eig, exact)
     _remember_spectrum(K, exact)
     top = np.asarray(exact["values"][:n_eig], dtype=float)
-    return K, dict(all=exact["values"], exact=top, vectors=exact["vectors"][:, :n_eig],
+    return K, dict(exact=top, vectors=exact["vectors"][:, :n_eig],
                    n_compared=n_compared(top), t_dense=exact["seconds"])
 
 
@@ -141,30 +151,27 @@ def exact_methods(K, n_eig: int, exact: dict | None = None) -> dict:
     the app keeps it across every k and q."""
     K, ref = _reference(K, n_eig, exact)
     m, n_cmp, U = K.shape[0], ref["n_compared"], ref["vectors"]
-    rows, top = [], {}
-
-    def row(name, what, seconds, values, angle, used):
-        top[name] = np.asarray(values, dtype=float)
-        rows.append(_row(name, what, seconds, values, ref, angle, used))
-
+    out = dict(rows=[], top={}, eigsh_note=None)
     # the reference vectors come from the same LAPACK routine: angle 0 by construction
-    row("dense eigh (all m)", f"all {m} eigenvalues", ref["t_dense"], ref["exact"], 0.0, n_cmp)
+    _add_row(out, "dense eigh (all m)", f"all {m} eigenvalues", ref["t_dense"], ref["exact"],
+             ref, 0.0, n_cmp)
     vals, sec = _timed(lambda: exact_eigenvalues(K, n_eig, method="eigh"))
-    row("eigh, top n only", f"top {n_eig}, exact", sec, vals, 0.0, n_cmp)
-    eigsh_note = None
+    _add_row(out, "eigh, top n only", f"top {n_eig}, exact", sec, vals, ref, 0.0, n_cmp)
     try:  # strict: a Lanczos that gives up is reported, not replaced by the dense solver
         vals, sec = _timed(lambda: exact_eigenvalues(K, n_eig, method="eigsh", strict=True))
         # untimed; n_cmp <= n_eig < m
         _, V = exact_eigenpairs(K, n_cmp, method="eigsh", strict=True)
         angle = np.degrees(subspace_distance(U[:, :n_cmp], V))
-        row("eigsh (Lanczos), top n", f"top {n_eig}, exact", sec, vals, angle, n_cmp)
+        _add_row(out, "eigsh (Lanczos), top n", f"top {n_eig}, exact", sec, vals, ref, angle,
+                 n_cmp)
     except LanczosBudgetExceeded as exc:
-        eigsh_note = (f"eigsh (Lanczos) is left out of the table. {exc}. Clustered "
-                      "eigenvalues are where Lanczos is slow; here the dense solver is the one "
-                      "to use.")
+        out["eigsh_note"] = (f"eigsh (Lanczos) is left out of the table. {exc}. Clustered "
+                             "eigenvalues are where Lanczos is slow; here the dense solver is "
+                             "the one to use.")
     except ArpackError as exc:  # includes ArpackNoConvergence
-        eigsh_note = f"eigsh did not converge here ({exc}); it is left out of the table."
-    return dict(rows=rows, top=top, eigsh_note=eigsh_note)
+        out["eigsh_note"] = (f"eigsh did not converge here ({exc}); it is left out of the "
+                             "table.")
+    return out
 
 
 def nystrom_methods(K, seed: int, k: int, n_eig: int, exact: dict | None = None) -> dict:
@@ -193,9 +200,7 @@ def nystrom_methods(K, seed: int, k: int, n_eig: int, exact: dict | None = None)
             _, V = nystrom_eigenpairs(K, idx, r)
             angle = np.degrees(subspace_distance(U[:, :r], V))
         out["angles"][name] = (angle, r)
-        out["top"][name] = np.asarray(vals, dtype=float)
-        out["rows"].append(_row(name, f"top {n_eig} from {len(idx)} columns", sec, vals, ref,
-                                angle, r))
+        _add_row(out, name, f"top {n_eig} from {len(idx)} columns", sec, vals, ref, angle, r)
     return out
 
 
@@ -219,9 +224,7 @@ def ekm_methods(K, seed: int, q: int, n_eig: int, exact: dict | None = None) -> 
         r = int(keep.sum())
         angle = np.degrees(subspace_distance(U[:, :r], V[:, keep])) if r else np.nan
         out["angles"][name] = (angle, r)
-        out["top"][name] = np.asarray(vals, dtype=float)
-        out["rows"].append(_row(name, f"top {n_eig} from a {q}-dim sketch", sec, vals, ref,
-                                angle, r))
+        _add_row(out, name, f"top {n_eig} from a {q}-dim sketch", sec, vals, ref, angle, r)
         p = ekm_perturbation_bound(K, q, n_cmp, sketch=sketch, random_state=seed)
         out["ekm"][name] = dict(
             observed=float(p.observed.max()), spectral=p.spectral_bound,
@@ -273,9 +276,7 @@ def compare_methods(K, seed: int, k: int, q: int, n_eig: int, exact: dict | None
         ``indices`` (Nystroem columns), ``ekm`` (Eq. 3 numbers), ``eigsh_note``
         and ``relative_gap``.
     """
-    K = validated_kernel(K)
-    if exact is None or exact["vectors"].shape[1] < min(n_eig, K.shape[0]):
-        exact = exact_spectrum(K, n_eig)
+    K, exact = _checked(K, n_eig, exact)
     return merge_methods(exact, k, q, n_eig, exact_methods(K, n_eig, exact),
                          nystrom_methods(K, seed, k, n_eig, exact),
                          ekm_methods(K, seed, q, n_eig, exact))
