@@ -40,6 +40,8 @@ k, q, n_eig = state["k"], state["spectrum.q"], state["spectrum.n_eig"]
 
 narrow = is_narrow()  # a phone: the figures' panels and titles stacked to its width
 try:
+    # the error curves compute on a worker while this run times the methods
+    cached.start_spectrum_curves(choice, kern, n_eig, k_max)
     run = cached.spectrum_run(choice, kern, k, q, n_eig)
     figures = cached.spectrum_run_figures(choice, kern, k, q, n_eig, narrow)
 except ValueError as exc:

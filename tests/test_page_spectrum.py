@@ -34,6 +34,7 @@ from mpcore.kernels import kernel_matrix
 from mpcore.plots._spectrum import (
     BOUND_SUFFIX,
     EKM_SERIES,
+    ERROR_FLOOR,
     EXACT,
     NYSTROM_SERIES,
     OBSERVED_SUFFIX,
@@ -481,3 +482,48 @@ def test_a_new_k_runs_the_nystrom_rules_only_and_a_new_q_the_sketches_only(monke
         assert s[{"spectrum.q": "q", "spectrum.n_eig": "n_eig"}.get(key, key)] == value
         assert_scree_matches(at, s)
         assert len(timing(at)) == 3 + len(NYSTROM_SERIES) + len(EKM_SERIES)
+
+
+def test_the_error_curves_compute_on_a_worker_while_the_methods_are_timed(monkeypatch):
+    """A new data set: the error curves compute on the worker thread while the script run
+    times the methods. Each side, once begun, waits here for the other to begin: a page
+    computing the two in turn, in either order, would leave one side waiting in vain, and
+    it would note that. The page then draws what mpcore computes from scratch."""
+    import threading
+
+    from views import spectrum as views_spectrum
+
+    began = {"curves": threading.Event(), "run": threading.Event()}
+    seen = {}
+    real = {"curves": views_spectrum.error_curves_by_eigenvalue,
+            "run": views_spectrum.exact_methods}
+
+    def side(name, other):
+        def wrapped(*args, **kwargs):
+            seen[f"{name} thread"] = threading.current_thread().name
+            began[name].set()
+            seen[f"{other} began beside {name}"] = began[other].wait(timeout=RUN_TIMEOUT / 4)
+            return real[name](*args, **kwargs)
+        return wrapped
+
+    monkeypatch.setattr(views_spectrum, "error_curves_by_eigenvalue", side("curves", "run"))
+    monkeypatch.setattr(views_spectrum, "exact_methods", side("run", "curves"))
+    # a size no other test draws, so nothing of it is cached in this process
+    at = open_page(params=dict(dataset="moons", n="83", k="12", **{"spectrum.q": "25"}))
+    assert_clean(at)
+    assert seen["curves thread"].startswith("spectrum-curves"), seen
+    assert seen["run thread"] != seen["curves thread"], seen
+    assert seen["run began beside curves"] and seen["curves began beside run"], seen
+    s = settings(at)
+    assert_scree_matches(at, s)
+    # the curves drawn are mpcore's, computed here from scratch
+    monkeypatch.undo()
+    K = reference_kernel(s)
+    reference = views_spectrum.error_curves(K, s["seed"], s["n_eig"],
+                                            k_max=min(K.shape[0], K_MAX))
+    tr = traces(charts(at)["errors"])
+    expected = {**reference["nystrom"],
+                **{name + OBSERVED_SUFFIX: e for name, e in reference["ekm"].items()}}
+    for name, errors in expected.items():
+        np.testing.assert_allclose(decode(tr[name]["y"]), np.maximum(errors, ERROR_FLOOR),
+                                   rtol=RTOL_EXACT, err_msg=name)

@@ -6,12 +6,15 @@ cached values), calls one Streamlit-free function of :mod:`views`
 dataclasses (DataChoice, KernelChoice) and numbers, never large arrays. Every
 cache has ``max_entries`` and a ``ttl`` so memory stays bounded with many users;
 cached arrays are returned read-only so no caller can mutate a value another
-session will see. All are st.cache_data but one: the eigenvalue page's K
-(:func:`full_kernel`), an st.cache_resource shared as one read-only object. An
-upload's bytes live in ``st.session_state["csv.bytes"]``.
+session will see. All are st.cache_data but two st.cache_resource, shared as one
+object: the eigenvalue page's K (:func:`full_kernel`, read-only) and its error curves,
+started on a worker thread beside the script run (:func:`spectrum_curves_started`, a
+future). An upload's bytes live in ``st.session_state["csv.bytes"]``.
 """
 
 from __future__ import annotations
+
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 import streamlit as st
@@ -371,8 +374,7 @@ def spectrum_ekm_methods(choice: DataChoice, kern: KernelChoice, q: int, n_eig: 
 
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL,
-               show_spinner="Timing every eigen-solver on the same K (one run each; on a new "
-                            "data set or kernel, K and its exact eigenvalues first)...")
+               show_spinner="Timing every eigen-solver on the same K (one run each)...")
 def spectrum_run(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: int) -> dict:
     """views.spectrum.compare_methods at (k, q), from its three parts cached apart: a new k
     times the Nyström rules again, not the exact solvers or the sketches."""
@@ -386,16 +388,47 @@ def spectrum_run(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: 
 #: a cached function called inside another one).
 _CURVES_SPINNER = "Errors over a grid of k and q (with Eq. 3 at every q)..."
 
+#: The worker that computes the eigenvalue page's error curves beside the script run that
+#: times the methods: one thread per server process, fed in turn. NumPy's products and
+#: LAPACK release the GIL, so the two use both cores. A hall that shares one view
+#: computes the curves once; distinct views wait in turn, the first of them first.
+_BESIDE = ThreadPoolExecutor(max_workers=1, thread_name_prefix="spectrum-curves")
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=_CURVES_SPINNER)
-def spectrum_curves_by_eigenvalue(choice: DataChoice, kern: KernelChoice, k_max: int,
-                                  n_top: int) -> dict:
-    """views.spectrum.error_curves_by_eigenvalue: each method's error on each of the top
-    ``n_top`` eigenvalues over the grids of k and q, once per data set and kernel."""
+
+def _curves_top(choice: DataChoice, n_eig: int) -> int:
+    """How many leading eigenvalues the error curves are computed for: the most the page
+    offers, so that a new n only slices them."""
+    m = load_data(choice).n_samples  # K's size, without a copy of K out of its cache
+    return max(int(n_eig), min(_spectrum.N_EIG_MAX, m - 1))
+
+
+@st.cache_resource(max_entries=ENTRIES, ttl=TTL,
+                   show_spinner="Computing K and its exact eigenvalues (once per data set and "
+                                "kernel)...")
+def spectrum_curves_started(choice: DataChoice, kern: KernelChoice, k_max: int,
+                            n_top: int) -> Future:
+    """views.spectrum.error_curves_by_eigenvalue (each method's error on each of the top
+    ``n_top`` eigenvalues over the grids of k and q, once per data set and kernel), started
+    on the worker beside the script run. K and its exact spectrum are computed here, in the
+    run, since the timed run needs them too. One future shared by every session: its result
+    is read-only."""
     K = full_kernel(choice, kern)
     exact = spectrum_exact(choice, kern)
+    return _BESIDE.submit(_curves_by_eigenvalue, K, choice.seed, n_top, k_max,
+                          SPECTRUM_BOUND_GRID_MAX_M, exact)
+
+
+def _curves_by_eigenvalue(K, seed, n_top, k_max, bound_grid_max_m, exact) -> dict:
+    """The worker's job (no Streamlit call: it has no script run)."""
     return freeze_tree(_spectrum.error_curves_by_eigenvalue(
-        K, choice.seed, n_top, k_max, bound_grid_max_m=SPECTRUM_BOUND_GRID_MAX_M, exact=exact))
+        K, seed, n_top, k_max, bound_grid_max_m=bound_grid_max_m, exact=exact))
+
+
+def start_spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int,
+                          k_max: int) -> None:
+    """Start the error curves of :func:`spectrum_curves` on the worker (a no-op once they
+    are started), so they compute while the page times the methods."""
+    spectrum_curves_started(choice, kern, k_max, _curves_top(choice, n_eig))
 
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=_CURVES_SPINNER)
@@ -403,11 +436,15 @@ def spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int, k_max: i
     """views.spectrum.error_curves: errors against k (three rules) and q (two sketches).
 
     Sliced from the errors on the top ``min(N_EIG_MAX, m - 1)`` eigenvalues (the most the
-    page offers), computed once: a new n costs no eigenproblem."""
-    m = load_data(choice).n_samples  # K's size, without a copy of K out of its cache
-    n_top = max(int(n_eig), min(_spectrum.N_EIG_MAX, m - 1))
-    return freeze_tree(_spectrum.curves_for_n(
-        spectrum_curves_by_eigenvalue(choice, kern, k_max, n_top), n_eig))
+    page offers), computed once (:func:`spectrum_curves_started`): a new n costs no
+    eigenproblem."""
+    n_top = _curves_top(choice, n_eig)
+    try:
+        by_eigenvalue = spectrum_curves_started(choice, kern, k_max, n_top).result()
+    except BaseException:
+        spectrum_curves_started.clear(choice, kern, k_max, n_top)  # the next run tries again
+        raise
+    return freeze_tree(_spectrum.curves_for_n(by_eigenvalue, n_eig))
 
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
