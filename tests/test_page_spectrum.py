@@ -527,3 +527,28 @@ def test_the_error_curves_compute_on_a_worker_while_the_methods_are_timed(monkey
     for name, errors in expected.items():
         np.testing.assert_allclose(decode(tr[name]["y"]), np.maximum(errors, ERROR_FLOOR),
                                    rtol=RTOL_EXACT, err_msg=name)
+
+
+def test_curves_that_fail_on_the_worker_give_an_error_box_and_are_tried_again(monkeypatch):
+    """The worker's failure reaches the page as its message in an error box, not a
+    traceback; the failed computation is not kept, so the next run computes the curves."""
+    from views import spectrum as views_spectrum
+
+    real = views_spectrum.error_curves_by_eigenvalue
+
+    def failing(*args, **kwargs):
+        raise ValueError("The curves could not be computed <b>here</b>.")
+
+    monkeypatch.setattr(views_spectrum, "error_curves_by_eigenvalue", failing)
+    # a size no other test draws, so nothing of it is cached in this process
+    at = open_page(params=dict(dataset="moons", n="79"))
+    assert not at.exception
+    from pages.common.text import literal
+
+    assert [e.value for e in at.error] == [
+        literal("The curves could not be computed <b>here</b>.")]
+    assert "errors" not in charts(at)
+    monkeypatch.setattr(views_spectrum, "error_curves_by_eigenvalue", real)
+    at.run(timeout=RUN_TIMEOUT)
+    assert_clean(at)
+    assert set(charts(at)) == {"scree", "errors", "angles"}
