@@ -441,7 +441,7 @@ def spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int, k_max: i
     n_top = _curves_top(choice, n_eig)
     try:
         by_eigenvalue = spectrum_curves_started(choice, kern, k_max, n_top).result()
-    except BaseException:
+    except Exception:
         spectrum_curves_started.clear(choice, kern, k_max, n_top)  # the next run tries again
         raise
     return freeze_tree(_spectrum.curves_for_n(by_eigenvalue, n_eig))
