@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 import numbers
 import re
+import threading
+from collections import OrderedDict
 
 import numpy as np
 import scipy.sparse
@@ -369,6 +371,10 @@ def check_kernel_size(n_rows, n_cols, what="kernel matrix"):
         )
 
 
+#: What :meth:`ValidatedKernel.memo_recent` keeps, as a fraction of the matrix's own bytes.
+RECENT_BYTES_FRACTION = 0.5
+
+
 class ValidatedKernel(np.ndarray):
     """A read-only kernel matrix that :func:`validated_kernel` has checked once.
 
@@ -385,6 +391,8 @@ class ValidatedKernel(np.ndarray):
         self._mp_checked = False
         self._mp_psd = False
         self._mp_memo = {}
+        self._mp_recent = OrderedDict()
+        self._mp_lock = threading.Lock()
 
     def memo(self, name, compute):
         """``compute()`` once per checked matrix (its values cannot change): e.g. K @ K or
@@ -397,6 +405,32 @@ class ValidatedKernel(np.ndarray):
                 value.setflags(write=False)
             self._mp_memo[name] = value
         return self._mp_memo[name]
+
+    def memo_recent(self, key, compute):
+        """``compute()`` (an array) kept among the most recently used results on this checked
+        matrix, together at most :data:`RECENT_BYTES_FRACTION` of the matrix's own bytes,
+        least recent dropped first: e.g. a sketch that several diagnostics of the same (q, sketch, seed) need.
+        One lock guards the bookkeeping (several threads may share the matrix); ``compute``
+        runs outside it, so two threads asking at once may both compute the same value. The
+        result is made read-only."""
+        if not self._mp_checked:
+            return compute()
+        with self._mp_lock:
+            if key in self._mp_recent:
+                self._mp_recent.move_to_end(key)
+                return self._mp_recent[key]
+        value = np.asarray(compute())
+        value.setflags(write=False)
+        with self._mp_lock:
+            self._mp_recent[key] = value
+            self._mp_recent.move_to_end(key)
+            budget = RECENT_BYTES_FRACTION * self.nbytes
+            while (len(self._mp_recent) > 1
+                   and sum(v.nbytes for v in self._mp_recent.values()) > budget):
+                self._mp_recent.popitem(last=False)
+            if value.nbytes > budget:  # larger than the budget on its own: not kept
+                self._mp_recent.pop(key, None)
+        return value
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         plain = tuple(x.view(np.ndarray) if isinstance(x, ValidatedKernel) else x
@@ -418,6 +452,12 @@ def validated_kernel(K, name="K"):
     semi-definite (functions that need a PSD matrix still refuse one that is not,
     with their own message). Returns a read-only copy (no copy when ``K`` is
     already a read-only float array), so the checked values cannot change.
+
+    What several calls on the same matrix would each compute is computed once on it:
+    K @ K and the eigenvalues of K for Eq. 3 (``ekm_perturbation_bound``), and, with an
+    integer ``random_state``, the EKM sketch that ``ekm_eigenvalues``, ``ekm_eigenpairs``
+    and ``ekm_perturbation_bound`` draw at the same q (the most recent sketches, within
+    half the matrix's own size).
 
     Examples
     --------

@@ -28,6 +28,7 @@ References
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -631,11 +632,31 @@ def _sketch(K, q, sketch, random_state):
     return np.asarray((S @ K).T)
 
 
+#: The key under which :func:`_shared_sketch` keeps a sketch on a matrix checked by
+#: :func:`~mpcore.validated_kernel` (with the sketch's kind, q and integer seed).
+SKETCH_MEMO = "EKM sketch K S'"
+
+
+def _shared_sketch(K, q, sketch, random_state):
+    """:func:`_sketch`, kept on a matrix checked by :func:`~mpcore.validated_kernel` when the
+    seed is an integer (the same seed draws the same S): Algorithm 1's eigenvalues, its
+    eigenvectors and Eq. 3 at the same (q, sketch, seed) then share one sketch, among the
+    most recent ones (:meth:`~mpcore._validation.ValidatedKernel.memo_recent`). Read-only;
+    :func:`ekm_sketch` gives a fresh array."""
+    if (sketch is None or not isinstance(K, ValidatedKernel)
+            or not isinstance(random_state, numbers.Integral)
+            or isinstance(random_state, (bool, np.bool_))):
+        return _sketch(K, q, sketch, random_state)
+    q = check_positive_int(q, "q", maximum=K.shape[0])
+    seed = check_seed(random_state)
+    return K.memo_recent((SKETCH_MEMO, sketch, q, seed), lambda: _sketch(K, q, sketch, seed))
+
+
 def _ekm_core(K, q, n, sketch, random_state, map_back):
     """Steps 2-4 of Algorithm 1 on a validated K."""
     m = K.shape[0]
     n = _check_n(n, m)
-    Zt = _sketch(K, q, _check_sketch(sketch), random_state)  # (m, q) = K S'
+    Zt = _shared_sketch(K, q, _check_sketch(sketch), random_state)  # (m, q) = K S'
     # Algorithm 1, step 3: covariance Z Z' of the sketched EKM vectors (q x q)
     C = Zt.T @ Zt
     # step 4: its n largest eigenpairs
@@ -844,7 +865,7 @@ def ekm_perturbation_bound(K, q, n=None, *, sketch="gaussian", random_state=None
     K = check_square_kernel(K)
     m = K.shape[0]
     n = m if n is None else _check_n(n, m)
-    Zt = _sketch(K, q, _check_sketch(sketch), random_state)
+    Zt = _shared_sketch(K, q, _check_sketch(sketch), random_state)
     # K @ K and the eigenvalues of K do not depend on the sketch: once per matrix checked by
     # validated_kernel (e.g. for both sketches and every q of a grid)
     memo = K.memo if isinstance(K, ValidatedKernel) else (lambda _name, compute: compute())

@@ -101,3 +101,120 @@ def test_lanczos_spectral_norm_is_the_dense_one(seed, m, scale):
     E = A + A.T
     dense = float(np.max(np.abs(eigvalsh(E))))
     assert abs(_spectral_norm(E) - dense) <= 1e-9 * dense
+
+
+def _counting_sketch(monkeypatch):
+    """Count mpcore.spectrum._sketch's calls (each draws and multiplies one sketch)."""
+    import mpcore.spectrum as spectrum
+
+    calls = []
+    real = spectrum._sketch
+
+    def counted(K, q, sketch, random_state):
+        calls.append((sketch, q))
+        return real(K, q, sketch, random_state)
+
+    monkeypatch.setattr(spectrum, "_sketch", counted)
+    return calls
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), m=st.integers(4, 40), q=st.integers(1, 40),
+       sketch=st.sampled_from(["gaussian", "countsketch"]))
+def test_a_shared_sketch_gives_the_plain_matrix_answers_bit_for_bit(seed, m, q, sketch):
+    """Algorithm 1's eigenvalues and eigenpairs and Eq. 3 at one (q, sketch, integer seed)
+    share one sketch on a checked matrix, and give what each computes from its own sketch
+    of the plain matrix."""
+    from mpcore import ekm_eigenpairs
+
+    q = min(q, m)
+    K = _gram(seed % 2**16, m)
+    V = validated_kernel(K)
+    n = min(3, q)
+    for A in (V, V):  # the second round reads the kept sketch
+        np.testing.assert_array_equal(ekm_eigenvalues(A, q, n, sketch=sketch, random_state=seed),
+                                      ekm_eigenvalues(K, q, n, sketch=sketch, random_state=seed))
+        for got, want in zip(ekm_eigenpairs(A, q, n, sketch=sketch, random_state=seed),
+                             ekm_eigenpairs(K, q, n, sketch=sketch, random_state=seed)):
+            np.testing.assert_array_equal(got, want)
+        marked = ekm_perturbation_bound(A, q, n, sketch=sketch, random_state=seed)
+        plain = ekm_perturbation_bound(K, q, n, sketch=sketch, random_state=seed)
+        np.testing.assert_array_equal(marked.approx, plain.approx)
+        assert marked.entrywise_bound == pytest.approx(plain.entrywise_bound, rel=1e-12)
+
+
+def test_the_eigenvalue_page_draws_each_sketch_once(monkeypatch):
+    """views.spectrum.ekm_methods times Algorithm 1 and computes its scree, eigenvectors and
+    Eq. 3 at the same (q, sketch, seed): one sketch per kind, not one per use."""
+    from mpcore.plots import EKM_SERIES
+    from views.spectrum import ekm_methods, n_compared
+
+    V = validated_kernel(_gram(5, 60))
+    calls = _counting_sketch(monkeypatch)
+    run = ekm_methods(V, 0, 12, 4)
+    assert sorted(calls) == [("countsketch", 12), ("gaussian", 12)]
+    # and the numbers are those of the plain matrix, from which every call draws its own
+    K = np.asarray(V).copy()
+    n_cmp = n_compared(exact_eigenvalues(K, 4))
+    for sketch, name in EKM_SERIES.items():
+        np.testing.assert_array_equal(
+            run["scree"][name], ekm_eigenvalues(K, 12, 12, sketch=sketch, random_state=0))
+        p = ekm_perturbation_bound(K, 12, n_cmp, sketch=sketch, random_state=0)
+        assert run["ekm"][name]["observed"] == pytest.approx(float(p.observed.max()), rel=1e-12)
+        assert run["ekm"][name]["spectral"] == pytest.approx(p.spectral_bound, rel=1e-12)
+    assert len(calls) == 2 + 2 * 2
+
+
+def test_sketches_without_an_integer_seed_are_never_shared(monkeypatch):
+    """A RandomState or None draws a new sketch each call: nothing is kept for them."""
+    V = validated_kernel(_gram(2, 30))
+    calls = _counting_sketch(monkeypatch)
+    for seed in (None, np.random.RandomState(0), None):
+        ekm_eigenvalues(V, 10, 3, random_state=seed)
+    assert len(calls) == 3 and not V._mp_recent
+    a, b = (ekm_eigenvalues(V, 10, 10, random_state=None) for _ in range(2))
+    assert not np.array_equal(a, b)
+
+
+@settings(max_examples=15, deadline=None)
+@given(qs=st.lists(st.integers(1, 30), min_size=1, max_size=12),
+       sketch=st.sampled_from(["gaussian", "countsketch"]))
+def test_kept_sketches_stay_within_their_budget(qs, sketch):
+    """The most recent sketches are kept, least recent dropped first, within the budget (a
+    fraction of the matrix's own bytes); each is read-only, and a fresh one from ekm_sketch
+    can be written."""
+    from mpcore import ekm_sketch
+    from mpcore._validation import RECENT_BYTES_FRACTION
+    from mpcore.spectrum import SKETCH_MEMO
+
+    V = validated_kernel(_gram(3, 30))
+    for q in qs:
+        ekm_eigenvalues(V, q, 1, sketch=sketch, random_state=7)
+        kept = V._mp_recent
+        assert sum(v.nbytes for v in kept.values()) <= RECENT_BYTES_FRACTION * V.nbytes
+        if 30 * q * 8 <= RECENT_BYTES_FRACTION * V.nbytes:
+            assert list(kept)[-1][1:] == (sketch, q, 7)  # the latest is kept
+        else:  # one sketch above the budget is not kept at all
+            assert (SKETCH_MEMO, sketch, q, 7) not in kept
+        assert all(not v.flags.writeable for v in kept.values())
+    fresh = ekm_sketch(V, qs[-1], sketch=sketch, random_state=7)
+    kept = V._mp_recent.get((SKETCH_MEMO, sketch, qs[-1], 7))
+    if kept is not None:
+        np.testing.assert_array_equal(fresh, kept)
+    fresh[0, 0] += 1.0  # the caller's own copy
+
+
+def test_threads_sharing_one_matrix_get_the_same_sketches():
+    """Several threads (the app's sessions and its worker share one K) asking for sketches of
+    the same matrix at once each get exactly the plain matrix's answer."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    K = _gram(9, 50)
+    V = validated_kernel(K)
+    jobs = [(q, s) for q in (5, 9, 17, 33, 5, 9) for s in ("gaussian", "countsketch")] * 3
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda j: ekm_eigenvalues(V, j[0], 3, sketch=j[1], random_state=1),
+                            jobs))
+    for (q, s), values in zip(jobs, got):
+        np.testing.assert_array_equal(values, ekm_eigenvalues(K, q, 3, sketch=s, random_state=1))
+    assert sum(v.nbytes for v in V._mp_recent.values()) <= V.nbytes / 2
