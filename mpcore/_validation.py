@@ -409,10 +409,10 @@ class ValidatedKernel(np.ndarray):
     def memo_recent(self, key, compute):
         """``compute()`` (an array) kept among the most recently used results on this checked
         matrix, together at most :data:`RECENT_BYTES_FRACTION` of the matrix's own bytes,
-        least recent dropped first: e.g. a sketch that several diagnostics of the same (q, sketch, seed) need.
-        One lock guards the bookkeeping (several threads may share the matrix); ``compute``
-        runs outside it, so two threads asking at once may both compute the same value. The
-        result is made read-only."""
+        least recent dropped first: e.g. the sketch that several diagnostics at the same
+        (q, sketch, seed) need. One lock guards the bookkeeping (several threads may share the
+        matrix); ``compute`` runs outside it, so two threads asking at once may both compute
+        the same value. The result is made read-only."""
         if not self._mp_checked:
             return compute()
         with self._mp_lock:
