@@ -217,4 +217,6 @@ def test_threads_sharing_one_matrix_get_the_same_sketches():
                             jobs))
     for (q, s), values in zip(jobs, got):
         np.testing.assert_array_equal(values, ekm_eigenvalues(K, q, 3, sketch=s, random_state=1))
-    assert sum(v.nbytes for v in V._mp_recent.values()) <= V.nbytes / 2
+    from mpcore._validation import RECENT_BYTES_FRACTION
+
+    assert sum(v.nbytes for v in V._mp_recent.values()) <= RECENT_BYTES_FRACTION * V.nbytes
