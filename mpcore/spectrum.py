@@ -28,7 +28,6 @@ References
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -643,12 +642,12 @@ def _shared_sketch(K, q, sketch, random_state):
     eigenvectors and Eq. 3 at the same (q, sketch, seed) then share one sketch, among the
     most recent ones (:meth:`~mpcore._validation.ValidatedKernel.memo_recent`). Read-only;
     :func:`ekm_sketch` gives a fresh array."""
-    if (sketch is None or not isinstance(K, ValidatedKernel)
-            or not isinstance(random_state, numbers.Integral)
-            or isinstance(random_state, (bool, np.bool_))):
+    if sketch is None or not isinstance(K, ValidatedKernel):
         return _sketch(K, q, sketch, random_state)
     q = check_positive_int(q, "q", maximum=K.shape[0])
     seed = check_seed(random_state)
+    if not isinstance(seed, int):  # a RandomState, a Generator or None: a new S each call
+        return _sketch(K, q, sketch, seed)
     return K.memo_recent((SKETCH_MEMO, sketch, q, seed), lambda: _sketch(K, q, sketch, seed))
 
 
