@@ -414,14 +414,13 @@ def spectrum_curves_started(choice: DataChoice, kern: KernelChoice, k_max: int,
     is read-only."""
     K = full_kernel(choice, kern)
     exact = spectrum_exact(choice, kern)
-    return _BESIDE.submit(_curves_by_eigenvalue, K, choice.seed, n_top, k_max,
-                          SPECTRUM_BOUND_GRID_MAX_M, exact)
+    return _BESIDE.submit(_curves_by_eigenvalue, K, choice.seed, n_top, k_max, exact)
 
 
-def _curves_by_eigenvalue(K, seed, n_top, k_max, bound_grid_max_m, exact) -> dict:
+def _curves_by_eigenvalue(K, seed, n_top, k_max, exact) -> dict:
     """The worker's job (no Streamlit call: it has no script run)."""
     return freeze_tree(_spectrum.error_curves_by_eigenvalue(
-        K, seed, n_top, k_max, bound_grid_max_m=bound_grid_max_m, exact=exact))
+        K, seed, n_top, k_max, bound_grid_max_m=SPECTRUM_BOUND_GRID_MAX_M, exact=exact))
 
 
 def start_spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int,
