@@ -8,7 +8,7 @@ cache has ``max_entries`` and a ``ttl`` so memory stays bounded with many users;
 cached arrays are returned read-only so no caller can mutate a value another
 session will see. All are st.cache_data but two st.cache_resource, shared as one
 object: the eigenvalue page's K (:func:`full_kernel`, read-only) and its error curves,
-started on a worker thread beside the script run (:func:`spectrum_curves_started`, a
+started on a worker thread once the methods are timed (:func:`spectrum_curves_started`, a
 future). An upload's bytes live in ``st.session_state["csv.bytes"]``.
 """
 
@@ -345,7 +345,8 @@ def full_kernel(choice: DataChoice, kern: KernelChoice):
 
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL,
-               show_spinner="Exact eigenvalues of K (dense eigh, once per data set and kernel)...")
+               show_spinner="Computing K and its exact eigenvalues (dense eigh, once per data set "
+                            "and kernel)...")
 def spectrum_exact(choice: DataChoice, kern: KernelChoice) -> dict:
     """views.spectrum.exact_spectrum: the reference, shared by every k, q, n and session."""
     K = full_kernel(choice, kern)
@@ -388,10 +389,13 @@ def spectrum_run(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: 
 #: a cached function called inside another one).
 _CURVES_SPINNER = "Errors over a grid of k and q (with Eq. 3 at every q)..."
 
-#: The worker that computes the eigenvalue page's error curves beside the script run that
-#: times the methods: one thread per server process, fed in turn. NumPy's products and
-#: LAPACK release the GIL, so the two use both cores. A hall that shares one view
-#: computes the curves once; distinct views wait in turn, the first of them first.
+#: The worker that computes the eigenvalue page's error curves while the script run draws
+#: the timed run (its figures and table): one thread per server process, fed in turn. Not
+#: beside the timing itself: NumPy's matrix products release the GIL, but the eigensolvers
+#: (scipy.linalg.eigh, numpy.linalg.eigvalsh, ARPACK) keep it, so on boston the curves
+#: slowed the timed Lanczos and Nyström methods 1.5 to 2.5 times (benchmarks/bench_gil.py,
+#: results_gil.md). A hall that shares one view computes the curves once;
+#: distinct views wait in turn, the first of them first.
 _BESIDE = ThreadPoolExecutor(max_workers=1, thread_name_prefix="spectrum-curves")
 
 
@@ -403,14 +407,13 @@ def _curves_top(choice: DataChoice, n_eig: int) -> int:
 
 
 @st.cache_resource(max_entries=ENTRIES, ttl=TTL,
-                   show_spinner="Computing K and its exact eigenvalues (once per data set and "
-                                "kernel)...")
+                   show_spinner="Starting the error curves over k and q...")
 def spectrum_curves_started(choice: DataChoice, kern: KernelChoice, k_max: int,
                             n_top: int) -> Future:
     """views.spectrum.error_curves_by_eigenvalue (each method's error on each of the top
     ``n_top`` eigenvalues over the grids of k and q, once per data set and kernel), started
-    on the worker beside the script run. K and its exact spectrum are computed here, in the
-    run, since the timed run needs them too. One future shared by every session: its result
+    on the worker once the methods are timed. K and its exact spectrum come from the run's
+    caches (the timed run needed them too). One future shared by every session: its result
     is read-only."""
     K = full_kernel(choice, kern)
     exact = spectrum_exact(choice, kern)
@@ -426,7 +429,8 @@ def _curves_by_eigenvalue(K, seed, n_top, k_max, exact) -> dict:
 def start_spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int,
                           k_max: int) -> None:
     """Start the error curves of :func:`spectrum_curves` on the worker (a no-op once they
-    are started), so they compute while the page times the methods."""
+    are started), so they compute while the page draws the timed run. Call it after
+    :func:`spectrum_run`, whose times the curves would distort."""
     spectrum_curves_started(choice, kern, k_max, _curves_top(choice, n_eig))
 
 

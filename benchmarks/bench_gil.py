@@ -1,0 +1,152 @@
+"""The eigenvalue page's timed run alone, and beside its error curves on a second thread.
+
+Not a test. The page times every eigen-solver on one kernel matrix K and computes the error
+curves (every method over the grids of k and q, with Eq. 3) on a worker thread of the same
+server process. NumPy's matrix products release the GIL; the eigensolvers (LAPACK through
+scipy.linalg.eigh and numpy.linalg.eigvalsh, ARPACK through eigsh) keep it. This script
+measures what that does on a K of the page's default size (boston's 506 points, features
+standardised, rbf with sigma = 3; the page's default k = 50, q = 100, n = 10, and its curves
+for the top 50 up to k = 300), one BLAS thread as in the app:
+
+* each method's time in the timed run alone (the peer), and with the error curves
+  computing on a second thread, and the ratio;
+* the timed run and the curves one after the other, and on two threads: their total time;
+* how long a second thread waits for the GIL while one dense ``eigh`` of K runs.
+
+Usage::
+
+    python benchmarks/bench_gil.py [--repeats 5] [--output benchmarks/results_gil.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import scipy.linalg
+from threadpoolctl import threadpool_limits
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _progress import progress  # noqa: E402  (benchmarks/, this script's folder)
+from datasets import load  # noqa: E402
+from mpcore import validated_kernel  # noqa: E402
+from mpcore.kernels import kernel_matrix  # noqa: E402
+from views import spectrum as vs  # noqa: E402
+
+SIGMA, K_COLS, Q, N_EIG, N_TOP, K_MAX, SEED = 3.0, 50, 100, 10, 50, 300, 0
+
+
+def page_kernel() -> np.ndarray:
+    """boston's features standardised, rbf kernel of width SIGMA (gamma = 1 / (2 sigma^2))."""
+    X = load("boston").X
+    X = (X - X.mean(0)) / np.where(X.std(0) > 0, X.std(0), 1.0)
+    return np.asarray(kernel_matrix(X, kernel="rbf", gamma=1.0 / (2 * SIGMA**2)))
+
+
+def timed_run(K) -> dict[str, float]:
+    """The page's timed run on a freshly checked K: seconds per method."""
+    K = validated_kernel(K.copy())
+    run = vs.compare_methods(K, SEED, K_COLS, Q, N_EIG, vs.exact_spectrum(K, N_TOP))
+    return {row["method"]: row["time (s)"] for row in run["rows"]}
+
+
+def curves(K) -> None:
+    vs.error_curves_by_eigenvalue(validated_kernel(K.copy()), SEED, N_TOP, K_MAX)
+
+
+def beside(K) -> dict[str, float]:
+    """The timed run while the error curves compute on a second thread (started first)."""
+    worker = threading.Thread(target=curves, args=(K,))
+    worker.start()
+    time.sleep(0.005)  # the curves are under way
+    out = timed_run(K)
+    worker.join()
+    return out
+
+
+def gil_wait(m: int) -> tuple[float, float]:
+    """(seconds of one dense eigh of an m x m symmetric matrix, the longest a second thread
+    asking for 1 ms of sleep waited meanwhile)."""
+    A = np.random.default_rng(0).normal(size=(m, m))
+    A = A + A.T
+    waits, stop = [], threading.Event()
+
+    def ticker():
+        while not stop.is_set():
+            t = time.perf_counter()
+            time.sleep(0.001)
+            waits.append(time.perf_counter() - t)
+
+    th = threading.Thread(target=ticker)
+    th.start()
+    time.sleep(0.05)
+    t = time.perf_counter()
+    scipy.linalg.eigh(A, eigvals_only=True)
+    took = time.perf_counter() - t
+    stop.set()
+    th.join()
+    return took, max(waits)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--output", type=Path, default=None, help="also write the tables here")
+    args = ap.parse_args(argv)
+    threadpool_limits(limits=1, user_api="blas")
+    K = page_kernel()
+    timed_run(K)
+    curves(K)  # imports and first calls out of the way
+    alone, with_curves, totals = {}, {}, {"one after the other": [], "two threads": []}
+    steps, done = 4 * args.repeats, 0
+    for _ in range(args.repeats):  # round robin: a load spike spreads over every variant
+        for name, t in timed_run(K).items():
+            alone.setdefault(name, []).append(t)
+        done += 1
+        progress(done, steps, "timed run alone")
+        for name, t in beside(K).items():
+            with_curves.setdefault(name, []).append(t)
+        done += 1
+        progress(done, steps, "timed run beside the curves")
+        t = time.perf_counter()
+        timed_run(K)
+        curves(K)
+        totals["one after the other"].append(time.perf_counter() - t)
+        done += 1
+        progress(done, steps, "run, then curves")
+        t = time.perf_counter()
+        beside(K)
+        totals["two threads"].append(time.perf_counter() - t)
+        done += 1
+        progress(done, steps, "run and curves on two threads")
+    lines = [f"boston (m = {K.shape[0]}), rbf sigma = {SIGMA}, k = {K_COLS}, q = {Q}, "
+             f"n = {N_EIG}; one BLAS thread; medians of {args.repeats}", "",
+             "| method | alone [ms] (peer) | beside the curves [ms] | ratio |",
+             "|---|---:|---:|---:|"]
+    for name in alone:
+        a, b = statistics.median(alone[name]), statistics.median(with_curves[name])
+        lines.append(f"| {name} | {1e3 * a:.2f} | {1e3 * b:.2f} | {b / a:.2f} |")
+    seq, par = (statistics.median(totals[k]) for k in ("one after the other", "two threads"))
+    lines += ["", "| timed run and error curves | total [s] | ratio |", "|---|---:|---:|",
+              f"| one after the other (peer) | {seq:.3f} | 1.00 |",
+              f"| on two threads | {par:.3f} | {par / seq:.2f} |", ""]
+    took, waited = gil_wait(K.shape[0] * 3)
+    lines.append(f"One dense eigh of a {3 * K.shape[0]} x {3 * K.shape[0]} matrix took "
+                 f"{took:.3f} s; a second thread asking for 1 ms of sleep waited up to "
+                 f"{waited:.3f} s meanwhile (ratio {waited / took:.2f}: the GIL was kept).")
+    text = "\n".join(lines)
+    print(text)
+    if args.output:
+        args.output.write_text(text + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
