@@ -42,7 +42,7 @@ narrow = is_narrow()  # a phone: the figures' panels and titles stacked to its w
 try:
     # the methods are timed first, with nothing else of the page computing: on the same
     # server process the error curves would hold the GIL in turns with them (their LAPACK
-    # calls keep it) and slow the fast methods' times up to 2.5 times (benchmarks/bench_gil.py)
+    # calls keep it) and slow Lanczos and Nyström up to 2.5 times (benchmarks/bench_gil.py)
     cached.spectrum_exact(choice, kern)  # K and its spectrum first, under their own spinner
     run = cached.spectrum_run(choice, kern, k, q, n_eig)
     # then the error curves compute on the worker while this run draws the timed run

@@ -490,7 +490,7 @@ def test_a_new_k_runs_the_nystrom_rules_only_and_a_new_q_the_sketches_only(monke
 def test_the_methods_are_timed_first_then_the_error_curves_compute_beside_the_drawing(
         monkeypatch):
     """A new data set: the page times every method with nothing else of its own computing
-    (the curves' eigensolvers keep the GIL: beside them the fast methods took up to 2.5
+    (the curves' eigensolvers keep the GIL: beside them Lanczos and Nyström took up to 2.5
     times as long, benchmarks/bench_gil.py), then the error curves compute on the worker
     thread while the script run draws the timed run. Each timed part notes when it ends and
     the curves when they begin;
