@@ -1,16 +1,20 @@
-"""The eigenvalue page's timed run alone, and beside its error curves on a second thread.
+"""The eigenvalue page's timed run alone, and beside its error curves (a thread, a process).
 
-Not a test. The page times every eigen-solver on one kernel matrix K and computes the error
-curves (every method over the grids of k and q, with Eq. 3) on a worker thread of the same
-server process. NumPy's matrix products release the GIL; the eigensolvers (LAPACK through
-scipy.linalg.eigh and numpy.linalg.eigvalsh, ARPACK through eigsh) keep it. This script
-measures what that does on a K of the page's default size (boston's 506 points, features
-standardised, rbf with sigma = 3; the page's default k = 50, q = 100, n = 10, and its curves
-for the top 50 up to k = 300), one BLAS thread as in the app:
+Not a test. The page times every eigen-solver on one kernel matrix K while it computes the
+error curves (every method over the grids of k and q, with Eq. 3). NumPy's matrix products
+release the GIL; the eigensolvers (LAPACK through scipy.linalg.eigh and numpy.linalg.eigvalsh,
+ARPACK through eigsh) keep it, so a thread of the server's process computing the curves runs
+in turns with the timing; the app computes them in a process of their own
+(``pages.common.cached.CurvesProcess``). This script measures both on a K of the page's
+default size (boston's 506 points, features standardised, rbf with sigma = 3; the page's
+default k = 50, q = 100, n = 10, and its curves for the top 50 up to k = 300), one BLAS
+thread as in the app:
 
-* each method's time in the timed run alone (the peer), and with the error curves
-  computing on a second thread, and the ratio;
-* the timed run and the curves one after the other, and on two threads: their total time;
+* each method's time in the timed run alone (the peer), with the error curves computing on
+  a second thread, and with them computing in a second process (spawned, one BLAS thread,
+  as the app's), and the ratios;
+* the timed run and the curves one after the other, on two threads, and in two processes:
+  their total time;
 * how long a second thread waits for the GIL while one dense ``eigh`` of K runs.
 
 Usage::
@@ -21,10 +25,12 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import statistics
 import sys
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -71,6 +77,15 @@ def beside(K) -> dict[str, float]:
     return out
 
 
+def in_process(pool, K) -> dict[str, float]:
+    """The timed run while the error curves compute in the pool's process."""
+    job = pool.submit(curves, K)
+    time.sleep(0.02)  # the curves are under way (K's copy has reached the process)
+    out = timed_run(K)
+    job.result()
+    return out
+
+
 def gil_wait(m: int) -> tuple[float, float]:
     """(seconds of one dense eigh of an m x m symmetric matrix, the longest a second thread
     asking for 1 ms of sleep waited meanwhile)."""
@@ -102,10 +117,14 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     threadpool_limits(limits=1, user_api="blas")
     K = page_kernel()
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=vs.limit_blas_threads, initargs=(1,))
     timed_run(K)
-    curves(K)  # imports and first calls out of the way
-    alone, with_curves, totals = {}, {}, {"one after the other": [], "two threads": []}
-    steps, done = 4 * args.repeats, 0
+    curves(K)
+    pool.submit(curves, K).result()  # imports and first calls out of the way
+    alone, with_curves, with_process = {}, {}, {}
+    totals = {"one after the other": [], "two threads": [], "two processes": []}
+    steps, done = 6 * args.repeats, 0
     for _ in range(args.repeats):  # round robin: a load spike spreads over every variant
         for name, t in timed_run(K).items():
             alone.setdefault(name, []).append(t)
@@ -126,17 +145,30 @@ def main(argv=None) -> int:
         totals["two threads"].append(time.perf_counter() - t)
         done += 1
         progress(done, steps, "run and curves on two threads")
+        for name, t in in_process(pool, K).items():
+            with_process.setdefault(name, []).append(t)
+        done += 1
+        progress(done, steps, "timed run beside the curves' process")
+        t = time.perf_counter()
+        in_process(pool, K)
+        totals["two processes"].append(time.perf_counter() - t)
+        done += 1
+        progress(done, steps, "run and curves in two processes")
+    pool.shutdown()
     lines = [f"boston (m = {K.shape[0]}), rbf sigma = {SIGMA}, k = {K_COLS}, q = {Q}, "
              f"n = {N_EIG}; one BLAS thread; medians of {args.repeats}", "",
-             "| method | alone [ms] (peer) | beside the curves [ms] | ratio |",
-             "|---|---:|---:|---:|"]
+             "| method | alone [ms] (peer) | beside the curves on a thread [ms] | ratio | "
+             "beside the curves' process [ms] | ratio |",
+             "|---|---:|---:|---:|---:|---:|"]
     for name in alone:
-        a, b = statistics.median(alone[name]), statistics.median(with_curves[name])
-        lines.append(f"| {name} | {1e3 * a:.2f} | {1e3 * b:.2f} | {b / a:.2f} |")
-    seq, par = (statistics.median(totals[k]) for k in ("one after the other", "two threads"))
+        a, b, c = (statistics.median(d[name]) for d in (alone, with_curves, with_process))
+        lines.append(f"| {name} | {1e3 * a:.2f} | {1e3 * b:.2f} | {b / a:.2f} | "
+                     f"{1e3 * c:.2f} | {c / a:.2f} |")
+    seq, par, proc = (statistics.median(totals[k]) for k in totals)
     lines += ["", "| timed run and error curves | total [s] | ratio |", "|---|---:|---:|",
               f"| one after the other (peer) | {seq:.3f} | 1.00 |",
-              f"| on two threads | {par:.3f} | {par / seq:.2f} |", ""]
+              f"| on two threads | {par:.3f} | {par / seq:.2f} |",
+              f"| in two processes | {proc:.3f} | {proc / seq:.2f} |", ""]
     took, waited = gil_wait(K.shape[0] * 3)
     lines.append(f"One dense eigh of a {3 * K.shape[0]} x {3 * K.shape[0]} matrix took "
                  f"{took:.3f} s; a second thread asking for 1 ms of sleep waited up to "

@@ -153,23 +153,51 @@ class Server:
         self.log.close()
 
     def status_kb(self, field_name: str) -> int:
-        """A ``kB`` field of /proc/<pid>/status (VmRSS, VmHWM)."""
-        with open(f"/proc/{self.proc.pid}/status") as fh:
-            for line in fh:
-                if line.startswith(field_name + ":"):
-                    return int(line.split()[1])
-        return 0
+        """A ``kB`` field of /proc/<pid>/status (VmRSS, VmHWM), summed over the server and
+        the processes it started (the eigenvalue page's process for its error curves, and
+        multiprocessing's resource tracker): for VmHWM an upper bound of their joint peak."""
+        total = 0
+        for pid in _process_tree(self.proc.pid):
+            try:
+                with open(f"/proc/{pid}/status") as fh:
+                    total += next((int(line.split()[1]) for line in fh
+                                   if line.startswith(field_name + ":")), 0)
+            except (FileNotFoundError, ProcessLookupError):  # it ended meanwhile
+                pass
+        return total
 
     def cpu_seconds(self) -> float:
-        with open(f"/proc/{self.proc.pid}/stat") as fh:
-            fields = fh.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        """CPU seconds of the server and the processes it started (as :meth:`status_kb`)."""
+        ticks = 0
+        for pid in _process_tree(self.proc.pid):
+            try:
+                with open(f"/proc/{pid}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+                ticks += int(fields[11]) + int(fields[12])
+            except (FileNotFoundError, ProcessLookupError):
+                pass
+        return ticks / os.sysconf("SC_CLK_TCK")
 
     def log_errors(self) -> list[str]:
         self.log.flush()
         text = self.log_path.read_text(errors="replace")
         return [ln for ln in text.splitlines()
                 if "Traceback" in ln or " ERROR " in ln or "Exception" in ln]
+
+
+def _process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (/proc/<pid>/task/<tid>/children)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as fh:
+                    todo.extend(int(c) for c in fh.read().split())
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+    return out
 
 
 def machine_busy_seconds() -> float:

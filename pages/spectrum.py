@@ -40,13 +40,11 @@ k, q, n_eig = state["k"], state["spectrum.q"], state["spectrum.n_eig"]
 
 narrow = is_narrow()  # a phone: the figures' panels and titles stacked to its width
 try:
-    # the methods are timed first, with nothing else of the page computing: on the same
-    # server process the error curves would hold the GIL in turns with them (their LAPACK
-    # calls keep it) and slow Lanczos and Nyström up to 2.5 times (benchmarks/bench_gil.py)
     cached.spectrum_exact(choice, kern)  # K and its spectrum first, under their own spinner
-    run = cached.spectrum_run(choice, kern, k, q, n_eig)
-    # then the error curves compute on the worker while this run draws the timed run
+    # the error curves compute in their own process while this run times the methods (on a
+    # thread they would share the GIL with the timing: benchmarks/bench_gil.py)
     cached.start_spectrum_curves(choice, kern, n_eig, k_max)
+    run = cached.spectrum_run(choice, kern, k, q, n_eig)
     figures = cached.spectrum_run_figures(choice, kern, k, q, n_eig, narrow)
 except ValueError as exc:
     st.error(literal(exc))

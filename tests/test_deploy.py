@@ -319,3 +319,27 @@ def test_the_protocol_client_checks_a_run_that_stops_early(tmp_path):
                        step_text=moved.step_text)
     assert slider_error(silent, shown[1], k_hi) is not None
     assert step_error(stepped, (j, n), j, k_hi) is not None  # a lost click
+
+
+def test_the_load_test_counts_the_processes_a_server_started():
+    """loadtest/run.py's memory and CPU figures sum a server's process tree (the eigenvalue
+    page's curves run in a process of the server's own): a child and a grandchild of a
+    process are found, and gone once they end."""
+    from run import _process_tree
+
+    parent = subprocess.Popen(
+        [sys.executable, "-c",
+         "import subprocess, sys, time\n"
+         "c = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+         "print(c.pid, flush=True)\n"
+         "time.sleep(60)\n"], stdout=subprocess.PIPE, text=True)
+    try:
+        child = int(parent.stdout.readline())
+        tree = _process_tree(parent.pid)
+        assert tree[0] == parent.pid and child in tree, (parent.pid, child, tree)
+        assert _process_tree(os.getpid()).count(parent.pid) == 1
+    finally:
+        os.kill(child, 9)
+        parent.kill()
+        parent.wait(10)
+    assert parent.pid not in _process_tree(os.getpid())

@@ -17,9 +17,12 @@ from __future__ import annotations
 import base64
 import functools
 import json
+import os
 import re
-import threading
+import signal
 import time
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import numpy as np
@@ -487,56 +490,53 @@ def test_a_new_k_runs_the_nystrom_rules_only_and_a_new_q_the_sketches_only(monke
         assert len(timing(at)) == 3 + len(NYSTROM_SERIES) + len(EKM_SERIES)
 
 
-def test_the_methods_are_timed_first_then_the_error_curves_compute_beside_the_drawing(
+class RecordingCurves:
+    """Stands for pages.common.cached._CURVES: notes when each job is handed over, and what,
+    then hands it to ``inner`` (the app's process, a stub's future otherwise)."""
+
+    def __init__(self, inner=None, outcome=None):
+        self.inner, self.outcome, self.jobs = inner, outcome, []
+
+    def submit(self, fn, /, *args, **kwargs):
+        self.jobs.append((time.perf_counter(), fn))
+        if self.inner is not None:
+            return self.inner.submit(fn, *args, **kwargs)
+        future = Future()
+        future.set_exception(self.outcome)
+        return future
+
+
+def test_the_error_curves_compute_in_a_process_of_their_own_while_the_methods_are_timed(
         monkeypatch):
-    """A new data set: the page times every method with nothing else of its own computing
-    (the curves' eigensolvers keep the GIL: beside them Lanczos and Nyström took up to 2.5
-    times as long, benchmarks/bench_gil.py), then the error curves compute on the worker
-    thread while the script run draws the timed run. Each timed part notes when it ends and
-    the curves when they begin;
-    the curves and the run's figures then each wait here for the other to begin, so a page
-    computing them in turn, in either order, would leave one side waiting in vain, and it
-    would note that. The page then draws what mpcore computes from scratch."""
-    import mpcore.plots
+    """A new data set: the error curves are handed to their process before the script run
+    times any method, and that process is not the server's, so the two compute side by side
+    and the curves' eigensolvers, which keep the GIL, do not slow the methods timed (on a
+    thread they made Lanczos and Nyström up to 2.5 times slower: benchmarks/bench_gil.py).
+    The page then draws what mpcore computes from scratch."""
+    from pages.common import cached
     from views import spectrum as views_spectrum
 
-    clock = time.perf_counter
-    timed_ends = {}
-    began = {"curves": threading.Event(), "figures": threading.Event()}
-    seen = {}
+    began = {}
 
     def timed(name):
         real = getattr(views_spectrum, name)
 
         def wrapped(*args, **kwargs):
-            out = real(*args, **kwargs)
-            timed_ends[name] = clock()
-            return out
-        return wrapped
-
-    def side(name, other, real):
-        def wrapped(*args, **kwargs):
-            seen[f"{name} began at"] = clock()
-            seen[f"{name} thread"] = threading.current_thread().name
-            began[name].set()
-            seen[f"{other} began beside {name}"] = began[other].wait(timeout=RUN_TIMEOUT / 4)
+            began[name] = time.perf_counter()
             return real(*args, **kwargs)
         return wrapped
 
     for name in ("exact_methods", "nystrom_methods", "ekm_methods"):
         monkeypatch.setattr(views_spectrum, name, timed(name))
-    monkeypatch.setattr(views_spectrum, "error_curves_by_eigenvalue",
-                        side("curves", "figures", views_spectrum.error_curves_by_eigenvalue))
-    monkeypatch.setattr(mpcore.plots, "scree_figure_dict",
-                        side("figures", "curves", mpcore.plots.scree_figure_dict))
+    curves = RecordingCurves(inner=cached._CURVES)
+    monkeypatch.setattr(cached, "_CURVES", curves)
     # a size no other test draws, so nothing of it is cached in this process
     at = open_page(params=dict(dataset="moons", n="83", k="12", **{"spectrum.q": "25"}))
     assert_clean(at)
-    assert sorted(timed_ends) == ["ekm_methods", "exact_methods", "nystrom_methods"], timed_ends
-    assert max(timed_ends.values()) <= seen["curves began at"], (timed_ends, seen)
-    assert seen["curves thread"].startswith("spectrum-curves"), seen
-    assert seen["figures thread"] != seen["curves thread"], seen
-    assert seen["figures began beside curves"] and seen["curves began beside figures"], seen
+    assert sorted(began) == ["ekm_methods", "exact_methods", "nystrom_methods"], began
+    assert [fn for _, fn in curves.jobs] == [views_spectrum.error_curves_by_eigenvalue]
+    assert curves.jobs[0][0] < min(began.values()), (curves.jobs, began)
+    assert cached._CURVES.inner.submit(os.getpid).result(timeout=RUN_TIMEOUT) != os.getpid()
     s = settings(at)
     assert_scree_matches(at, s)
     # the curves drawn are mpcore's, computed here from scratch
@@ -552,15 +552,13 @@ def test_the_methods_are_timed_first_then_the_error_curves_compute_beside_the_dr
                                    rtol=RTOL_EXACT, err_msg=name)
 
 
-def test_curves_that_fail_on_the_worker_give_an_error_box_and_are_tried_again(monkeypatch):
-    """The worker's failure reaches the page as its message in an error box, not a
+def test_curves_that_fail_give_an_error_box_and_are_tried_again(monkeypatch):
+    """The curves' failure reaches the page as its message in an error box, not a
     traceback; the failed computation is not kept, so the next run computes the curves."""
-    from views import spectrum as views_spectrum
+    from pages.common import cached
 
-    def failing(*args, **kwargs):
-        raise ValueError("The curves could not be computed <b>here</b>.")
-
-    monkeypatch.setattr(views_spectrum, "error_curves_by_eigenvalue", failing)
+    monkeypatch.setattr(cached, "_CURVES", RecordingCurves(
+        outcome=ValueError("The curves could not be computed <b>here</b>.")))
     # a size no other test draws, so nothing of it is cached in this process
     at = open_page(params=dict(dataset="moons", n="79"))
     assert not at.exception
@@ -571,3 +569,44 @@ def test_curves_that_fail_on_the_worker_give_an_error_box_and_are_tried_again(mo
     at.run(timeout=RUN_TIMEOUT)
     assert_clean(at)
     assert set(charts(at)) == {"scree", "errors", "angles"}
+
+
+def test_when_the_curves_process_dies_the_page_computes_them_itself(monkeypatch):
+    """A curves process that died (killed, out of memory) costs the page nothing but time:
+    the curves are computed in the script run and are mpcore's."""
+    from pages.common import cached
+    from views import spectrum as views_spectrum
+
+    monkeypatch.setattr(cached, "_CURVES", RecordingCurves(
+        outcome=BrokenProcessPool("the process died")))
+    # a size no other test draws, so nothing of it is cached in this process
+    at = open_page(params=dict(dataset="moons", n="73", k="11"))
+    assert_clean(at)
+    s = settings(at)
+    K = reference_kernel(s)
+    reference = views_spectrum.error_curves(K, s["seed"], s["n_eig"],
+                                            k_max=min(K.shape[0], K_MAX))
+    tr = traces(charts(at)["errors"])
+    for name, errors in reference["nystrom"].items():
+        np.testing.assert_allclose(decode(tr[name]["y"]), np.maximum(errors, ERROR_FLOOR),
+                                   rtol=RTOL_EXACT, err_msg=name)
+
+
+def test_the_curves_process_is_started_again_after_it_died():
+    """pages.common.cached.CurvesProcess: a job runs in another process; once that process
+    is killed, a job handed over before the pool noticed fails with BrokenProcessPool (the
+    page then computes the curves itself), and the next job gets a new process."""
+    from pages.common.cached import CurvesProcess
+
+    proc = CurvesProcess()
+    first = proc.submit(os.getpid).result(timeout=RUN_TIMEOUT)
+    assert first != os.getpid()
+    os.kill(first, signal.SIGKILL)
+    answers = []
+    for _ in range(3):
+        try:
+            answers.append(proc.submit(os.getpid).result(timeout=RUN_TIMEOUT))
+            break
+        except BrokenProcessPool:
+            answers.append("broken")
+    assert answers[-1] not in ("broken", first, os.getpid()), answers

@@ -56,6 +56,15 @@ def scree_length(m: int, n_eig: int, k: int, q: int) -> int:
     return int(min(m, max(50, 2 * n_eig, k + 10, q + 10)))
 
 
+def limit_blas_threads(threads: int) -> None:
+    """Limit the BLAS libraries NumPy and SciPy loaded to ``threads`` threads (threadpoolctl
+    acts on the libraries loaded when it is called: this module has loaded them). The
+    initializer of the app's process for the error curves."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=threads, user_api="blas")
+
+
 def log_grid(top: int) -> np.ndarray:
     """Log-spaced integer grid from 1 to ``top`` (both included)."""
     return np.unique(np.round(np.geomspace(1, max(int(top), 1), SPECTRUM_GRID)).astype(int))

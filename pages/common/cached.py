@@ -8,13 +8,18 @@ cache has ``max_entries`` and a ``ttl`` so memory stays bounded with many users;
 cached arrays are returned read-only so no caller can mutate a value another
 session will see. All are st.cache_data but two st.cache_resource, shared as one
 object: the eigenvalue page's K (:func:`full_kernel`, read-only) and its error curves,
-started on a worker thread once the methods are timed (:func:`spectrum_curves_started`, a
-future). An upload's bytes live in ``st.session_state["csv.bytes"]``.
+computed in a process of their own beside the script run (:func:`spectrum_curves_started`,
+a future). An upload's bytes live in ``st.session_state["csv.bytes"]``.
 """
 
 from __future__ import annotations
 
-from concurrent.futures import Future, ThreadPoolExecutor
+import multiprocessing
+import sys
+import threading
+import types
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 import numpy as np
 import streamlit as st
@@ -389,14 +394,45 @@ def spectrum_run(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: 
 #: a cached function called inside another one).
 _CURVES_SPINNER = "Errors over a grid of k and q (with Eq. 3 at every q)..."
 
-#: The worker that computes the eigenvalue page's error curves while the script run draws
-#: the timed run (its figures and table): one thread per server process, fed in turn. Not
-#: beside the timing itself: NumPy's matrix products release the GIL, but the eigensolvers
-#: (scipy.linalg.eigh, numpy.linalg.eigvalsh, ARPACK) keep it, so on boston the curves
-#: slowed the timed Lanczos and Nyström methods 1.5 to 2.5 times (benchmarks/bench_gil.py,
-#: results_gil.md). A hall that shares one view computes the curves once;
+#: The eigenvalue page's error curves compute in a process of their own, beside the script
+#: run that times the methods. Not on a thread: NumPy's matrix products release the GIL, but
+#: the eigensolvers (scipy.linalg.eigh, numpy.linalg.eigvalsh, ARPACK) keep it, so a thread
+#: ran in turns with the script run, slowed the methods it times (Lanczos and the Nyström
+#: rules 1.5 to 2.5 times) and stalled the process's other sessions; beside a process their
+#: times are those of a run alone (benchmarks/bench_gil.py, results_gil.md). One process
+#: per server process, fed in turn: a hall that shares one view computes the curves once;
 #: distinct views wait in turn, the first of them first.
-_BESIDE = ThreadPoolExecutor(max_workers=1, thread_name_prefix="spectrum-curves")
+class CurvesProcess:
+    """A pool of one process (``spawn``: nothing of the server's threads is copied),
+    started on the first job and again after its process died."""
+
+    def __init__(self):
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        """``fn(*args, **kwargs)`` in the process; ``fn`` and its arguments are pickled."""
+        with self._lock:
+            if self._pool is not None:
+                try:
+                    return self._pool.submit(fn, *args, **kwargs)
+                except BrokenProcessPool:  # its process died: a new one
+                    pass
+            self._pool = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_spectrum.limit_blas_threads, initargs=(BLAS_THREADS,))
+            # the first job starts the process. Streamlit runs each page as the module
+            # __main__, which a spawned process imports again (and would run the page in
+            # it): the process starts with an empty one
+            main = sys.modules.get("__main__")
+            sys.modules["__main__"] = types.ModuleType("__main__")
+            try:
+                return self._pool.submit(fn, *args, **kwargs)
+            finally:
+                sys.modules["__main__"] = main
+
+
+_CURVES = CurvesProcess()
 
 
 def _curves_top(choice: DataChoice, n_eig: int) -> int:
@@ -412,25 +448,27 @@ def spectrum_curves_started(choice: DataChoice, kern: KernelChoice, k_max: int,
                             n_top: int) -> Future:
     """views.spectrum.error_curves_by_eigenvalue (each method's error on each of the top
     ``n_top`` eigenvalues over the grids of k and q, once per data set and kernel), started
-    on the worker once the methods are timed. K and its exact spectrum come from the run's
-    caches (the timed run needed them too). One future shared by every session: its result
-    is read-only."""
-    K = full_kernel(choice, kern)
-    exact = spectrum_exact(choice, kern)
-    return _BESIDE.submit(_curves_by_eigenvalue, K, choice.seed, n_top, k_max, exact)
+    in the curves' process, beside the script run that times the methods. K and its exact
+    spectrum are computed first, in the run, since the timed run needs them too. One future
+    shared by every session."""
+    args, kwargs = _curves_arguments(choice, kern, k_max, n_top)
+    return _CURVES.submit(_spectrum.error_curves_by_eigenvalue, *args, **kwargs)
 
 
-def _curves_by_eigenvalue(K, seed, n_top, k_max, exact) -> dict:
-    """The worker's job (no Streamlit call: it has no script run)."""
-    return freeze_tree(_spectrum.error_curves_by_eigenvalue(
-        K, seed, n_top, k_max, bound_grid_max_m=SPECTRUM_BOUND_GRID_MAX_M, exact=exact))
+def _curves_arguments(choice: DataChoice, kern: KernelChoice, k_max: int,
+                      n_top: int) -> tuple[tuple, dict]:
+    """views.spectrum.error_curves_by_eigenvalue's arguments: K as a plain array (not its
+    record of checks and products, which the process makes again: 9 ms at m = 506), its
+    exact spectrum, and Eq. 3's size limit (read where it is used, as the page reads it)."""
+    return ((np.asarray(full_kernel(choice, kern)), choice.seed, n_top, k_max),
+            {"exact": dict(spectrum_exact(choice, kern)),
+             "bound_grid_max_m": SPECTRUM_BOUND_GRID_MAX_M})
 
 
 def start_spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int,
                           k_max: int) -> None:
-    """Start the error curves of :func:`spectrum_curves` on the worker (a no-op once they
-    are started), so they compute while the page draws the timed run. Call it after
-    :func:`spectrum_run`, whose times the curves would distort."""
+    """Start the error curves of :func:`spectrum_curves` in their process (a no-op once
+    they are started), so they compute while the page times the methods."""
     spectrum_curves_started(choice, kern, k_max, _curves_top(choice, n_eig))
 
 
@@ -444,10 +482,14 @@ def spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int, k_max: i
     n_top = _curves_top(choice, n_eig)
     try:
         by_eigenvalue = spectrum_curves_started(choice, kern, k_max, n_top).result()
+    except BrokenProcessPool:  # the process died (killed, out of memory): computed here
+        spectrum_curves_started.clear(choice, kern, k_max, n_top)  # a new process next time
+        args, kwargs = _curves_arguments(choice, kern, k_max, n_top)
+        by_eigenvalue = _spectrum.error_curves_by_eigenvalue(*args, **kwargs)
     except Exception:
         spectrum_curves_started.clear(choice, kern, k_max, n_top)  # the next run tries again
         raise
-    return freeze_tree(_spectrum.curves_for_n(by_eigenvalue, n_eig))
+    return freeze_tree(_spectrum.curves_for_n(freeze_tree(by_eigenvalue), n_eig))
 
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
