@@ -15,6 +15,8 @@ thread as in the app:
   as the app's), and the ratios;
 * the timed run and the curves one after the other, on two threads, and in two processes:
   their total time;
+* the longest a second thread of the process waits for the GIL (as another session of the
+  server would) while the curves compute on a thread, and in the process;
 * how long a second thread waits for the GIL while one dense ``eigh`` of K runs.
 
 Usage::
@@ -86,6 +88,28 @@ def in_process(pool, K) -> dict[str, float]:
     return out
 
 
+def stall(run_curves) -> tuple[float, float]:
+    """(seconds of ``run_curves()``, the longest a thread of this process asking for 1 ms of
+    sleep waited meanwhile): what another session of the server waits for the GIL."""
+    waits, stop = [], threading.Event()
+
+    def ticker():
+        while not stop.is_set():
+            t = time.perf_counter()
+            time.sleep(0.001)
+            waits.append(time.perf_counter() - t)
+
+    th = threading.Thread(target=ticker)
+    th.start()
+    time.sleep(0.05)
+    t = time.perf_counter()
+    run_curves()
+    took = time.perf_counter() - t
+    stop.set()
+    th.join()
+    return took, max(waits)
+
+
 def gil_wait(m: int) -> tuple[float, float]:
     """(seconds of one dense eigh of an m x m symmetric matrix, the longest a second thread
     asking for 1 ms of sleep waited meanwhile)."""
@@ -154,6 +178,10 @@ def main(argv=None) -> int:
         totals["two processes"].append(time.perf_counter() - t)
         done += 1
         progress(done, steps, "run and curves in two processes")
+    stalls = {"on a thread": [], "in the process": []}
+    for _ in range(args.repeats):
+        stalls["on a thread"].append(stall(lambda: curves(K))[1])
+        stalls["in the process"].append(stall(lambda: pool.submit(curves, K).result())[1])
     pool.shutdown()
     lines = [f"boston (m = {K.shape[0]}), rbf sigma = {SIGMA}, k = {K_COLS}, q = {Q}, "
              f"n = {N_EIG}; one BLAS thread; medians of {args.repeats}", "",
@@ -168,7 +196,11 @@ def main(argv=None) -> int:
     lines += ["", "| timed run and error curves | total [s] | ratio |", "|---|---:|---:|",
               f"| one after the other (peer) | {seq:.3f} | 1.00 |",
               f"| on two threads | {par:.3f} | {par / seq:.2f} |",
-              f"| in two processes | {proc:.3f} | {proc / seq:.2f} |", ""]
+              f"| in two processes | {proc:.3f} | {proc / seq:.2f} |", "",
+              "| the error curves computing | another thread's longest wait for the GIL, "
+              "median [s] |", "|---|---:|"]
+    lines += [f"| {where} | {statistics.median(w):.3f} |" for where, w in stalls.items()]
+    lines.append("")
     took, waited = gil_wait(K.shape[0] * 3)
     lines.append(f"One dense eigh of a {3 * K.shape[0]} x {3 * K.shape[0]} matrix took "
                  f"{took:.3f} s; a second thread asking for 1 ms of sleep waited up to "

@@ -15,6 +15,7 @@ a future). An upload's bytes live in ``st.session_state["csv.bytes"]``.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import sys
 import threading
 import types
@@ -398,7 +399,7 @@ _CURVES_SPINNER = "Errors over a grid of k and q (with Eq. 3 at every q)..."
 #: run that times the methods. Not on a thread: NumPy's matrix products release the GIL, but
 #: the eigensolvers (scipy.linalg.eigh, numpy.linalg.eigvalsh, ARPACK) keep it, so a thread
 #: ran in turns with the script run, slowed the methods it times (Lanczos and the Nyström
-#: rules 1.5 to 2.5 times) and stalled the process's other sessions; beside a process their
+#: rules 1.35 to 2.5 times in two runs) and stalled the process's other sessions; beside a process their
 #: times are those of a run alone (benchmarks/bench_gil.py, results_gil.md). One process
 #: per server process, fed in turn: a hall that shares one view computes the curves once;
 #: distinct views wait in turn, the first of them first.
@@ -432,7 +433,16 @@ class CurvesProcess:
                 sys.modules["__main__"] = main
 
 
+    def start(self) -> None:
+        """Start the process now (a no-op job), not on the first curves: spawning it and
+        importing NumPy and SciPy there takes about 1.4 s."""
+        self.submit(os.getpid)
+
+
+#: Started when the app first imports this module (its first page view, Home included), so
+#: that the process's start overlaps what a visitor reads before the eigenvalue page.
 _CURVES = CurvesProcess()
+_CURVES.start()
 
 
 def _curves_top(choice: DataChoice, n_eig: int) -> int:
