@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from numpy.testing import assert_allclose
@@ -165,6 +165,35 @@ def test_rank_deficient_linear_kernel(rng):
     model = SparseKPCA(10, kernel="linear").fit(X)
     assert model.n_components_ == 2
     assert model.trace_residuals_[-1] <= 1e-8 * model.trace_residuals_[0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(m=st.integers(4, 40), seed=st.integers(0, 10**6), log_gamma=st.floats(-3, 2))
+@example(m=20, seed=759, log_gamma=-1.8125)  # the case a test run of test_curves.py found
+def test_a_rank_3_polynomial_kernel_is_spanned_in_3_steps_without_a_false_refusal(
+        m, seed, log_gamma):
+    """K = (gamma x x' + 1)^2 on 1-D data has rank 3 (features 1, x, x^2). With a small
+    gamma its third direction is tiny, and a pivot near rounding used to move the residuals
+    below the refusal's tolerance (seed 759, gamma 10^-1.8125, m = 20: -1.8e-8 after the
+    third step). The steps run without a refusal, every residual is >= 0, and 3 steps span
+    K to rounding (a further step may pick up what rounding left above the tolerance)."""
+    X = np.random.default_rng(seed).normal(size=(m, 1))
+    K = kernel_matrix(X, kernel="polynomial", gamma=10.0**log_gamma, degree=2, coef0=1.0)
+    steps = list(greedy_steps(K, m))
+    assert len(steps) >= 3
+    assert all(np.all(s.residual_diag >= 0) for s in steps)
+    assert steps[2].trace_residual <= 1e-8 * np.trace(K), [s.trace_residual for s in steps]
+
+
+def test_the_refusal_inside_the_steps_still_catches_an_indefinite_matrix():
+    """The check between steps (after every entry point's own PSD check) still refuses a
+    matrix with a negative eigenvalue that reaches it: [[1, 2], [2, 1]] leaves -3."""
+    from mpcore.skpca import _greedy_core
+
+    K = np.array([[1.0, 2.0], [2.0, 1.0]])
+    with pytest.raises(ValueError, match="not positive semi-definite.*after step 1"):
+        list(_greedy_core(np.diag(K).copy(), lambda idx: K[:, idx], 2, K=K,
+                          n_candidates=None, random_state=None, tol=1e-10))
 
 
 def test_sigmoid_refused_with_reason(small_X):
