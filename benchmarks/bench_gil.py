@@ -88,9 +88,9 @@ def in_process(pool, K) -> dict[str, float]:
     return out
 
 
-def stall(run_curves) -> tuple[float, float]:
-    """(seconds of ``run_curves()``, the longest a thread of this process asking for 1 ms of
-    sleep waited meanwhile): what another session of the server waits for the GIL."""
+def stall(work) -> tuple[float, float]:
+    """(seconds of ``work()``, the longest a thread of this process asking for 1 ms of sleep
+    waited meanwhile): what another session of the server waits for the GIL."""
     waits, stop = [], threading.Event()
 
     def ticker():
@@ -103,7 +103,7 @@ def stall(run_curves) -> tuple[float, float]:
     th.start()
     time.sleep(0.05)
     t = time.perf_counter()
-    run_curves()
+    work()
     took = time.perf_counter() - t
     stop.set()
     th.join()
@@ -115,23 +115,7 @@ def gil_wait(m: int) -> tuple[float, float]:
     asking for 1 ms of sleep waited meanwhile)."""
     A = np.random.default_rng(0).normal(size=(m, m))
     A = A + A.T
-    waits, stop = [], threading.Event()
-
-    def ticker():
-        while not stop.is_set():
-            t = time.perf_counter()
-            time.sleep(0.001)
-            waits.append(time.perf_counter() - t)
-
-    th = threading.Thread(target=ticker)
-    th.start()
-    time.sleep(0.05)
-    t = time.perf_counter()
-    scipy.linalg.eigh(A, eigvals_only=True)
-    took = time.perf_counter() - t
-    stop.set()
-    th.join()
-    return took, max(waits)
+    return stall(lambda: scipy.linalg.eigh(A, eigvals_only=True))
 
 
 def main(argv=None) -> int:
