@@ -40,7 +40,6 @@ k, q, n_eig = state["k"], state["spectrum.q"], state["spectrum.n_eig"]
 
 narrow = is_narrow()  # a phone: the figures' panels and titles stacked to its width
 try:
-    cached.spectrum_exact(choice, kern)  # K and its spectrum first, under their own spinner
     # the error curves compute in their own process while this run times the methods (on a
     # thread they would share the GIL with the timing: benchmarks/bench_gil.py)
     cached.start_spectrum_curves(choice, kern, n_eig, k_max)

@@ -351,8 +351,7 @@ def full_kernel(choice: DataChoice, kern: KernelChoice):
 
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL,
-               show_spinner="Computing K and its exact eigenvalues (dense eigh, once per data set "
-                            "and kernel)...")
+               show_spinner="Exact eigenvalues of K (dense eigh, once per data set and kernel)...")
 def spectrum_exact(choice: DataChoice, kern: KernelChoice) -> dict:
     """views.spectrum.exact_spectrum: the reference, shared by every k, q, n and session."""
     K = full_kernel(choice, kern)
@@ -399,10 +398,10 @@ _CURVES_SPINNER = "Errors over a grid of k and q (with Eq. 3 at every q)..."
 #: run that times the methods. Not on a thread: NumPy's matrix products release the GIL, but
 #: the eigensolvers (scipy.linalg.eigh, numpy.linalg.eigvalsh, ARPACK) keep it, so a thread
 #: ran in turns with the script run, slowed the methods it times (Lanczos and the Nyström
-#: rules 1.35 to 2.5 times in two runs) and stalled the process's other sessions; beside a process their
-#: times are those of a run alone (benchmarks/bench_gil.py, results_gil.md). One process
-#: per server process, fed in turn: a hall that shares one view computes the curves once;
-#: distinct views wait in turn, the first of them first.
+#: rules 1.25 to 2.5 times in three runs) and stalled the process's other sessions; beside
+#: a process their times are those of a run alone (benchmarks/bench_gil.py, results_gil.md).
+#: One process per server process, fed in turn: a hall that shares one view computes the
+#: curves once; distinct views wait in turn, the first of them first.
 class CurvesProcess:
     """A pool of one process (``spawn``: nothing of the server's threads is copied),
     started on the first job and again after its process died."""
@@ -432,14 +431,13 @@ class CurvesProcess:
             finally:
                 sys.modules["__main__"] = main
 
-
     def start(self) -> None:
         """Start the process now (a no-op job), not on the first curves: spawning it and
         importing NumPy and SciPy there takes about 1.4 s."""
         self.submit(os.getpid)
 
 
-#: Started when the app first imports this module (its first page view, Home included), so
+#: Started when the app first imports this module (the first view of a chart page), so
 #: that the process's start overlaps what a visitor reads before the eigenvalue page.
 _CURVES = CurvesProcess()
 _CURVES.start()
@@ -453,13 +451,14 @@ def _curves_top(choice: DataChoice, n_eig: int) -> int:
 
 
 @st.cache_resource(max_entries=ENTRIES, ttl=TTL,
-                   show_spinner="Starting the error curves over k and q...")
+                   show_spinner="Computing K and its exact eigenvalues (once per data set and "
+                                "kernel)...")
 def spectrum_curves_started(choice: DataChoice, kern: KernelChoice, k_max: int,
                             n_top: int) -> Future:
     """views.spectrum.error_curves_by_eigenvalue (each method's error on each of the top
     ``n_top`` eigenvalues over the grids of k and q, once per data set and kernel), started
     in the curves' process, beside the script run that times the methods. K and its exact
-    spectrum are computed first, in the run, since the timed run needs them too. One future
+    spectrum are computed here, in the run, since the timed run needs them too. One future
     shared by every session."""
     args, kwargs = _curves_arguments(choice, kern, k_max, n_top)
     return _CURVES.submit(_spectrum.error_curves_by_eigenvalue, *args, **kwargs)
