@@ -156,26 +156,16 @@ class Server:
         """A ``kB`` field of /proc/<pid>/status (VmRSS, VmHWM), summed over the server and
         the processes it started (the eigenvalue page's process for its error curves, and
         multiprocessing's resource tracker): for VmHWM an upper bound of their joint peak."""
-        total = 0
-        for pid in _process_tree(self.proc.pid):
-            try:
-                with open(f"/proc/{pid}/status") as fh:
-                    total += next((int(line.split()[1]) for line in fh
-                                   if line.startswith(field_name + ":")), 0)
-            except (FileNotFoundError, ProcessLookupError):  # it ended meanwhile
-                pass
-        return total
+        return sum(next((int(line.split()[1]) for line in text.splitlines()
+                         if line.startswith(field_name + ":")), 0)
+                   for text in _tree_files(self.proc.pid, "status"))
 
     def cpu_seconds(self) -> float:
         """CPU seconds of the server and the processes it started (as :meth:`status_kb`)."""
         ticks = 0
-        for pid in _process_tree(self.proc.pid):
-            try:
-                with open(f"/proc/{pid}/stat") as fh:
-                    fields = fh.read().rsplit(")", 1)[1].split()
-                ticks += int(fields[11]) + int(fields[12])
-            except (FileNotFoundError, ProcessLookupError):
-                pass
+        for text in _tree_files(self.proc.pid, "stat"):
+            fields = text.rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])
         return ticks / os.sysconf("SC_CLK_TCK")
 
     def log_errors(self) -> list[str]:
@@ -198,6 +188,16 @@ def _process_tree(pid: int) -> list[int]:
         except (FileNotFoundError, ProcessLookupError):
             pass
     return out
+
+
+def _tree_files(pid: int, name: str):
+    """The text of /proc/<p>/<name> for ``pid`` and each of its descendants still running."""
+    for p in _process_tree(pid):
+        try:
+            with open(f"/proc/{p}/{name}") as fh:
+                yield fh.read()
+        except (FileNotFoundError, ProcessLookupError):  # it ended meanwhile
+            pass
 
 
 def machine_busy_seconds() -> float:
