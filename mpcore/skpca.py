@@ -124,7 +124,14 @@ def _greedy_core(
     # never below rounding: a residual under m * eps of the largest diagonal (the floor
     # numpy.linalg.matrix_rank uses) is cancellation noise, and its quotient is noise too (a
     # tol of 1e-320 once let a rank-1 K report quotients of 0.17 for a trace drop of 1e-32)
-    threshold = effective_tol(tol, m) * max(float(np.max(diag)), 0.0)
+    diag_max = max(float(np.max(diag)), 0.0)
+    threshold = effective_tol(tol, m) * diag_max
+    # how far rounding may have moved the residuals so far (a bound, for the PSD check
+    # between steps only: every entry point checks K first): m eps max(diag K) at the start;
+    # a pivot p known only to within it scales every g_k^2 (<= d_k) by up to 1 + err/p, so
+    # each step adds err/p * max(d). Small pivots make it grow: a rank-3 polynomial K left
+    # -1.8e-8 after a pivot of 2.6e-10, a rank-6 one on 28 points -4e-8 after two small ones
+    err = m * np.finfo(float).eps * diag_max
     negative = -PSD_NEG_RATIO * max(float(np.max(np.abs(diag))), np.finfo(float).tiny)
     d = diag.astype(float).copy()  # residual diagonal of K_hat
     # K_hat = K - G G', G stored transposed: row j is step j's g, so the first j rows are
@@ -163,14 +170,10 @@ def _greedy_core(
             Khg = K @ g - (Gj @ g) @ Gj
             sq = sq - 2.0 * g * Khg + g**2 * (g @ g)
         Gt[j] = g
-        # a pivot p known to within rounding dp ~ m eps max(diag K) scales every g_k^2 by
-        # (1 + dp/p): a small pivot moves the residuals by up to dp/p times themselves (a
-        # rank-3 polynomial K left -1.8e-8 after its third, fully spanning step: rounding)
-        rounding = (-m * np.finfo(float).eps * max(float(np.max(diag)), 0.0)
-                    * float(np.max(d)) / pivot)
+        err += err / pivot * float(np.max(d))
         d = d - g**2
         d[i] = 0.0
-        if d.min() < min(negative, rounding):
+        if d.min() < min(negative, -err):
             # Cauchy-Schwarz on the deflated PSD matrix makes every residual diagonal >= 0
             worst = int(np.argmin(d))
             raise ValueError(

@@ -243,3 +243,16 @@ def test_property_trace_and_nystrom(X, log_gamma, k):
         assert s.residual_diag[s.index] == 0.0
         before = s.trace_residual
     assert len({s.index for s in steps}) == len(steps)
+
+
+def test_a_rank_6_polynomial_kernel_after_two_small_pivots_is_not_refused():
+    """The second case a test run of test_curves.py found: a degree-2 polynomial kernel on 28
+    points in 2-D (rank 6) took pivots of 2.9e-5 and 1.0e-8; the rounding the first left
+    grew at the second to -4e-8 after the sixth, spanning step. The rounding bound between
+    steps compounds over the steps, so the steps run without a refusal and span K."""
+    X = np.random.default_rng(0).normal(size=(31, 2))[:28]
+    K = kernel_matrix(X, kernel="polynomial", gamma=10.0**-1.6875, degree=2, coef0=1.0)
+    steps = list(greedy_steps(K, 28))
+    assert len(steps) >= 6
+    assert all(np.all(s.residual_diag >= 0) for s in steps)
+    assert steps[5].trace_residual <= 1e-8 * np.trace(K), [s.trace_residual for s in steps]
