@@ -36,12 +36,11 @@ violation of Streamlit's markup that the app cannot change; anything else fails)
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 
 import pytest
-from browser_util import REPO_ROOT, wait_for_charts, wait_for_stable_layout
+from browser_util import REPO_ROOT, in_ci, wait_for_charts, wait_for_stable_layout
 
 AXE_DIR = REPO_ROOT / ".axe"
 AXE_JS = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
@@ -63,7 +62,7 @@ def _install_axe():
     npm = shutil.which("npm")
     if npm is None:
         problem = "npm is missing (Debian: apt-get install -y npm); it installs axe-core"
-        if os.environ.get("CI", "").lower() not in ("", "0", "false", "no"):
+        if in_ci():
             pytest.fail(f"Accessibility tests must run in CI but {problem}", pytrace=False)
         pytest.skip(problem)
     subprocess.run([npm, "install", "--prefix", str(AXE_DIR), "--no-save", "--no-package-lock",

@@ -215,6 +215,12 @@ class StreamlitServer:
 # ---------------------------------------------------------------- the browser
 
 
+def in_ci() -> bool:
+    """Whether the tests run in CI (``CI`` set, as `bash .ci/run` sets it): a missing browser,
+    npm or HAProxy then fails instead of skipping, and property tests replay fixed examples."""
+    return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
+
+
 def require_chromium():
     """Skip without chromium locally; in CI (``CI`` set) fail with what to install."""
     problem = None
@@ -227,7 +233,7 @@ def require_chromium():
         except ImportError:
             problem = "the playwright Python package is missing: pip install -r requirements-dev.txt"
     if problem:
-        if os.environ.get("CI", "").lower() not in ("", "0", "false", "no"):
+        if in_ci():
             pytest.fail(f"Browser tests must run in CI but {problem}", pytrace=False)
         pytest.skip(problem)
 
