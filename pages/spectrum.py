@@ -8,7 +8,7 @@ from pages.common import cached
 from pages.common.charts import plotly_chart
 from pages.common.schemas import SPECTRUM
 from pages.common.share import data_snippet, kernel_kwargs, page_footer
-from pages.common.text import literal
+from pages.common.text import formatted, literal, markdown_table
 from pages.common.timeline import is_narrow
 from pages.common.widgets import data_choice, draw, kernel_choice, show_notes, sync
 from views import spectrum as spectrum_views
@@ -101,14 +101,16 @@ table = pd.DataFrame(run["rows"])
 formats = {"time (s)": "{:.4f}", "time / dense eigh": "{:.3f}",
            f"max rel. error, top {n_cmp}": "{:.2e}", "rel. error λ₁": "{:.2e}",
            "largest angle (°)": "{:.3g}"}
-# static tables (st.table): no data-grid code to load, and every cell shows in full; a phone
-# gets the columns in two tables (time, then accuracy), each its width, none behind a swipe
-by_method = table.set_index("method")
+# Markdown tables: every cell shows in full, and no table code to load (st.table loads
+# Streamlit's Arrow code, 0.75 MB of JavaScript, on a first visit); a phone gets the columns
+# in three tables (time, eigenvalues, eigenvectors), each its width, none behind a swipe
+shown = formatted(table.set_index("method"), formats)
 timing_columns = ["computes", "time (s)", "time / dense eigh"]
-halves = [timing_columns, [c for c in by_method.columns if c not in timing_columns]]
-for columns in (halves if narrow else [list(by_method.columns)]):
-    st.table(by_method[columns].style.format(
-        {c: f for c, f in formats.items() if c in columns}, na_rep="–"))
+vector_columns = ["largest angle (°)", "vectors compared"]
+parts = [timing_columns, [c for c in shown.columns if c not in timing_columns + vector_columns],
+         vector_columns]
+for columns in (parts if narrow else [list(shown.columns)]):
+    st.markdown(markdown_table(shown[columns], left=("computes",)))
 times = dict(zip(table["method"], table["time (s)"]))
 if run["eigsh_note"]:
     st.warning(run["eigsh_note"])

@@ -174,3 +174,50 @@ def chart_elements(at) -> list:
 def chart_spec(element) -> dict:
     """The figure a chart element was sent (its JSON as plotly.js reads it)."""
     return json.loads(element.proto.bytes)["figure"]
+
+
+def markdown_cells(markdown: str) -> list[list[str]]:
+    """The rows of cell texts of the Markdown table(s) in ``markdown``, as a renderer reads
+    them (markdown-it: CommonMark with GitHub's tables, as Streamlit's Markdown)."""
+    from markdown_it import MarkdownIt
+
+    rows, row, cell = [], None, None
+    for tok in MarkdownIt("commonmark").enable("table").parse(markdown):
+        if tok.type == "tr_open":
+            row = []
+        elif tok.type in ("th_open", "td_open"):
+            cell = []
+        elif tok.type == "inline" and cell is not None:
+            cell.append("".join(c.content for c in tok.children or () if c.type == "text"))
+        elif tok.type in ("th_close", "td_close"):
+            row.append("".join(cell))
+            cell = None
+        elif tok.type == "tr_close":
+            rows.append(row)
+    return rows
+
+
+def markdown_tables(at) -> list:
+    """Every Markdown table the page shows, as a DataFrame of the cell texts (the header row
+    as its columns), in the page's order."""
+    import pandas as pd
+
+    out = []
+    for md in at.markdown:
+        rows = markdown_cells(md.value) if md.value.lstrip().startswith("|") else []
+        if rows:
+            out.append(pd.DataFrame(rows[1:], columns=rows[0]))
+    return out
+
+
+def assert_cell_shows(cell: str, value) -> None:
+    """A table cell shows ``value``: text as it is, a missing value (None, NaN) as a dash,
+    a number to its last shown digit (``0.0123``, ``2.29e-02``, ``20.8``, ``10``)."""
+    if isinstance(value, str):
+        assert cell == value, (cell, value)
+    elif value is None or value != value:
+        assert cell == "–", (cell, value)
+    else:
+        mantissa, _, exponent = cell.lower().partition("e")
+        half_unit = 0.5 * 10.0 ** (int(exponent or 0) - len(mantissa.partition(".")[2]))
+        assert abs(float(cell) - float(value)) <= half_unit * (1 + 1e-9), (cell, value)

@@ -111,13 +111,14 @@ _GEOMETRY_JS = r"""() => {
       }
     }
   }
-  // a table: every column inside its box (Streamlit's table scrolls sideways when it is
-  // wider, which on a phone hides the last columns behind a swipe no one sees)
-  for (const t of main.querySelectorAll('[data-testid="stTable"]')) {
-    if (!vis(t)) continue;
-    const table = t.querySelector('table');
-    const [wide, box] = [table, t].map(e => e && e.getBoundingClientRect().width);
-    if (table && wide > box + 1) overflowing.push(`table ${name(table).slice(0, 60)} (${wide} > ${box})`);
+  // a table (st.table's or Markdown's): every column inside its box (a table scrolls
+  // sideways when it is wider, which on a phone hides the last columns behind a swipe no
+  // one sees)
+  for (const table of main.querySelectorAll('table')) {
+    const t = table.closest('[data-testid="stTable"], [data-testid="stMarkdownContainer"]');
+    if (!t || !vis(t)) continue;
+    const [wide, box] = [table, t].map(e => e.getBoundingClientRect().width);
+    if (wide > box + 1) overflowing.push(`table ${name(table).slice(0, 60)} (${wide} > ${box})`);
   }
   const outside = [];
   const controls = [...main.querySelectorAll('button, input, [role="slider"], [role="radio"], '

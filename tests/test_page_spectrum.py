@@ -30,7 +30,8 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from apptest_util import (chart_elements, chart_spec, assert_clean, code_of, kernel_params, open_app_page, reference_data,
+from apptest_util import (assert_cell_shows, assert_clean, chart_elements, chart_spec, code_of,
+                          kernel_params, markdown_tables, open_app_page, reference_data,
                           record_spinners, widget)
 
 import datasets
@@ -130,10 +131,36 @@ def traces(spec) -> dict:
     return {t.get("name"): t for t in spec["data"] if t.get("name")}
 
 
+#: The timed runs the page took from its cache in the current test, in order (``_runs``).
+_RUNS: list = []
+
+
+@pytest.fixture(autouse=True)
+def _runs(monkeypatch):
+    """Record every timed run the page gets (its table shows the numbers rounded)."""
+    from pages.common import cached
+
+    _RUNS.clear()
+    original = cached.spectrum_run
+
+    def recorded(*args, **kwargs):
+        run = original(*args, **kwargs)
+        _RUNS.append(run)
+        return run
+
+    monkeypatch.setattr(cached, "spectrum_run", recorded)
+
+
 def timing(at):
-    frames = [d.value for d in at.table]
-    assert len(frames) == 1
-    return frames[0].reset_index()  # one row per method
+    """The timing table's rows, one per method, at full precision: the page's last timed run,
+    once every cell of the table the page shows has been read back against it."""
+    (shown,) = markdown_tables(at)
+    rows = pd.DataFrame(_RUNS[-1]["rows"])
+    assert list(shown.columns) == list(rows.columns) and len(shown) == len(rows)
+    for (_, cells), (_, values) in zip(shown.iterrows(), rows.iterrows()):
+        for column in rows.columns:
+            assert_cell_shows(cells[column], values[column])
+    return rows
 
 
 def assert_scree_matches(at, s):
@@ -401,24 +428,26 @@ def test_a_phone_gets_the_error_panels_stacked():
     assert len(wide) >= 2 and all(d[1] < 1 for d in wide[:-1])
 
 
-def test_a_phone_gets_the_timing_table_in_two_halves_that_make_the_whole():
-    """A phone's width (390 px) cannot hold the table's eight columns: it gets two tables
-    (time, then accuracy), the same rows and cells as the one table a wide window gets."""
+def test_a_phone_gets_the_timing_table_in_three_parts_that_make_the_whole():
+    """A phone's width (390 px) cannot hold the table's eight columns: it gets three tables
+    (time, eigenvalues, eigenvectors), each led by the methods' names, the same rows and cells
+    as the one table a wide window gets."""
     def tables(width):
         at = open_app_page("pages/spectrum.py", params=dict(dataset="moons", n=80),
                            state={"_window_width": width})
         assert_clean(at)
-        return [t.value for t in at.table]
+        return markdown_tables(at)
 
     (wide,) = tables(1280)
-    halves = tables(390)
-    assert len(halves) == 2
-    assert [len(h.columns) for h in halves] == [3, len(wide.columns) - 3]
-    assert list(halves[0].columns) + list(halves[1].columns) == list(wide.columns)
-    for half in halves:
-        assert list(half.index) == list(wide.index)
-    # the timings are one run's (cached), so the halves show the very numbers of the table
-    pd.testing.assert_frame_equal(pd.concat(halves, axis=1), wide)
+    parts = tables(390)
+    assert [list(p.columns[:2]) for p in parts] == [["method", "computes"],
+                                                  ["method", "max rel. error, top 10"],
+                                                  ["method", "largest angle (°)"]]
+    for part in parts:
+        assert list(part["method"]) == list(wide["method"])
+    # the timings are one run's (cached), so the parts show the very numbers of the table
+    whole = pd.concat([parts[0]] + [p.iloc[:, 1:] for p in parts[1:]], axis=1)
+    pd.testing.assert_frame_equal(whole, wide)
 
 
 def test_a_new_data_set_shows_a_spinner_for_each_computation(monkeypatch):

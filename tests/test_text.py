@@ -11,33 +11,14 @@ import numpy as np
 import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as hst
+from apptest_util import markdown_cells as _cells
 from markdown_it import MarkdownIt
 
-from pages.common.text import markdown_table
-
-_PARSER = MarkdownIt("commonmark").enable("table")
+from pages.common.text import formatted, markdown_table
 
 #: Labels: any printable text, Markdown's and HTML's special characters included.
 _label = hst.text(hst.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Zl", "Zp")),
                   min_size=1, max_size=12).filter(lambda t: t.strip() == t and t.strip())
-
-
-def _cells(markdown: str) -> list[list[str]]:
-    """The table's rows of cell texts, as a Markdown renderer reads them."""
-    rows, row, cell = [], None, None
-    for tok in _PARSER.parse(markdown):
-        if tok.type == "tr_open":
-            row = []
-        elif tok.type in ("th_open", "td_open"):
-            cell = []
-        elif tok.type == "inline" and cell is not None:
-            cell.append("".join(c.content for c in tok.children or () if c.type == "text"))
-        elif tok.type in ("th_close", "td_close"):
-            row.append("".join(cell))
-            cell = None
-        elif tok.type == "tr_close":
-            rows.append(row)
-    return rows
 
 
 @settings(max_examples=150, deadline=None)
@@ -53,3 +34,43 @@ def test_markdown_table_shows_every_label_literally(labels, name, data):
     assert [r[0] for r in rows[1:]] == labels
     assert [[int(v) for v in r[1:]] for r in rows[1:]] == counts.tolist()
 
+
+
+def _alignments(markdown: str) -> list[str]:
+    """The header row's alignment per column ("left" where the table sets none)."""
+    out = []
+    for tok in MarkdownIt("commonmark").enable("table").parse(markdown):
+        if tok.type == "th_open":
+            style = dict(tok.attrs or {}).get("style", "")
+            out.append(style.split(":")[1] if style else "left")
+        elif tok.type == "thead_close":
+            break
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(columns=hst.lists(_label, min_size=1, max_size=5, unique=True), data=hst.data())
+def test_markdown_table_aligns_text_columns_left_and_the_rest_right(columns, data):
+    left = data.draw(hst.sets(hst.sampled_from(columns)))
+    frame = pd.DataFrame([[1] * len(columns)], columns=columns, index=pd.Index(["a"], name="i"))
+    assert _alignments(markdown_table(frame, left=left)) == (
+        ["left"] + ["left" if c in left else "right" for c in columns])
+
+
+@settings(max_examples=100, deadline=None)
+@given(values=hst.lists(hst.one_of(hst.none(), hst.floats(-1e300, 1e300), hst.just(np.nan)),
+                        min_size=1, max_size=6),
+       text=_label)
+def test_formatted_cells_read_back_as_their_values(values, text):
+    """What a table of formatted cells shows: each number to its format's precision, a missing
+    one (None, NaN) as a dash, text as it is."""
+    frame = pd.DataFrame({"x": pd.Series(values, dtype=object), "t": [text] * len(values)},
+                         index=pd.Index(range(len(values)), name="row"))
+    rows = _cells(markdown_table(formatted(frame, {"x": "{:.3g}"}), left=("t",)))
+    assert rows[0] == ["row", "x", "t"]
+    for value, (_, x, t) in zip(values, rows[1:]):
+        if value is None or value != value:
+            assert x == "–"
+        else:  # three significant digits: within half a unit of the third
+            assert abs(float(x) - value) <= 5e-3 * abs(value)
+        assert t == text

@@ -233,7 +233,7 @@ def ekm_methods(K, seed: int, q: int, n_eig: int, exact: dict | None = None) -> 
         r = int(keep.sum())
         angle = np.degrees(subspace_distance(U[:, :r], V[:, keep])) if r else np.nan
         out["angles"][name] = (angle, r)
-        _add_row(out, name, f"top {n_eig} from a {q}-dim sketch", sec, vals, ref, angle, r)
+        _add_row(out, name, f"top {n_eig} from a sketch of size {q}", sec, vals, ref, angle, r)
         p = ekm_perturbation_bound(K, q, n_cmp, sketch=sketch, random_state=seed)
         out["ekm"][name] = dict(
             observed=float(p.observed.max()), spectral=p.spectral_bound,

@@ -7,7 +7,7 @@ iframe), drawn once per run by app.py:
   scaled down until it fits (never below 35% of its size), again whenever the
   window or the page changes, so nothing is cut off or needs a scroll bar;
 - widget, metric and button labels wrap onto a second line instead of ending in "…"
-  (Streamlit cuts them to one line);
+  (Streamlit cuts them to one line), and a number in a Markdown table stays on one line;
 - a figure left from the previous run while the page recomputes (Streamlit marks it
   ``data-stale``) carries a "Recomputing" label once the wait exceeds 0.8 s;
 - plotly.js (:mod:`pages.common.charts`) starts loading at once: this is the first element of
@@ -80,6 +80,8 @@ export default function (component) {
       text-overflow: clip !important; overflow-wrap: anywhere; }
     [data-testid="stMetricLabel"] > div { overflow: visible !important; }
     .katex-display > .katex { max-width: 100%; }
+    /* a number in a Markdown table (a column aligned right) never breaks at its minus sign */
+    [data-testid="stMarkdownContainer"] td[style*="right"] { white-space: nowrap; }
     /* a figure that waits for a recomputation says so (after 0.8 s: not on every Step) */
     [data-testid="stElementContainer"][data-stale="true"]:has(.js-plotly-plot) {
       position: relative; }

@@ -19,16 +19,29 @@ def literal(text) -> str:
     return out.replace("\n", " ").replace("\r", " ")
 
 
-def markdown_table(frame) -> str:
+def markdown_table(frame, *, left=()) -> str:
     """A small table (a pandas DataFrame) as a Markdown table, its labels shown literally.
 
     Streamlit draws it with the page's Markdown, so a page needs no table code (``st.table``
     and ``st.dataframe`` load Streamlit's Arrow code, about 0.75 MB of JavaScript, on a first
     visit). The index is the first column, headed by the index's name; every label and value
-    is escaped with :func:`literal` (class labels from a CSV are user text)."""
+    is escaped with :func:`literal` (class labels from a CSV are user text). Columns are
+    aligned right (numbers), those named in ``left`` and the index left (text)."""
     header = [frame.index.name or ""] + [str(c) for c in frame.columns]
     lines = ["| " + " | ".join(literal(h) for h in header) + " |",
-             "|---|" + "---:|" * len(frame.columns)]
+             "|---|" + "".join("---|" if c in left else "---:|" for c in frame.columns)]
     for label, row in zip(frame.index, frame.itertuples(index=False)):
         lines.append("| " + " | ".join([literal(label)] + [literal(v) for v in row]) + " |")
     return "\n".join(lines)
+
+
+def formatted(frame, formats: dict, na_rep: str = "–"):
+    """``frame`` with every cell as the text a table shows: ``formats[column]`` (a
+    ``str.format`` pattern) for the columns it names, ``str`` for the others, and ``na_rep``
+    for a missing value (None or NaN)."""
+    def cell(value, pattern):
+        if value is None or (isinstance(value, float) and value != value):
+            return na_rep
+        return pattern.format(value) if pattern else str(value)
+
+    return frame.apply(lambda col: col.map(lambda v: cell(v, formats.get(col.name)))).astype(str)
