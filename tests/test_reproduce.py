@@ -33,7 +33,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
 from streamlit.testing.v1 import AppTest
 
-from apptest_util import chart_elements, code_of
+from apptest_util import chart_elements, code_of, markdown_tables
 
 import datasets
 from mpcore.bounds import kmp_bound
@@ -249,10 +249,14 @@ def test_page_shows_the_numbers_the_command_writes(direct):
     assert len(chart_elements(at)) == len(EXPERIMENTS) + sum(
         len(r.extra_figures) for r in direct.values())
     # one checks table per experiment; the summary's table is drawn when it is opened
-    assert len(at.table) == len(EXPERIMENTS)
+    assert len(markdown_tables(at)) == len(EXPERIMENTS) and not at.table
+    for table, res in zip(markdown_tables(at), direct.values()):
+        assert list(table.columns) == ["claim", "verdict", "published", "ours"]
+        assert list(table["claim"]) == [c.claim for c in res.checks]
+        assert list(table["ours"]) == [c.ours for c in res.checks]
     at.session_state["reproduce.summary.open"] = True  # pages/reproduce.py: SUMMARY_OPEN
     at.run()
-    assert len(at.table) == len(EXPERIMENTS) + 1
+    assert len(markdown_tables(at)) == len(EXPERIMENTS) and len(at.table) == 1
     shown = at.table[0].value.reset_index(drop=True)
     ours = summary_frame(direct.values())
     assert list(shown["claim"]) == list(ours["claim"])

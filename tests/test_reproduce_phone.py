@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 
+import pandas as pd
 import pytest
-from apptest_util import assert_clean, chart_elements, chart_spec, open_app_page
+from apptest_util import (assert_clean, chart_elements, chart_spec, markdown_tables,
+                          open_app_page)
 
 PAGE = "pages/reproduce.py"
 
@@ -41,3 +43,19 @@ def test_a_phone_gets_figure_6_one_panel_a_row_and_a_wide_window_four_in_a_row()
     panels = _panels(spec)
     assert len(panels) == 4 and len({x0 for x0, _ in panels}) == 4  # four in one row
     assert spec["layout"]["height"] == 560
+
+
+@pytest.mark.slow
+def test_a_phone_gets_the_checks_without_the_verdict_column_which_the_list_states():
+    """Four columns of text do not fit a phone's width: its checks table leaves out the
+    verdict, which the list under the table gives for every claim."""
+    phone = open_app_page(PAGE, state={"_window_width": 390})
+    wide = open_app_page(PAGE)
+    for at in (phone, wide):
+        assert_clean(at)
+    (small,), (full,) = markdown_tables(phone), markdown_tables(wide)
+    assert list(full.columns) == ["claim", "verdict", "published", "ours"]
+    pd.testing.assert_frame_equal(small, full.drop(columns="verdict"))
+    listed = " ".join(m.value for m in phone.markdown if m.value.startswith("- **"))
+    for claim, verdict in zip(full["claim"], full["verdict"]):
+        assert f"**{claim}** ({verdict})" in listed
