@@ -1,5 +1,7 @@
 """Approximate vs exact eigenvalues: Nyström subsets and Marukatat's sketched EKM against eigh."""
 
+from functools import partial
+
 import pandas as pd
 import streamlit as st
 
@@ -8,7 +10,7 @@ from pages.common import cached
 from pages.common.charts import plotly_chart
 from pages.common.schemas import SPECTRUM
 from pages.common.share import data_snippet, kernel_kwargs, page_footer
-from pages.common.text import formatted, literal, markdown_table
+from pages.common.text import fitted_number, formatted, literal, markdown_table
 from pages.common.timeline import is_narrow
 from pages.common.widgets import data_choice, draw, kernel_choice, show_notes, sync
 from views import spectrum as spectrum_views
@@ -98,7 +100,10 @@ with right:
                   "are expected." if gap < 1e-3 else "."))
 
 table = pd.DataFrame(run["rows"])
-formats = {"time (s)": "{:.4f}", "time / dense eigh": "{:.3f}",
+# the times to 4 decimals and their ratios to 3, fewer once a number has more digits before
+# the point, so that a slow run's time or ratio does not widen the table past a phone's width
+formats = {"time (s)": partial(fitted_number, places=4),
+           "time / dense eigh": partial(fitted_number, places=3),
            f"max rel. error, top {n_cmp}": "{:.2e}", "rel. error λ₁": "{:.2e}",
            "largest angle (°)": "{:.3g}"}
 # Markdown tables: every cell shows in full, and no table code to load (st.table loads

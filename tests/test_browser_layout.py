@@ -445,6 +445,43 @@ def test_nothing_truncated_or_overlapping(streamlit_server, shared_context, name
     _check_at(streamlit_server, shared_context, name, size).close()
 
 
+#: Every number cell of the eigenvalue page's timing table set to ``texts`` in turn (by
+#: column header); the table's and its box's widths after.
+_FILL_TIMING_JS = """(texts) => {
+  const table = [...document.querySelectorAll('[data-testid="stMarkdownContainer"] table')]
+    .find(t => [...t.rows[0].cells].some(c => c.innerText.trim() === 'time (s)'));
+  const heads = [...table.rows[0].cells].map(c => c.innerText.trim());
+  [...table.rows].slice(1).forEach((row, i) => {
+    for (const [head, column] of Object.entries(texts)) {
+      row.cells[heads.indexOf(head)].innerText = column[i % column.length];
+    }
+  });
+  return [table.getBoundingClientRect().width,
+          table.closest('[data-testid="stMarkdownContainer"]').getBoundingClientRect().width];
+}"""
+
+
+def test_phone_timing_table_holds_any_time(streamlit_server, shared_context):
+    """The eigenvalue page's times are of one run on a shared machine: a method held up 0.1 s
+    on a small K is 100 times dense eigh's time, and that ratio as ``{:.3f}`` ("123.456") made
+    the phone's timing table 364 px wide in a 356 px column (a test run on a loaded machine;
+    a table wider than its column scrolls, its last column off the screen). With the widest
+    text the page's formats give a time or a ratio of up to five digits before the point
+    (``fitted_number``: no longer than one below 10), the table holds."""
+    from pages.common.text import fitted_number
+
+    pg = _open(shared_context, PAGES["spectrum"].url(streamlit_server.base, QUERY["spectrum"]),
+               SIZES["phone"])
+    try:
+        sizes = [8.888888 * 10.0 ** e for e in range(5)]  # 8.89 to 88,889: every length
+        texts = {"time (s)": [fitted_number(v, 4) for v in sizes],
+                 "time / dense eigh": [fitted_number(v, 3) for v in sizes]}
+        wide, box = pg.evaluate(_FILL_TIMING_JS, texts)
+        assert wide <= box + 1, (wide, box, texts)
+    finally:
+        pg.close()
+
+
 @pytest.mark.parametrize("name", list(PAGES))
 def test_projector_layout_and_accessibility(streamlit_server, shared_context, name):
     """At 1280x720 the checks above; then, on the same page with all of it on screen,

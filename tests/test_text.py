@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hst
+from apptest_util import assert_cell_shows
 from apptest_util import markdown_cells as _cells
 from markdown_it import MarkdownIt
 
-from pages.common.text import formatted, markdown_table
+from pages.common.text import fitted_number, formatted, markdown_table
 
 #: Labels: any printable text, Markdown's and HTML's special characters included.
 _label = hst.text(hst.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Zl", "Zp")),
@@ -74,3 +76,37 @@ def test_formatted_cells_read_back_as_their_values(values, text):
         else:  # three significant digits: within half a unit of the third
             assert abs(float(x) - value) <= 5e-3 * abs(value)
         assert t == text
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=hst.floats(-1e9, 1e9), places=hst.integers(0, 6))
+def test_fitted_number_keeps_a_columns_width_and_its_value(value, places):
+    """A number below 10 keeps every decimal; a larger one gives up one a digit, so that none
+    is wider than a number below 10 (``places + 2`` characters and its sign) until its whole
+    part alone is; and what it shows is the value to its last shown digit."""
+    text = fitted_number(value, places)
+    digits = text.lstrip("-")
+    assert len(digits) <= max(places + 2, len(f"{abs(value):.0f}")), (value, places, text)
+    assert_cell_shows(text, value)
+    if abs(value) < 9.5 and places:  # no digit gained in rounding: every decimal kept
+        assert len(text.partition(".")[2]) == places, (value, places, text)
+
+
+@pytest.mark.parametrize("value, places, shown", [
+    (123.456, 3, "123.5"),  # the ratio that pushed the eigenvalue page's table off a phone
+    (11.357, 3, "11.36"), (6.216, 3, "6.216"), (1234.5678, 3, "1235"), (0.00042, 3, "0.000"),
+    (99.996, 3, "100.0"), (12.3456, 4, "12.346"), (-123.456, 3, "-123.5")])
+def test_fitted_number_examples(value, places, shown):
+    assert fitted_number(value, places) == shown
+
+
+@settings(max_examples=60, deadline=None)
+@given(values=hst.lists(hst.one_of(hst.none(), hst.floats(0, 1e6)), min_size=1, max_size=6),
+       places=hst.integers(0, 5))
+def test_formatted_takes_a_function_as_a_format(values, places):
+    """A column's format may be a function of the value: each number is its text, a missing
+    one still a dash."""
+    frame = pd.DataFrame({"x": pd.Series(values, dtype=object)},
+                         index=pd.Index(range(len(values)), name="row"))
+    shown = formatted(frame, {"x": lambda v: fitted_number(v, places)})["x"].tolist()
+    assert shown == ["–" if v is None else fitted_number(v, places) for v in values]

@@ -35,13 +35,30 @@ def markdown_table(frame, *, left=()) -> str:
     return "\n".join(lines)
 
 
+def fitted_number(value: float, places: int) -> str:
+    """``value`` with ``places`` decimals, and one fewer for each further digit before the
+    point: never more characters than a number below 10 has (``places + 2``, and its sign)
+    until its whole part alone is longer. For three places: 0.820, 6.216, 11.36, 123.5, 1235.
+
+    A column of them keeps its width whatever the numbers' size, where ``{:.3f}`` grows a
+    character a digit (a phone's table has none to spare: 123.456 pushed the eigenvalue
+    page's timing table 8 px past a 390 px screen)."""
+    for decimals in range(places, -1, -1):
+        text = f"{value:.{decimals}f}"
+        if len(text.lstrip("-")) <= places + 2:
+            break
+    return text
+
+
 def formatted(frame, formats: dict, na_rep: str = "–"):
     """``frame`` with every cell as the text a table shows: ``formats[column]`` (a
-    ``str.format`` pattern) for the columns it names, ``str`` for the others, and ``na_rep``
-    for a missing value (None or NaN)."""
+    ``str.format`` pattern, or a function of the value returning its text) for the columns
+    it names, ``str`` for the others, and ``na_rep`` for a missing value (None or NaN)."""
     def cell(value, pattern):
         if value is None or (isinstance(value, float) and value != value):
             return na_rep
+        if callable(pattern):
+            return pattern(value)
         return pattern.format(value) if pattern else str(value)
 
     return frame.apply(lambda col: col.map(lambda v: cell(v, formats.get(col.name)))).astype(str)
