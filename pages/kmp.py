@@ -55,7 +55,7 @@ from pages.common.widgets import (
 )
 from views.kmp import path_of
 from views.kmp_quiz import reveal_lines
-from views.reference import scores
+from views.reference import confusion_by_class, scores
 
 TABS = KMP_TABS
 EQUATIONS = {
@@ -93,6 +93,10 @@ PRESETS = {
     "Mixed dictionary: three widths": dict(dataset="moons", kernel="rbf", sigma=0.5, k=20,
                                            **{"kmp.tab": TABS[0], "kmp.dict": "widths"}),
 }
+
+#: The most classes whose confusion matrix is shown whole, beside the figure (its narrow
+#: column holds 3 at 1280 px); with more, each class's row is summed up under the figure.
+MATRIX_CLASSES = 3
 
 state = sync(KMP)
 present = presentation_toggle(KMP)
@@ -274,10 +278,15 @@ with tabs[0]:
                 a = b = st.container()  # stacked: the column is narrow at 1280 px
                 a.metric("Training accuracy", f"{tr['accuracy']:.1%}")
                 b.metric("Test accuracy", f"{te['accuracy']:.1%}")
-                st.markdown("**Confusion matrix (test)**: rows true class, columns predicted")
-                st.markdown(markdown_table(pd.DataFrame(
-                    te["confusion"], index=pd.Index([str(c) for c in classes], name="true"),
-                    columns=[str(c) for c in classes])))
+                if len(classes) <= MATRIX_CLASSES:
+                    st.markdown("**Confusion matrix (test)**: rows true class, columns "
+                                "predicted")
+                    st.markdown(markdown_table(pd.DataFrame(
+                        te["confusion"], index=pd.Index([str(c) for c in classes], name="true"),
+                        columns=[str(c) for c in classes])))
+                else:
+                    st.caption(f"{len(classes)} classes: the test points of each class are "
+                               "under the figure.")
             else:
                 tr, te = (scores(task, y, P[j - 1]) for y, P in
                           ((y_tr, v["train"]), (y_te, v["test"])))
@@ -307,6 +316,20 @@ with tabs[0]:
             offline_download(KMP, start_at(fig, j - 1), live,
                              title="Kernel matching pursuit",
                              caption=f"{choice.name}, {kern.label()}, {FITTING[fitting]}")
+        if task == "classification" and len(classes) > MATRIX_CLASSES:
+            # the confusion matrix of many classes is wider than the column beside the figure
+            # and than a phone: its rows in short, a class a row, under the figure
+            st.markdown(f"**The test points of each class at step {j}** (the confusion "
+                        "matrix's rows in short)")
+            rows = confusion_by_class(te["confusion"], [str(c) for c in classes])
+            instead = "most often predicted instead (points)"
+            by_class = pd.DataFrame(
+                {"test points": [r["test points"] for r in rows],
+                 "predicted right": [r["predicted right"] for r in rows],
+                 instead: ["–" if r["instead"] is None
+                           else f"{r['instead']} ({r['instead, points']})" for r in rows]},
+                index=pd.Index([r["true class"] for r in rows], name="true class"))
+            st.markdown(markdown_table(by_class, left=(instead,)))
         eq, note = EQUATIONS[fitting]
         with st.expander(f"The equations of {FITTING[fitting]}" + (
                 f" with the {loss} loss" if loss != "squared" else ""), expanded=False):

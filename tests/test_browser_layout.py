@@ -445,6 +445,19 @@ def test_nothing_truncated_or_overlapping(streamlit_server, shared_context, name
     _check_at(streamlit_server, shared_context, name, size).close()
 
 
+@pytest.mark.parametrize("size", ["projector", "phone"])
+def test_many_classes_fit(streamlit_server, shared_context, size):
+    """KMP on digits: the confusion matrix of ten classes (11 columns, 477 px) ran past the
+    189 px column beside the figure and past a phone; each class's row summed up under the
+    figure fits both, as everything else on the page does."""
+    pg = _open(shared_context, PAGES["kmp"].url(streamlit_server.base, "dataset=digits&k=6"),
+               SIZES[size])
+    try:
+        check_layout(pg, f"kmp_digits_{size}", whole=False)
+    finally:
+        pg.close()
+
+
 #: Every number cell of the eigenvalue page's timing table set to ``texts`` in turn (by
 #: column header); the table's and its box's widths after.
 _FILL_TIMING_JS = """(texts) => {

@@ -36,7 +36,7 @@ from mpcore.kmp import (
 )
 from mpcore.plots.geometry import GRID_SIZE, grid_2d, zero_level
 from views.kmp_curves import kmp_curves
-from views.reference import scores, step_score, svm_reference
+from views.reference import confusion_by_class, scores, step_score, svm_reference
 
 #: The losses a classifier accepts (Vincent & Bengio, Section 3.2).
 CLF_LOSSES = ("squared", "tanh", "logistic", "exponential", "margin_tanh")
@@ -329,6 +329,37 @@ def test_svm_reference_accepts_the_sigmoid_kernel(moons):
     X, Xt, y, _ = moons
     ref = svm_reference(X, y, task="classification", kernel="sigmoid", gamma=0.5, coef0=0.0)
     assert np.all(np.isfinite(ref.decision_function(Xt)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=hst.data(), n=hst.integers(1, 12))
+def test_confusion_by_class_sums_up_each_row(data, n):
+    """Each true class's row of scikit-learn's confusion matrix: its points, the diagonal, and
+    the predicted class with the most of the rest (the first on a tie), or none when the row
+    is all on the diagonal."""
+    y = np.asarray(data.draw(hst.lists(hst.integers(0, n - 1), min_size=1, max_size=80)))
+    p = np.asarray(data.draw(hst.lists(hst.integers(0, n - 1), min_size=y.size,
+                                       max_size=y.size)))
+    labels = [f"c{i}" for i in range(n)]
+    C = confusion_matrix(y, p, labels=range(n))
+    rows = confusion_by_class(C, labels)
+    assert [r["true class"] for r in rows] == labels
+    for i, r in enumerate(rows):
+        wrong = p[(y == i) & (p != i)]
+        assert r["test points"] == np.sum(y == i)
+        assert r["predicted right"] == np.sum((y == i) & (p == i))
+        if wrong.size == 0:
+            assert r["instead"] is None and r["instead, points"] == 0
+        else:
+            counts = np.bincount(wrong, minlength=n)
+            assert r["instead"] == labels[int(np.flatnonzero(counts == counts.max())[0])]
+            assert r["instead, points"] == counts.max()
+
+
+@pytest.mark.parametrize("shape, labels", [((2, 3), 2), ((3, 3), 2), ((3,), 3)])
+def test_confusion_by_class_refuses_a_matrix_that_is_not_one_row_a_label(shape, labels):
+    with pytest.raises(ValueError, match="square matrix with one row per label"):
+        confusion_by_class(np.zeros(shape, dtype=int), [str(i) for i in range(labels)])
 
 
 def test_scores_match_sklearn(rng):

@@ -242,6 +242,31 @@ def test_default_view_is_mpcore_step_by_step():
     assert shown == confusion_matrix(yt, model.predict(Xt), labels=labels).tolist()
 
 
+def test_many_classes_are_summed_up_by_class_under_the_figure():
+    """Digits' ten classes: their confusion matrix (11 columns, 477 px) is wider than the
+    column beside the figure (189 px at 1280) and than a phone (356 px), so the page sums up
+    each class's row under the figure instead: scikit-learn's matrix of the test rows, row by
+    row."""
+    at = open_page(dict(dataset="digits", k=6))
+    assert_clean(at)
+    model = assert_matches_mpcore(at)
+    _, _, Xt, yt, _ = reference_split(settings(at))
+    labels = model.classes_
+    C = confusion_matrix(yt, model.predict(Xt), labels=labels)
+    assert not [m for m in at.markdown if m.value.startswith("| true |")]  # no 10 x 10 table
+    tables = [_cells(m.value) for m in at.markdown if m.value.startswith("| true class |")]
+    assert len(tables) == 1
+    assert tables[0][0] == ["true class", "test points", "predicted right",
+                            "most often predicted instead (points)"]
+    assert len(tables[0]) == 1 + len(labels)
+    for i, (row, label) in enumerate(zip(tables[0][1:], labels)):
+        off = C[i].copy()
+        off[i] = 0
+        instead = f"{labels[int(np.argmax(off))]} ({off.max()})" if off.max() else "–"
+        assert row == [str(label), str(C[i].sum()), str(C[i, i]), instead], (label, C[i])
+    assert [c for c in at.caption if c.value.startswith(f"{len(labels)} classes:")]
+
+
 @pytest.mark.parametrize("fitting", ["basic", "backfit", "prefit"])
 def test_every_fitting_and_loss_matches_mpcore(fitting):
     at = open_page(SMALL)

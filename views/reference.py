@@ -16,7 +16,7 @@ from sklearn.svm import SVC, SVR
 from mpcore._validation import _short, check_array_data, check_positive_float
 from mpcore.kernels import kernel_matrix
 
-__all__ = ["SVR_EPSILON_STD", "SVMReference", "svm_reference", "scores"]
+__all__ = ["SVR_EPSILON_STD", "SVMReference", "svm_reference", "scores", "confusion_by_class"]
 
 #: Epsilon of the SVR reference, in standard deviations of the training targets.
 SVR_EPSILON_STD = 0.1
@@ -148,3 +148,29 @@ def scores(task, y_true, y_pred, classes=None):
     rmse = step_score(task, y_true, y_pred)
     r2 = float(r2_score(y_true, y_pred)) if y_true.size > 1 and np.ptp(y_true) > 0 else float("nan")
     return dict(rmse=rmse, r2=r2)
+
+
+def confusion_by_class(confusion, labels) -> list[dict]:
+    """A confusion matrix's rows in short, for one too wide to show (many classes): per true
+    class, its test points, how many of them are predicted right, and the class most often
+    predicted instead, with its count (the first such class on a tie; ``None`` when every
+    point is right).
+
+    ``confusion`` as :func:`scores` gives it (rows true, columns predicted, in the order of
+    ``labels``). Returns one dict a class: ``true class``, ``test points``, ``predicted
+    right``, ``instead`` (a label or None) and ``instead, points``.
+    """
+    C = np.asarray(confusion)
+    if C.ndim != 2 or C.shape[0] != C.shape[1] or C.shape[0] != len(labels):
+        raise ValueError(f"confusion must be a square matrix with one row per label, got shape "
+                         f"{C.shape} for {len(labels)} labels.")
+    rows = []
+    for i, label in enumerate(labels):
+        off = C[i].copy()
+        off[i] = 0
+        worst = int(np.argmax(off))
+        rows.append({"true class": label, "test points": int(C[i].sum()),
+                     "predicted right": int(C[i, i]),
+                     "instead": labels[worst] if off[worst] else None,
+                     "instead, points": int(off[worst])})
+    return rows
