@@ -94,9 +94,22 @@ PRESETS = {
                                            **{"kmp.tab": TABS[0], "kmp.dict": "widths"}),
 }
 
-#: The most classes whose confusion matrix is shown whole, beside the figure (its narrow
-#: column holds 3 at 1280 px); with more, each class's row is summed up under the figure.
+#: The most classes, and characters in a row, of a confusion matrix shown whole beside the
+#: figure: its column, 189 px at 1280, holds blobs' (three one-digit classes, two-digit
+#: counts: "true" and three columns of two characters, 189 px), not classes 100 to 300 (219
+#: px) nor digits' ten (477 px). A wider matrix is summed up under the figure, a class a row.
 MATRIX_CLASSES = 3
+MATRIX_CHARS = 10
+
+
+def whole_matrix_fits(labels: list[str], confusion) -> bool:
+    """Whether the confusion matrix fits beside the figure: at most :data:`MATRIX_CLASSES`
+    classes, and its widest row (the "true" column, then each class's label or its largest
+    count) at most :data:`MATRIX_CHARS` characters."""
+    counts = np.asarray(confusion)
+    chars = max(4, *(len(c) for c in labels)) + sum(
+        max(len(c), len(str(int(counts[:, i].max())))) for i, c in enumerate(labels))
+    return len(labels) <= MATRIX_CLASSES and chars <= MATRIX_CHARS
 
 state = sync(KMP)
 present = presentation_toggle(KMP)
@@ -278,15 +291,17 @@ with tabs[0]:
                 a = b = st.container()  # stacked: the column is narrow at 1280 px
                 a.metric("Training accuracy", f"{tr['accuracy']:.1%}")
                 b.metric("Test accuracy", f"{te['accuracy']:.1%}")
-                if len(classes) <= MATRIX_CLASSES:
+                class_names = [str(c) for c in classes]
+                whole = whole_matrix_fits(class_names, te["confusion"])
+                if whole:
                     st.markdown("**Confusion matrix (test)**: rows true class, columns "
                                 "predicted")
                     st.markdown(markdown_table(pd.DataFrame(
-                        te["confusion"], index=pd.Index([str(c) for c in classes], name="true"),
-                        columns=[str(c) for c in classes])))
+                        te["confusion"], index=pd.Index(class_names, name="true"),
+                        columns=class_names)))
                 else:
                     st.caption(f"{len(classes)} classes: the test points of each class are "
-                               "under the figure.")
+                               "under the figure (the whole matrix is wider than this column).")
             else:
                 tr, te = (scores(task, y, P[j - 1]) for y, P in
                           ((y_tr, v["train"]), (y_te, v["test"])))
@@ -316,12 +331,12 @@ with tabs[0]:
             offline_download(KMP, start_at(fig, j - 1), live,
                              title="Kernel matching pursuit",
                              caption=f"{choice.name}, {kern.label()}, {FITTING[fitting]}")
-        if task == "classification" and len(classes) > MATRIX_CLASSES:
+        if task == "classification" and not whole:
             # the confusion matrix of many classes is wider than the column beside the figure
             # and than a phone: its rows in short, a class a row, under the figure
             st.markdown(f"**The test points of each class at step {j}** (the confusion "
                         "matrix's rows in short)")
-            rows = confusion_by_class(te["confusion"], [str(c) for c in classes])
+            rows = confusion_by_class(te["confusion"], class_names)
             instead = "most often predicted instead (points)"
             by_class = pd.DataFrame(
                 {"test points": [r["test points"] for r in rows],

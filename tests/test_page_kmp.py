@@ -555,6 +555,29 @@ def _csv(X, y, header) -> bytes:
     return (",".join(header) + "\n" + rows + "\n").encode()
 
 
+@pytest.mark.parametrize("labels, whole", [((-1, 1), True), ((0, 1, 2), True),
+                                           ((2019, 2020, 2021), False)])
+def test_a_confusion_matrix_wider_than_its_column_is_summed_up(labels, whole):
+    """A CSV's classes are integers of any length: "-1" and "1", or "0" to "2", make a matrix
+    that fits beside the figure; 2019 to 2021 make one of 16 characters a row, wider than
+    that column, summed up by class under the figure."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(90, 2))
+    y = rng.permutation(np.repeat(labels, 90 // len(labels)))
+    at = open_page(dict(dataset="csv upload", k=4))
+    at.file_uploader(key="csv.file").set_value(("mine.csv", _csv(X, y, ["a", "b", "label"]),
+                                                 "text/csv")).run()
+    set_widget(at, "selectbox", "csv.target", "label")
+    matrices = [_cells(m.value) for m in at.markdown if m.value.startswith("| true |")]
+    by_class = [_cells(m.value) for m in at.markdown if m.value.startswith("| true class |")]
+    assert (len(matrices), len(by_class)) == ((1, 0) if whole else (0, 1))
+    shown = (matrices or by_class)[0]
+    names = [str(c) for c in labels]
+    assert [r[0] for r in shown[1:]] == names
+    if whole:
+        assert shown[0] == ["true", *names]
+
+
 def test_csv_upload_needs_a_target_then_runs():
     """The user's own data: no target is explained, a label column gives the 2-D surface."""
     rng = np.random.default_rng(0)
