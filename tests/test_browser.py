@@ -267,6 +267,9 @@ def test_skpca_classroom_link_shows_students_the_same_view(streamlit_server, pag
     page.get_by_text("Classroom link").click()
     box = page.locator('[data-testid="stExpander"]', has_text="Classroom link")
     box.get_by_text("Kernel", exact=True).click()
+    # the link is written by the run the click starts: wait for it (read at once, it can be
+    # the link before the click, when that run has not begun yet)
+    expect(box.locator("code").last).to_contain_text(re.compile(r"[?&]hide=[^&]*kernel"))
     wait_for_app(page)
     link = box.locator("code").last.inner_text().strip()
     assert link.startswith(streamlit_server.base + "/skpca?"), link
