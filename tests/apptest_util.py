@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -176,13 +177,24 @@ def chart_spec(element) -> dict:
     return json.loads(element.proto.bytes)["figure"]
 
 
-def markdown_cells(markdown: str) -> list[list[str]]:
-    """The rows of cell texts of the Markdown table(s) in ``markdown``, as a renderer reads
-    them (markdown-it: CommonMark with GitHub's tables, as Streamlit's Markdown)."""
+@functools.lru_cache(maxsize=1)
+def _markdown_parser():
     from markdown_it import MarkdownIt
 
+    return MarkdownIt("commonmark").enable("table")
+
+
+def markdown_tokens(markdown: str) -> list:
+    """``markdown`` as a renderer reads it (markdown-it: CommonMark with GitHub's tables, as
+    Streamlit's Markdown), its token stream."""
+    return _markdown_parser().parse(markdown)
+
+
+def markdown_cells(markdown: str) -> list[list[str]]:
+    """The rows of cell texts of the Markdown table(s) in ``markdown``, as a renderer reads
+    them (:func:`markdown_tokens`)."""
     rows, row, cell = [], None, None
-    for tok in MarkdownIt("commonmark").enable("table").parse(markdown):
+    for tok in markdown_tokens(markdown):
         if tok.type == "tr_open":
             row = []
         elif tok.type in ("th_open", "td_open"):

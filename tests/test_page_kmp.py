@@ -38,15 +38,14 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
-from apptest_util import (chart_elements, chart_spec, assert_clean, code_of, kernel_params, open_app_page, reference_data,
-                          step_counter, widget)
+from apptest_util import (chart_elements, chart_spec, assert_clean, code_of, kernel_params,
+                          markdown_cells, open_app_page, reference_data, step_counter, widget)
 from apptest_util import reference_split as reference_split_indices
 
 import datasets
 from mpcore.kernels import kernel_matrix
 from mpcore.kmp import KMPClassifier, KMPRegressor
 from mpcore.kmp import mixed_dictionary
-from test_text import _cells
 from views.kmp import path_of
 from views.kmp_curves import kmp_curves
 
@@ -234,7 +233,7 @@ def test_default_view_is_mpcore_step_by_step():
     accuracy = [m.value for m in at.metric if m.label == "Test accuracy"]
     assert accuracy == [f"{model.score(Xt, yt):.1%}"]
     # the confusion matrix, a Markdown table: scikit-learn's on the test rows
-    tables = [_cells(m.value) for m in at.markdown if m.value.startswith("| true |")]
+    tables = [markdown_cells(m.value) for m in at.markdown if m.value.startswith("| true |")]
     assert len(tables) == 1
     labels = model.classes_
     assert tables[0][0] == ["true", *map(str, labels)]
@@ -254,7 +253,7 @@ def test_many_classes_are_summed_up_by_class_under_the_figure():
     labels = model.classes_
     C = confusion_matrix(yt, model.predict(Xt), labels=labels)
     assert not [m for m in at.markdown if m.value.startswith("| true |")]  # no 10 x 10 table
-    tables = [_cells(m.value) for m in at.markdown if m.value.startswith("| true class |")]
+    tables = [markdown_cells(m.value) for m in at.markdown if m.value.startswith("| true class |")]
     assert len(tables) == 1
     assert tables[0][0] == ["true class", "test points", "predicted right",
                             "most often predicted instead (points)"]
@@ -568,8 +567,9 @@ def test_a_confusion_matrix_wider_than_its_column_is_summed_up(labels, whole):
     at.file_uploader(key="csv.file").set_value(("mine.csv", _csv(X, y, ["a", "b", "label"]),
                                                  "text/csv")).run()
     set_widget(at, "selectbox", "csv.target", "label")
-    matrices = [_cells(m.value) for m in at.markdown if m.value.startswith("| true |")]
-    by_class = [_cells(m.value) for m in at.markdown if m.value.startswith("| true class |")]
+    matrices = [markdown_cells(m.value) for m in at.markdown if m.value.startswith("| true |")]
+    by_class = [markdown_cells(m.value) for m in at.markdown
+                if m.value.startswith("| true class |")]
     assert (len(matrices), len(by_class)) == ((1, 0) if whole else (0, 1))
     shown = (matrices or by_class)[0]
     names = [str(c) for c in labels]

@@ -12,9 +12,8 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hst
-from apptest_util import assert_cell_shows
+from apptest_util import assert_cell_shows, markdown_tokens
 from apptest_util import markdown_cells as _cells
-from markdown_it import MarkdownIt
 
 from pages.common.text import fitted_number, formatted, markdown_table
 
@@ -37,11 +36,10 @@ def test_markdown_table_shows_every_label_literally(labels, name, data):
     assert [[int(v) for v in r[1:]] for r in rows[1:]] == counts.tolist()
 
 
-
 def _alignments(markdown: str) -> list[str]:
     """The header row's alignment per column ("left" where the table sets none)."""
     out = []
-    for tok in MarkdownIt("commonmark").enable("table").parse(markdown):
+    for tok in markdown_tokens(markdown):
         if tok.type == "th_open":
             style = dict(tok.attrs or {}).get("style", "")
             out.append(style.split(":")[1] if style else "left")
