@@ -503,7 +503,7 @@ args += [f"early_stopping={es!r}", f"random_state={choice.seed}"]
 call_args = textwrap.fill(", ".join(args) + ",", width=90, initial_indent="    ",
                           subsequent_indent="    ", break_long_words=False, break_on_hyphens=False)
 col = "" if feature is None else (f"\nX = X[:, [{list(d.feature_names).index(feature)}]]"
-                                  f"  # {feature}")
+                                  f"  # {feature!r}")  # a name may hold a line break
 snippet = (f"from mpcore.kmp import {Est}\n{data_snippet(choice)}{col}\n"
            f"{split_snippet(choice, test, cached.stratified(choice, test))}\n"
            f"model = {Est}(\n{call_args}\n).fit(X_tr, y_tr)\n"

@@ -80,8 +80,32 @@ def _url() -> dict:
 
 
 def _facts() -> dict:
-    rows = st.session_state.get("csv.rows")
-    return {"_rows": rows} if rows else {}
+    """What the fields of an upload's view depend on: its rows and, once a target column is
+    chosen, its task, features and classes (the regression feature, the loss and the
+    one-vs-rest class are offered from these)."""
+    ss = st.session_state
+    rows = ss.get("csv.rows")
+    if not rows:
+        return {}
+    facts = {"_rows": rows}
+    target = ss.get("csv.target")
+    if "csv.bytes" in ss and target not in (None, "(none)"):
+        facts.update(_upload_facts(ss["csv.digest"], target))
+    return facts
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _upload_facts(digest: str, target: str) -> dict:
+    """``_task``, ``_features`` and ``_classes`` of the session's upload (``digest``) with
+    ``target`` as its target; none when the file cannot have that target (the page says why
+    when it loads the data)."""
+    try:
+        d = datasets.from_csv(st.session_state["csv.bytes"], target=target,
+                              max_rows=MAX_APP_SAMPLES)
+    except (ValueError, KeyError):
+        return {}
+    classes = () if d.task != "classification" else tuple(int(c) for c in sorted(set(d.y.tolist())))
+    return {"_task": d.task, "_features": tuple(d.feature_names), "_classes": classes}
 
 
 def sync(schema: Schema) -> State:
