@@ -255,8 +255,9 @@ WHOLE = os.environ.get("SCREENSHOTS_WHOLE", "").lower() not in ("", "0", "false"
 #: Inside every figure: no axis title lies in a plot area (its own or a neighbour's, as when
 #: the gap between two panels is narrower than a title beside its tick labels) or runs off the
 #: figure (a title wider than a narrow column's plot area), no two legend
-#: entries cover each other (an entry wider than the width a horizontal legend gives it), and
-#: no two panel titles or other annotations cover each other.
+#: entries cover each other (an entry wider than the width a horizontal legend gives it), no
+#: legend entry covers the figure's title, and no two panel titles or other annotations cover
+#: each other.
 _FIGURE_TEXTS_JS = r"""() => {
   const vis = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0
                        && getComputedStyle(e).visibility !== 'hidden'; };
@@ -299,6 +300,13 @@ _FIGURE_TEXTS_JS = r"""() => {
         if (hit(entries[i][1], entries[j][1])) {
           found.push(`legend entries "${entries[i][0]}" and "${entries[j][0]}" overlap`);
         }
+      }
+    }
+    // the figure's title (a step's "Step 1 of 5: added x37") apart from the legend's entries
+    const title = union([...gd.querySelectorAll('.gtitle')]);
+    if (title) {
+      for (const [t, b] of entries) {
+        if (hit(title, b)) found.push(`legend entry "${t}" ${at(b)} covers the title ${at(title)}`);
       }
     }
     // panel titles (the annotations above subplots): apart from each other and from axis titles
@@ -454,6 +462,63 @@ def test_many_classes_fit(streamlit_server, shared_context, size):
                SIZES[size])
     try:
         check_layout(pg, f"kmp_digits_{size}", whole=False)
+    finally:
+        pg.close()
+
+
+#: Column names a person can give a CSV: tags plotly.js reads (a link, bold), an entity, a
+#: line break (a quoted header), and 100 characters and more.
+_FEATURE = '<a href="https://example.com">x</a> & <b>price</b>' + "Z" * 90
+_TARGET = "t&lt;<br>\nnext" + "W" * 100
+_AXIS_TITLES_JS = r"""() => [...document.querySelectorAll('.mp-chart .js-plotly-plot g')]
+  .filter(g => /^g-[xy]\d*title$/.test(g.getAttribute('class') || ''))
+  .map(g => g.textContent).filter(t => t)"""
+
+
+@pytest.mark.parametrize("size", ["projector", "phone"])
+def test_a_csvs_column_names_show_as_typed_and_fit(streamlit_server, shared_context, tmp_path,
+                                                   size):
+    """KMP on an upload, regression on one feature: the column names are the figure's axis
+    titles. plotly.js read them as HTML (the feature's name was a link, the target's ``<br>``
+    a line break) and a long name ran the height of the figure, over its title; now each is
+    shown as typed, cut with "…" at ``LABEL_CHARS``, and the page passes the layout checks."""
+    import csv
+    import html
+
+    import numpy as np
+
+    from browser_views import choose_option, settle
+    from mpcore.plots import plain_text
+
+    rng = np.random.default_rng(0)
+    x = rng.uniform(-3, 3, 60)
+    path = tmp_path / ("n" * 120 + ".csv")
+    with path.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow([_FEATURE, _TARGET])
+        w.writerows([[f"{a:.4f}", f"{np.sin(a) + 0.1 * rng.normal():.4f}"] for a in x])
+    pg = _open(shared_context, PAGES["kmp"].url(streamlit_server.base, "dataset=csv+upload&k=5"),
+               SIZES[size])
+    try:
+        side = pg.locator('[data-testid="stSidebar"]')
+        if size == "phone":
+            pg.locator('[data-testid="stExpandSidebarButton"]').click()
+        side.locator('[data-testid="stFileUploader"]').locator('input[type="file"]') \
+            .set_input_files(str(path))
+        target = side.locator('[data-testid="stSelectbox"]', has_text="Target column")
+        target.wait_for()
+        choose_option(pg, target.get_by_role("combobox"),
+                      lambda texts: [t.strip() for t in texts].index(" ".join(_TARGET.split())))
+        if size == "phone":
+            side.locator('[data-testid="stSidebarCollapseButton"] button').click()
+        settle(pg)
+        wait_for_stable_layout(pg)
+        shown = [html.unescape(plain_text(t)) for t in (_FEATURE, _TARGET)]
+        titles = pg.evaluate(_AXIS_TITLES_JS)  # a phone shows one panel of the two
+        assert shown[1] in titles and set(titles) <= {*shown, "α K"}, titles
+        assert size == "phone" or len(titles) == 3, titles
+        assert pg.locator(".mp-chart .js-plotly-plot a").count() == 0
+        check_layout(pg, f"kmp_csv_names_{size}", whole=False)
     finally:
         pg.close()
 

@@ -92,3 +92,35 @@ def test_a_long_panel_title_takes_two_lines_on_a_phone():
     assert [a["text"] for a in out["layout"]["annotations"]] == [want]
     assert [a["text"] for a in out["frames"][0]["layout"]["annotations"]] == [want]
     assert [a["text"] for a in d["layout"]["annotations"]] == ["View X", long]  # input kept
+
+
+def test_a_titled_panel_has_its_legend_under_the_title():
+    """The KMP fit (1-D regression) has a figure title, "Step j of k: added x_i", and a
+    legend on top: on a phone the legend sat at the top edge, over the title. The title is
+    pinned at the top edge, the legend's two entries a row start under it, and the top
+    margin holds both (tests/test_browser_layout.py checks the drawn boxes)."""
+    import numpy as np
+
+    from mpcore.kmp import KMPRegressor, basis_functions, staged_values
+    from mpcore.plots import kmp_fit_animation
+    from mpcore.plots._panels import _TITLE_TOP_PX, _TITLED_LEGEND_TOP_PX, _LEGEND_ROW_PX
+
+    rng = np.random.default_rng(0)
+    x = np.sort(rng.uniform(-3, 3, 40))
+    y = np.sin(x) + 0.1 * rng.normal(size=40)
+    model = KMPRegressor(4, gamma=1.0).fit(x[:, None], y)
+    xs = np.linspace(-3, 3, 30)
+    fig = kmp_fit_animation(x, y, xs, staged_values(model, xs[:, None]),
+                            basis_functions(model, xs[:, None]), model.coef_path_,
+                            model.basis_indices_).to_plotly_json()
+    out = one_panel(fig, "", height=560)["layout"]
+    h = 560
+    title_px = (1 - out["title"]["y"]) * h
+    title_font = (out["title"].get("font") or {}).get("size") or fig["layout"]["font"]["size"]
+    legend_px = (1 - out["legend"]["y"]) * h
+    assert (out["title"]["yref"], out["legend"]["yref"]) == ("container", "container")
+    assert round(title_px) == _TITLE_TOP_PX
+    assert legend_px >= title_px + 1.2 * title_font and round(legend_px) == _TITLED_LEGEND_TOP_PX
+    shown = [t for t in fig["data"] if t.get("xaxis", "x") == "x" and t.get("showlegend", True)]
+    rows = -(-len(shown) // 2)
+    assert out["margin"]["t"] >= legend_px + rows * _LEGEND_ROW_PX

@@ -44,7 +44,7 @@ from ._spectrum import (
     scree_figure,
     scree_figure_dict,
 )
-from ._common import OKABE_ITO, PALETTE, base_layout, project_2d
+from ._common import LABEL_CHARS, OKABE_ITO, PALETTE, base_layout, plain_text, project_2d
 from ._panels import narrow_layout, one_panel, panels
 from ._resize import resized
 from ._skpca import (
@@ -64,7 +64,7 @@ __all__ = ["argmin_distribution_figure", "sweep_heatmap_figure", "digit_errors_f
            "react_ready", "flat_template",
            "step_time_figure", "kcca_animation", "kcca_animation_dict", "kcca_start_frame", "angles_figure", "angles_figure_dict", "error_curves_figure",
            "error_curves_figure_dict", "scree_figure_dict",
-           "plotted_rows", "scree_figure", "bound_curves_figure", "bound_curves_figure_dict", "OKABE_ITO", "PALETTE", "base_layout", "project_2d", "skpca_animation",
+           "plotted_rows", "scree_figure", "bound_curves_figure", "bound_curves_figure_dict", "OKABE_ITO", "PALETTE", "LABEL_CHARS", "base_layout", "plain_text", "project_2d", "skpca_animation",
            "trace_curves_figure", "with_start_frame", "cut_animation", "skpca_animation_dict",
            "open_at", "typed_arrays", "grid_2d", "zero_level",
            # a phone's view of an animation: one panel at a time

@@ -31,6 +31,33 @@ _CONTRAST_MARGIN = 0.1
 _NAMED = {"black": (0, 0, 0), "white": (255, 255, 255)}
 
 
+#: Longest label (a data column's name) a figure shows in full: longer ones are cut with "…"
+#: (a 120-character column name as an axis title ran the height of the figure, over its title).
+LABEL_CHARS = 24
+
+
+def plain_text(text, max_chars: int | None = LABEL_CHARS) -> str:
+    """``text`` (a column name from a user's CSV, say) as plotly.js shows it character for
+    character: plotly reads ``<br>``, ``<b>``, ``<a href=...>`` and entities such as ``&lt;``
+    in every title and label, so ``&``, ``<`` and ``>`` are written as entities (which it
+    shows as the characters); runs of white space (a line break in a quoted CSV header)
+    become one space; and text longer than ``max_chars`` is cut to ``max_chars`` characters,
+    the last one "…" (None: never cut).
+
+    >>> plain_text("<b>price</b> & tax")
+    '&lt;b&gt;price&lt;/b&gt; &amp; tax'
+    >>> plain_text("a very long column name indeed", 12)
+    'a very long…'
+    """
+    if max_chars is not None and (isinstance(max_chars, bool) or not isinstance(max_chars, int)
+                                  or max_chars < 2):
+        raise ValueError(f"max_chars must be an integer of at least 2 or None, got {max_chars!r}.")
+    shown = " ".join(str(text).split())
+    if max_chars is not None and len(shown) > max_chars:
+        shown = shown[:max_chars - 1].rstrip() + "…"
+    return shown.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def parse_colour(colour) -> tuple[float, float, float, float] | None:
     """(r, g, b, alpha) of ``#rgb``, ``#rrggbb``, ``rgb(...)``, ``rgba(...)``, black or white;
     None for anything else (a colour scale, a named colour, None)."""

@@ -19,7 +19,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ._common import FONT_SIZE, OKABE_ITO, PALETTE, deep_merge
+from ._common import FONT_SIZE, OKABE_ITO, PALETTE, deep_merge, plain_text
 from ._panels import legend_names
 from ._kmp_parts import (
     CONSTANT,
@@ -321,6 +321,9 @@ def kmp_fit_animation(x, y, xs, F, B, coef_path, basis, kernels=None, *, spec_la
         Weights after each step (``coef_path_``).
     basis, kernels : arrays (k,)
         Training index (-1: constant) and kernel specification of each step.
+    x_label, y_label : str
+        Axis titles (a data set's column names), shown literally and cut at
+        ``LABEL_CHARS`` characters (:func:`plain_text`).
     """
     x, y, xs = (np.asarray(a, dtype=float) for a in (x, y, xs))
     F = np.asarray(F, dtype=np.float32)
@@ -417,10 +420,10 @@ def kmp_fit_animation(x, y, xs, F, B, coef_path, basis, kernels=None, *, spec_la
                           + ([np.asarray(y_test, dtype=float)] if y_test is not None else []))
     lo, hi = float(np.min(ally)), float(np.max(ally))
     pad = 0.08 * (hi - lo + 1e-12)
-    fig.update_yaxes(range=[lo - pad, hi + pad], title=y_label, row=1, col=1)
+    fig.update_yaxes(range=[lo - pad, hi + pad], title=plain_text(y_label), row=1, col=1)
     fig.update_yaxes(range=[-lims[start], lims[start]], title="α K", row=2, col=1)
     fig.update_xaxes(range=[float(xs[0]), float(xs[-1])])
-    fig.update_xaxes(title=x_label, row=2, col=1)
+    fig.update_xaxes(title=plain_text(x_label), row=2, col=1)
     _animated_layout(fig, k, start, frame_ms, height=height, title=titles[start])
     fig.update_annotations(font_size=FONT_SIZE)
     return fig
@@ -445,6 +448,9 @@ def kmp_prediction_animation(y, P, y_test=None, P_test=None, *, basis=None, fram
         The same on the test points.
     basis : array (k,), optional
         Training index chosen at each step (-1: constant): those points are ringed.
+    target_label : str
+        The target's name in the axis titles, shown literally and cut at ``LABEL_CHARS``
+        characters (:func:`plain_text`).
     """
     y = np.asarray(y, dtype=float)
     P = np.asarray(P, dtype=np.float32)
@@ -499,8 +505,9 @@ def kmp_prediction_animation(y, P, y_test=None, P_test=None, *, basis=None, fram
                   for j in range(k)]
     for ti, patch in zip(moving, frame_data(start)):
         fig.data[ti].update(patch)
-    fig.update_xaxes(range=[lo, hi], title=f"true {target_label}")
-    fig.update_yaxes(range=[lo, hi], title=f"predicted {target_label}")
+    label = plain_text(target_label)
+    fig.update_xaxes(range=[lo, hi], title=f"true {label}")
+    fig.update_yaxes(range=[lo, hi], title=f"predicted {label}")
     _animated_layout(fig, k, start, frame_ms, height=height,
                      title=f"Predictions after step {start + 1} of {k}")
     return fig

@@ -11,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ._common import FONT_SIZE, OKABE_ITO, PALETTE, base_layout
+from ._common import FONT_SIZE, OKABE_ITO, PALETTE, base_layout, plain_text
 from ._kmp_parts import (
     SURFACE,
     SYMBOLS,
@@ -125,6 +125,9 @@ def kmp_fit_comparison_figure(x, y, xs, panels, *, height=None, cols=None, x_lab
     panels : list of dict
         Each with ``title``, ``F`` (the fit at ``xs``) and ``support`` (training
         indices to circle: basis points or support vectors).
+    x_label, y_label : str
+        Axis titles (a data set's column names), shown literally and cut at
+        ``LABEL_CHARS`` characters (:func:`plain_text`).
     """
     x, y, xs = (np.asarray(a, dtype=float) for a in (x, y, xs))
     n = len(panels)
@@ -155,9 +158,9 @@ def kmp_fit_comparison_figure(x, y, xs, panels, *, height=None, cols=None, x_lab
         fig.update_yaxes(range=[lo - pad, hi + pad], row=r, col=c)
         fig.update_xaxes(range=[float(xs[0]), float(xs[-1])], row=r, col=c)
         if r == rows:
-            fig.update_xaxes(title=x_label, row=r, col=c)
+            fig.update_xaxes(title=plain_text(x_label), row=r, col=c)
         if c == 1:
-            fig.update_yaxes(title=y_label, row=r, col=c)
+            fig.update_yaxes(title=plain_text(y_label), row=r, col=c)
     base_layout(fig, height=height or (400 * rows + 140), legend_top=False)
     fig.update_layout(margin=dict(t=_top_margin(cols), b=110),
                       legend=dict(orientation="h", y=-0.1, x=0, yanchor="top"))

@@ -24,8 +24,11 @@ _BUTTONS_PX = 46
 _SLIDER_PX = 92
 #: Room (px) for one row of a legend at a phone's font size.
 _LEGEND_ROW_PX = 22
-#: From the top edge of a phone's figure (px): a legend on top.
+#: From the top edge of a phone's figure (px): a legend on top; a figure's title, and a
+#: legend under that title.
 _LEGEND_TOP_PX = 8
+_TITLE_TOP_PX = 12
+_TITLED_LEGEND_TOP_PX = 50
 _NARROW_MARGIN = dict(l=55, r=10)
 
 
@@ -237,15 +240,29 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
     if height is not None:
         layout["height"] = int(height)
     h = int(layout.get("height") or 450)
-    if shown_legend:  # on top, in the figure's own coordinates (see _common.legend_on_top)
+    # a figure's title (the KMP fit's "Step 1 of 5: added x₃₇") pinned at the top edge, and
+    # the legend under it: the legend at the top edge covered the title on a phone
+    title = layout.get("title")
+    titled = bool(title.get("text") if isinstance(title, dict) else title)
+    if titled:
+        layout["title"] = dict(title if isinstance(title, dict) else dict(text=title),
+                               yref="container", yanchor="top", y=1 - _TITLE_TOP_PX / h)
+    top = 60 + (_TITLED_LEGEND_TOP_PX - _LEGEND_TOP_PX) * titled
+    if shown_legend:  # on top, in the figure's own coordinates (see _common.legend_on_top),
+        # two entries a row, as a phone's legend under a figure (:func:`narrow_layout`)
+        legend_top = _TITLED_LEGEND_TOP_PX if titled else _LEGEND_TOP_PX
         layout["legend"] = dict(layout.get("legend") or {}, orientation="h", x=0.0,
                                 xanchor="left", xref="paper", yref="container",
-                                y=1 - _LEGEND_TOP_PX / h, yanchor="top")
+                                y=1 - legend_top / h, yanchor="top",
+                                entrywidth=0.5, entrywidthmode="fraction",
+                                font=dict((layout.get("legend") or {}).get("font") or {}, size=12))
+        rows = -(-len(legend_names(data, layout)) // 2)
+        top = max(110, legend_top + _LEGEND_ROW_PX * rows + 16)
     else:
         layout["showlegend"] = False
     # the colour bar flat under the plot area, then the buttons and the slider: the panel
     # keeps the whole width of the screen
-    data, layout = _stack_below(data, layout, height=h, top=110 if shown_legend else 60)
+    data, layout = _stack_below(data, layout, height=h, top=top)
     frames = []
     for f in fig.get("frames", []) or []:
         fl = f.get("layout")
