@@ -102,6 +102,20 @@ def load_data(choice: DataChoice) -> datasets.Dataset:
 
 
 @st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+def upload_facts(digest: str, target: str) -> dict:
+    """``_task``, ``_features`` and ``_classes`` of the session's upload (``digest``) with
+    ``target`` as its target, for the view's fields (pages.common.widgets); none when the
+    file cannot have that target (the page says why when it loads the data)."""
+    try:
+        d = datasets.from_csv(st.session_state["csv.bytes"], target=target,
+                              max_rows=MAX_APP_SAMPLES)
+    except (ValueError, KeyError):
+        return {}
+    classes = () if d.task != "classification" else tuple(int(c) for c in sorted(set(d.y.tolist())))
+    return {"_task": d.task, "_features": tuple(d.feature_names), "_classes": classes}
+
+
+@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
 def split(choice: DataChoice, test_fraction: float):
     """views.data.split: seeded train/test indices (stratified for classification)."""
     return _frozen(*_data.split(load_data(choice), test_fraction, choice.seed))

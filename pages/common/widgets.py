@@ -90,22 +90,10 @@ def _facts() -> dict:
     facts = {"_rows": rows}
     target = ss.get("csv.target")
     if "csv.bytes" in ss and target not in (None, "(none)"):
-        facts.update(_upload_facts(ss["csv.digest"], target))
+        from . import cached  # (cached imports this module)
+
+        facts.update(cached.upload_facts(ss["csv.digest"], target))
     return facts
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def _upload_facts(digest: str, target: str) -> dict:
-    """``_task``, ``_features`` and ``_classes`` of the session's upload (``digest``) with
-    ``target`` as its target; none when the file cannot have that target (the page says why
-    when it loads the data)."""
-    try:
-        d = datasets.from_csv(st.session_state["csv.bytes"], target=target,
-                              max_rows=MAX_APP_SAMPLES)
-    except (ValueError, KeyError):
-        return {}
-    classes = () if d.task != "classification" else tuple(int(c) for c in sorted(set(d.y.tolist())))
-    return {"_task": d.task, "_features": tuple(d.feature_names), "_classes": classes}
 
 
 def sync(schema: Schema) -> State:
