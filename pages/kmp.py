@@ -40,6 +40,7 @@ from pages.common.timeline import (
     fit_to_window,
     is_narrow,
     offline_download,
+    phone_grid,
     phone_panel,
     presentation_toggle,
     step_buttons,
@@ -380,7 +381,9 @@ with tabs[1]:
                             "loss penalises the large positive margins of the far cluster and "
                             "tilts the boundary into the near ones; tanh does not.")
             if cmp["figure"] is not None:
-                plotly_chart(cmp["figure"], key="kmp.cmp",
+                # a phone: the panels one under the other (side by side, four panels of
+                # 60 px each, their titles over each other)
+                plotly_chart(phone_grid(cmp["figure"]), key="kmp.cmp",
                              config={"displaylogo": False})
                 st.caption(("Colour: each model's decision value, scaled per panel; black line: "
                             "f(x) = 0; " if task == "classification" else "")

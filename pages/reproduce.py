@@ -12,7 +12,7 @@ from pages.common.charts import plotly_chart
 from pages.common.schemas import REPRODUCE_SIZES, reproduce_schema
 from pages.common.share import opened, page_footer
 from pages.common.text import literal, markdown_table
-from pages.common.timeline import is_narrow
+from pages.common.timeline import is_narrow, phone_grid
 from pages.common.widgets import draw, show_notes, sync
 
 st.title("Reproduce the papers")
@@ -42,17 +42,6 @@ SCHEMA = reproduce_schema()
 
 def _label(verdict):
     return BADGE[verdict][0]
-
-
-def _fitted(fig):
-    """The figure as it is, or on a phone (the window's width reported by the page's fit
-    component) its panels one under the other, as wide as the screen, titles wrapped and
-    the legend in rows under them."""
-    if fig is None or not is_narrow():
-        return fig
-    from mpcore.plots import narrow_grid
-
-    return narrow_grid(fig.to_dict() if hasattr(fig, "to_dict") else fig, columns=1)
 
 
 state = sync(SCHEMA)
@@ -136,11 +125,11 @@ for i, exp in enumerate(EXPERIMENT_LIST, start=1):
     with body:
         text, colour = BADGE[res.verdict]
         st.badge(text, color=colour)
-        plotly_chart(_fitted(res.figure), key=f"reproduce.fig.{exp.key}",
+        plotly_chart(phone_grid(res.figure), key=f"reproduce.fig.{exp.key}",
                      config={"displaylogo": False})
         for j, (title, extra) in enumerate(res.extra_figures.items()):
             st.markdown(f"**{literal(title)}**")
-            plotly_chart(_fitted(extra), key=f"reproduce.fig.{exp.key}.{j}",
+            plotly_chart(phone_grid(extra), key=f"reproduce.fig.{exp.key}.{j}",
                          config={"displaylogo": False})
         st.markdown("**Published vs ours**")
         checks = pd.DataFrame([dict(verdict=_label(c.verdict), claim=c.claim,

@@ -256,8 +256,8 @@ WHOLE = os.environ.get("SCREENSHOTS_WHOLE", "").lower() not in ("", "0", "false"
 #: the gap between two panels is narrower than a title beside its tick labels) or runs off the
 #: figure (a title wider than a narrow column's plot area), no two legend
 #: entries cover each other (an entry wider than the width a horizontal legend gives it), no
-#: legend entry covers the figure's title, and no two panel titles or other annotations cover
-#: each other.
+#: legend entry covers the figure's title or runs past the legend's box (plotly.js cuts it
+#: there), and no two panel titles or other annotations cover each other.
 _FIGURE_TEXTS_JS = r"""() => {
   const vis = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0
                        && getComputedStyle(e).visibility !== 'hidden'; };
@@ -299,6 +299,17 @@ _FIGURE_TEXTS_JS = r"""() => {
       for (let j = i + 1; j < entries.length; j++) {
         if (hit(entries[i][1], entries[j][1])) {
           found.push(`legend entries "${entries[i][0]}" and "${entries[j][0]}" overlap`);
+        }
+      }
+    }
+    // every legend entry's name inside the legend's box: plotly.js cuts what runs past it
+    const bg = gd.querySelector('.legend rect.bg');
+    if (bg && vis(bg)) {
+      const box = bg.getBoundingClientRect();
+      for (const t of [...gd.querySelectorAll('.legend .legendtext')].filter(vis)) {
+        const r = t.getBoundingClientRect();
+        if (r.right > box.right + 1) {
+          found.push(`legend entry "${t.textContent.trim().slice(0, 30)}" ${at(r)} cut by its box ${at(box)}`);
         }
       }
     }
@@ -519,6 +530,24 @@ def test_a_csvs_column_names_show_as_typed_and_fit(streamlit_server, shared_cont
         assert size == "phone" or len(titles) == 3, titles
         assert pg.locator(".mp-chart .js-plotly-plot a").count() == 0
         check_layout(pg, f"kmp_csv_names_{size}", whole=False)
+    finally:
+        pg.close()
+
+
+@pytest.mark.parametrize("query", ["n=80", "dataset=boston&kmp.feature=LSTAT"])
+def test_kmp_comparison_fits_a_phone(streamlit_server, shared_context, query):
+    """KMP's "Compare with SVM" tab (Figure 6's four panels, surfaces or 1-D fits) on a phone:
+    the panels side by side were 60 to 120 px wide, their titles over each other; now one
+    under the other at the screen's width, and the legend's long name ("basis points /
+    support vectors (circled)") is not cut at the end of its box."""
+    tab = "Compare with SVM (Fig. 6, 7)".replace(" ", "+").replace(",", "%2C")
+    url = PAGES["kmp"].url(streamlit_server.base, f"{query}&kmp.tab={tab}")
+    pg = _open(shared_context, url, SIZES["phone"])
+    try:
+        geo = check_layout(pg, "kmp_compare_" + query.split("&")[0].replace("=", "_") + "_phone",
+                           whole=False)
+        # half the screen at least (side by side, each had 60 to 120 px of 390)
+        assert geo["plots"] and min(geo["plots"]) > 0.5 * geo["width"], geo["plots"]
     finally:
         pg.close()
 

@@ -668,8 +668,12 @@ def narrow_grid(fig, *, columns=1, panel_height=300, width=PHONE_FIGURE_PX):
         old_legend = layout.get("legend") or {}
         layout["legend"] = dict(old_legend, orientation="h", x=0.0, xanchor="left",
                                 xref="container", y=0.0, yanchor="bottom", yref="container",
-                                entrywidth=_LEGEND_HALF if per_row > 1 else 2 * _LEGEND_HALF,
-                                entrywidthmode="fraction",
+                                # in pixels of the figure's width: plotly.js takes a
+                                # fraction of the plot area's, which a wide y axis narrows
+                                # (a name of a whole row was cut at its end)
+                                entrywidth=round(width * _LEGEND_HALF * (1 if per_row > 1 else 2))
+                                - _LEGEND_SYMBOL,
+                                entrywidthmode="pixels",
                                 font=dict(old_legend.get("font") or {}, size=font["legend"]))
     layout["height"] = height
     layout["margin"] = dict(layout.get("margin") or {}, l=left, r=right, t=top, b=bottom)

@@ -378,6 +378,18 @@ def is_narrow() -> bool:
     return int(width) < NARROW
 
 
+def phone_grid(fig):
+    """``fig`` as it is, or on a phone its panels one under the other, as wide as the screen,
+    titles wrapped and the legend in rows under them (:func:`mpcore.plots.narrow_grid`).
+    For a figure of panels side by side that does not animate (KMP's comparison, the
+    papers' figures)."""
+    if fig is None or not is_narrow():
+        return fig
+    from mpcore.plots import narrow_grid
+
+    return narrow_grid(fig.to_dict() if hasattr(fig, "to_dict") else fig, columns=1)
+
+
 def phone_panel(schema: Schema, fig: dict, names: dict[str, str], *, height: int = 560) -> dict:
     """On a phone, a 'Panel' selector and only that panel of ``fig``, full width.
 
