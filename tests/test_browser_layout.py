@@ -50,6 +50,7 @@ import pytest
 from a11y import check_accessibility
 from browser_util import (
     SCREENSHOTS,
+    VIEWPORT,
     app_pages,
     exceptions_on,
     new_page,
@@ -487,8 +488,7 @@ _AXIS_TITLES_JS = r"""() => [...document.querySelectorAll('.mp-chart .js-plotly-
 
 
 @pytest.mark.parametrize("size", ["projector", "phone"])
-def test_a_csvs_column_names_show_as_typed_and_fit(streamlit_server, shared_context, tmp_path,
-                                                   size):
+def test_a_csvs_column_names_show_as_typed_and_fit(streamlit_server, browser, tmp_path, size):
     """KMP on an upload, regression on one feature: the column names are the figure's axis
     titles. plotly.js read them as HTML (the feature's name was a link, the target's ``<br>``
     a line break) and a long name ran the height of the figure, over its title; now each is
@@ -508,7 +508,11 @@ def test_a_csvs_column_names_show_as_typed_and_fit(streamlit_server, shared_cont
         w = csv.writer(f)
         w.writerow([_FEATURE, _TARGET])
         w.writerows([[f"{a:.4f}", f"{np.sin(a) + 0.1 * rng.normal():.4f}"] for a in x])
-    pg = _open(shared_context, PAGES["kmp"].url(streamlit_server.base, "dataset=csv+upload&k=5"),
+    # a context of its own: opening the sidebar on a phone leaves its width in the origin's
+    # local storage ("sidebarWidth"), which the shared context's later pages at 1280 px
+    # would inherit (their sidebar controls were then out of reach)
+    context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
+    pg = _open(context, PAGES["kmp"].url(streamlit_server.base, "dataset=csv+upload&k=5"),
                SIZES[size])
     try:
         side = pg.locator('[data-testid="stSidebar"]')
@@ -532,6 +536,7 @@ def test_a_csvs_column_names_show_as_typed_and_fit(streamlit_server, shared_cont
         check_layout(pg, f"kmp_csv_names_{size}", whole=False)
     finally:
         pg.close()
+        context.close()
 
 
 @pytest.mark.parametrize("query", ["n=80", "dataset=boston&kmp.feature=LSTAT"])
