@@ -44,6 +44,7 @@ for a person to look at; ``SCREENSHOTS_WHOLE=1`` adds one of the whole page.
 from __future__ import annotations
 
 import os
+from urllib.parse import quote_plus
 
 import pytest
 
@@ -539,18 +540,33 @@ def test_a_csvs_column_names_show_as_typed_and_fit(streamlit_server, browser, tm
         context.close()
 
 
-@pytest.mark.parametrize("query", ["n=80", "dataset=boston&kmp.feature=LSTAT"])
-def test_kmp_comparison_fits_a_phone(streamlit_server, shared_context, query):
-    """KMP's "Compare with SVM" tab (Figure 6's four panels, surfaces or 1-D fits) on a phone:
-    the panels side by side were 60 to 120 px wide, their titles over each other; now one
-    under the other at the screen's width, and the legend's long name ("basis points /
-    support vectors (circled)") is not cut at the end of its box."""
-    tab = "Compare with SVM (Fig. 6, 7)".replace(" ", "+").replace(",", "%2C")
-    url = PAGES["kmp"].url(streamlit_server.base, f"{query}&kmp.tab={tab}")
+def _tab(name: str) -> str:
+    return "kmp.tab=" + quote_plus(name)
+
+
+#: The KMP page's other views: each tab, and the figure of each kind of data (surfaces,
+#: 1-D fits, predictions of several features, decision values of several features).
+KMP_PHONE_VIEWS = {
+    "compare_moons": "n=80&" + _tab("Compare with SVM (Fig. 6, 7)"),
+    "compare_boston_lstat": "dataset=boston&kmp.feature=LSTAT&" + _tab("Compare with SVM (Fig. 6, 7)"),
+    "losses": "n=80&" + _tab("Losses (Fig. 5)"),
+    "curves": "n=80&" + _tab("Error and bound curves"),
+    "boston_all_features": "dataset=boston",
+    "breast_cancer": "dataset=breast_cancer",
+}
+
+
+@pytest.mark.parametrize("view", list(KMP_PHONE_VIEWS))
+def test_every_kmp_view_fits_a_phone(streamlit_server, shared_context, view):
+    """The KMP page's tabs and figures other than its default on a phone. Figure 6's four
+    panels (surfaces or 1-D fits) and Figure 5's two were side by side at 60 to 120 px each,
+    their titles over each other; now one under the other at the screen's width, and the
+    legend's long name ("basis points / support vectors (circled)") is not cut at the end
+    of its box."""
+    url = PAGES["kmp"].url(streamlit_server.base, KMP_PHONE_VIEWS[view])
     pg = _open(shared_context, url, SIZES["phone"])
     try:
-        geo = check_layout(pg, "kmp_compare_" + query.split("&")[0].replace("=", "_") + "_phone",
-                           whole=False)
+        geo = check_layout(pg, f"kmp_{view}_phone", whole=False)
         # half the screen at least (side by side, each had 60 to 120 px of 390)
         assert geo["plots"] and min(geo["plots"]) > 0.5 * geo["width"], geo["plots"]
     finally:
