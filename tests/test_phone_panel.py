@@ -99,20 +99,11 @@ def test_a_titled_panel_has_its_legend_under_the_title():
     legend on top: on a phone the legend sat at the top edge, over the title. The title is
     pinned at the top edge, the legend's two entries a row start under it, and the top
     margin holds both (tests/test_browser_layout.py checks the drawn boxes)."""
-    import numpy as np
+    from kmp_figures import fit_animation, regression_1d
 
-    from mpcore.kmp import KMPRegressor, basis_functions, staged_values
-    from mpcore.plots import kmp_fit_animation
     from mpcore.plots._panels import _TITLE_TOP_PX, _TITLED_LEGEND_TOP_PX, _LEGEND_ROW_PX
 
-    rng = np.random.default_rng(0)
-    x = np.sort(rng.uniform(-3, 3, 40))
-    y = np.sin(x) + 0.1 * rng.normal(size=40)
-    model = KMPRegressor(4, gamma=1.0).fit(x[:, None], y)
-    xs = np.linspace(-3, 3, 30)
-    fig = kmp_fit_animation(x, y, xs, staged_values(model, xs[:, None]),
-                            basis_functions(model, xs[:, None]), model.coef_path_,
-                            model.basis_indices_).to_plotly_json()
+    fig = fit_animation(*regression_1d()).to_plotly_json()
     out = one_panel(fig, "", height=560)["layout"]
     h = 560
     title_px = (1 - out["title"]["y"]) * h

@@ -16,10 +16,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hst
+from kmp_figures import fit_animation, regression_1d
 
-from mpcore.kmp import KMPRegressor, basis_functions, staged_values
-from mpcore.plots import (LABEL_CHARS, kmp_fit_animation, kmp_fit_comparison_figure,
-                          kmp_prediction_animation, plain_text)
+from mpcore.kmp import staged_values
+from mpcore.plots import (LABEL_CHARS, kmp_fit_comparison_figure, kmp_prediction_animation,
+                          plain_text)
 
 #: plotly.js's named entities (svg_text_utils.js, ``entityToUnicode``) and its entity pattern.
 _NAMED = {"mu": "μ", "amp": "&", "lt": "<", "gt": ">", "nbsp": "\xa0", "times": "×",
@@ -89,14 +90,8 @@ def _titles(fig) -> list[str]:
 @pytest.mark.parametrize("x_label, y_label", [(HOSTILE[0], HOSTILE[1]), (HOSTILE[2], HOSTILE[3])])
 def test_kmp_figures_show_column_names_as_typed(x_label, y_label):
     """The three KMP figures that take a data set's column names as axis titles."""
-    rng = np.random.default_rng(0)
-    x = np.sort(rng.uniform(-3, 3, 40))
-    y = np.sin(x) + 0.1 * rng.normal(size=40)
-    model = KMPRegressor(4, gamma=1.0).fit(x[:, None], y)
-    xs = np.linspace(-3, 3, 30)
-    fit = kmp_fit_animation(x, y, xs, staged_values(model, xs[:, None]),
-                            basis_functions(model, xs[:, None]), model.coef_path_,
-                            model.basis_indices_, x_label=x_label, y_label=y_label)
+    x, y, model, xs = regression_1d()
+    fit = fit_animation(x, y, model, xs, x_label=x_label, y_label=y_label)
     panels = [dict(title="KMP", F=staged_values(model, xs[:, None])[-1],
                    support=model.basis_indices_)]
     comparison = kmp_fit_comparison_figure(x, y, xs, panels, x_label=x_label, y_label=y_label)
