@@ -466,8 +466,8 @@ with tabs[2]:
 
 with tabs[3]:
     if tabs[3].open:
-        plotly_chart(phone_grid(margin_loss_figure(loss_functions(), selected=loss)), key="kmp.losses",
-                     config={"displaylogo": False})
+        plotly_chart(phone_grid(margin_loss_figure(loss_functions(), selected=loss)),
+                     key="kmp.losses", config={"displaylogo": False})
         st.caption("Vincent & Bengio, Figure 5: each loss as a function of the margin m = y f(x). "
                    "Left, the margin losses of boosting and the SVM's hinge; right, the "
                    "squared error, which also penalises large positive margins (the cause of "
