@@ -35,7 +35,7 @@ URL_TEXT = st.one_of(
 def assert_valid(state: State):
     """Every value of ``state`` is allowed by its field, given the values before it."""
     schema = state.schema
-    ctx = {}
+    ctx = dict(state.facts)  # an upload's rows, task, features and classes
     for f in schema.fields:
         if not f.applies_to(ctx):
             assert f.key not in state, f.key
@@ -197,3 +197,34 @@ def test_csv_upload_fields():
     state, _ = skpca.build({"dataset": CSV, "k": "80"}, facts={"_rows": 20})
     assert "n" not in state and "noise" not in state and "pts" not in state
     assert state["k"] == 20 - math.ceil(0.3 * 20)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_an_uploads_facts_and_any_link_give_a_valid_kmp_state(data):
+    """On an upload the KMP page's loss, one-vs-rest class and regression feature follow the
+    file (its task, classes and column names, any text a header can hold): with any text in
+    any field, the state is valid for that file and its link gives it back."""
+    schema = SCHEMAS["kmp"]
+    task = data.draw(st.sampled_from(["classification", "regression"]))
+    features = tuple(data.draw(st.lists(st.text(min_size=1, max_size=20), min_size=1,
+                                        max_size=5, unique=True)))
+    classes = tuple(sorted(data.draw(st.sets(st.integers(-2**63, 2**63 - 1), min_size=2,
+                                             max_size=6)))) if task == "classification" else ()
+    facts = {"_rows": data.draw(st.integers(3, 5000)), "_task": task, "_features": features,
+             "_classes": classes}
+    keys = list(schema.keys) + [HIDE, "unknown.key"]
+    raw = {**data.draw(st.dictionaries(st.sampled_from(keys), URL_TEXT, max_size=6)),
+           "dataset": CSV}
+    if data.draw(st.booleans()):  # a value the file offers, as a widget would send it
+        raw["kmp.class" if classes else "kmp.feature"] = data.draw(
+            st.sampled_from([str(c) for c in classes] if classes else list(features)))
+    state, notes = schema.build(raw, facts=facts)
+    assert_valid(state)
+    assert ("kmp.loss" in state) == (task == "classification")
+    assert ("kmp.class" in state) == (len(classes) > 2)
+    assert ("kmp.feature" in state) == (task == "regression" and len(features) > 1)
+    link = urlencode(state.query(), safe=",:;")
+    again, notes2 = schema.build(dict(parse_qsl(link, keep_blank_values=True)), facts=facts)
+    assert again == state, (raw, state.query())
+    assert notes2 == []
