@@ -228,3 +228,27 @@ def test_an_uploads_facts_and_any_link_give_a_valid_kmp_state(data):
     again, notes2 = schema.build(dict(parse_qsl(link, keep_blank_values=True)), facts=facts)
     assert again == state, (raw, state.query())
     assert notes2 == []
+
+
+#: Any JSON value: what a saved run's file ("Open a saved run") can hold once edited by hand.
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-10**20, 10**20)
+                    | st.floats(allow_nan=False, allow_infinity=False) | URL_TEXT,
+                    lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+
+
+@pytest.mark.parametrize("page", IDS)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_saved_settings_give_a_valid_state(page, data):
+    """A saved run's settings as any JSON (a number where a list was, a list of anything
+    for the added points, nested objects): a valid state, which its link gives back."""
+    schema = SCHEMAS[page]
+    keys = list(schema.keys) + ["unknown.key"]
+    settings_ = data.draw(st.dictionaries(st.sampled_from(keys), JSON, max_size=6))
+    state, notes = schema.from_settings(settings_)
+    assert_valid(state)
+    assert all(isinstance(n, str) and n for n in notes)
+    again, notes2 = schema.from_query(dict(parse_qsl(urlencode(state.query(), safe=",:;"),
+                                                     keep_blank_values=True)))
+    assert again == state and notes2 == []
