@@ -97,21 +97,30 @@ def test_a_long_panel_title_takes_two_lines_on_a_phone():
 def test_a_titled_panel_has_its_legend_under_the_title():
     """The KMP fit (1-D regression) has a figure title, "Step j of k: added x_i", and a
     legend on top: on a phone the legend sat at the top edge, over the title. The title is
-    pinned at the top edge, the legend's two entries a row start under it, and the top
-    margin holds both (tests/test_browser_layout.py checks the drawn boxes)."""
+    pinned at the top edge (on two lines when longer than a phone's line), the legend starts
+    under its last line, and the top margin holds the legend's rows and the panel's own
+    title (tests/test_browser_layout.py checks the drawn boxes)."""
     from kmp_figures import fit_animation, regression_1d
 
-    from mpcore.plots._panels import _TITLE_TOP_PX, _TITLED_LEGEND_TOP_PX, _LEGEND_ROW_PX
+    from mpcore.plots._panels import (_LEGEND_ROW_PX, _PANEL_LINE_PX, _TITLE_LINE_PX,
+                                      _TITLE_TOP_PX)
 
     fig = fit_animation(*regression_1d()).to_plotly_json()
-    out = one_panel(fig, "", height=560)["layout"]
-    h = 560
-    title_px = (1 - out["title"]["y"]) * h
-    title_font = (out["title"].get("font") or {}).get("size") or fig["layout"]["font"]["size"]
-    legend_px = (1 - out["legend"]["y"]) * h
-    assert (out["title"]["yref"], out["legend"]["yref"]) == ("container", "container")
-    assert round(title_px) == _TITLE_TOP_PX
-    assert legend_px >= title_px + 1.2 * title_font and round(legend_px) == _TITLED_LEGEND_TOP_PX
-    shown = [t for t in fig["data"] if t.get("xaxis", "x") == "x" and t.get("showlegend", True)]
-    rows = -(-len(shown) // 2)
-    assert out["margin"]["t"] >= legend_px + rows * _LEGEND_ROW_PX
+    for sfx, panel_lines in (("", 0), ("2", 2)):  # the lower panel's title takes two lines
+        h = 560
+        out = one_panel(fig, sfx, height=h)
+        lay = out["layout"]
+        title_px = (1 - lay["title"]["y"]) * h
+        legend_px = (1 - lay["legend"]["y"]) * h
+        assert (lay["title"]["yref"], lay["legend"]["yref"]) == ("container", "container")
+        assert round(title_px) == _TITLE_TOP_PX
+        lines = max(len(t.split("<br>")) for t in
+                    [lay["title"]["text"]] + [f["layout"]["title"]["text"] for f in out["frames"]])
+        assert legend_px >= title_px + lines * _TITLE_LINE_PX
+        shown = [t for t in out["data"] if t.get("visible", True) is True
+                 and t.get("showlegend", True) is not False]
+        per_row = 2 if lay["legend"]["entrywidth"] < 150 else 1
+        rows = -(-len(shown) // per_row)
+        assert lay["margin"]["t"] >= legend_px + rows * _LEGEND_ROW_PX + panel_lines * _PANEL_LINE_PX
+        notes = [a for a in lay["annotations"] if a.get("y", 0) >= 1 and a.get("text")]
+        assert max((len(a["text"].split("<br>")) for a in notes), default=0) == panel_lines

@@ -9,6 +9,7 @@ index, and a hidden trace stays hidden). Nothing is recomputed.
 
 from __future__ import annotations
 
+import math
 import re
 
 __all__ = ["panels", "one_panel", "narrow_layout"]
@@ -28,8 +29,47 @@ _LEGEND_ROW_PX = 22
 #: legend under that title.
 _LEGEND_TOP_PX = 8
 _TITLE_TOP_PX = 12
-_TITLED_LEGEND_TOP_PX = 50
+#: Height (px) of a line of a figure's title (20 px font) and of a panel's title (17 px), and
+#: the font size of a phone panel's legend.
+_TITLE_LINE_PX = 26
+_PANEL_LINE_PX = 22
+_PHONE_LEGEND_FONT = 12
 _NARROW_MARGIN = dict(l=55, r=10)
+
+#: Width (px) a phone gives a figure: a 390 px window less the page's padding, and a little
+#: less again, so that text placed for it also stays on a 360 px phone's screen.
+PHONE_FIGURE_PX = 340
+#: Average glyph width and line height, as fractions of the font size (plotly's sans-serif).
+_CHAR = 0.56
+_LINE = 1.3
+#: Room (px) of a legend entry's symbol beside its name.
+_LEGEND_SYMBOL = 44
+#: Width of a legend entry, two a row, as a fraction of the figure's width (with the gaps
+#: between entries, two of them fit one row).
+_LEGEND_HALF = 0.45
+_BREAK = re.compile(r"\s*<br\s*/?>\s*", re.IGNORECASE)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def _lines(text) -> list[str]:
+    return [_TAG.sub("", part) for part in _BREAK.split(text)] if isinstance(text, str) else []
+
+
+def _text_px(text, size) -> float:
+    """Estimated width (px) of ``text`` at font ``size``: its longest line."""
+    return max((len(line) for line in _lines(text)), default=0) * size * _CHAR
+
+
+def phone_legend(names, size, width=PHONE_FIGURE_PX) -> tuple[int, int]:
+    """(entries a row, each entry's width in px) of a horizontal legend of ``names`` at font
+    ``size`` in a phone's figure ``width`` px wide: two a row when every name fits half the
+    width, else one. The width is in pixels (``entrywidthmode="pixels"``): a fraction is of
+    the plot area's width for plotly.js, which a wide y axis narrows, and a long name was cut
+    at the end of its box."""
+    two = bool(names) and max(_text_px(n, size) for n in names) + _LEGEND_SYMBOL \
+        <= _LEGEND_HALF * width
+    return (2, round(width * _LEGEND_HALF) - _LEGEND_SYMBOL) if two \
+        else (1, round(2 * width * _LEGEND_HALF) - _LEGEND_SYMBOL)
 
 
 def _colour_bar_shown(t: dict) -> bool:
@@ -119,6 +159,10 @@ def _suffix(ref: str | None) -> str:
     return "" if not ref else ref[1:].split(" ")[0]
 
 
+def _num(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
 def _domain(layout: dict, axis: str) -> tuple[float, float]:
     d = (layout.get(axis) or {}).get("domain") or (0.0, 1.0)
     return float(d[0]), float(d[1])
@@ -186,6 +230,16 @@ def _annotations(items, sfx: str, box) -> list:
     return keep
 
 
+def _frame_titles(fig: dict) -> list:
+    """The titles a figure's frames set (wrapped as :func:`one_panel` draws them)."""
+    out = []
+    for f in fig.get("frames", []) or []:
+        t = (f.get("layout") or {}).get("title") if isinstance(f, dict) else None
+        if isinstance(t, dict) and isinstance(t.get("text"), str):
+            out.append(_wrapped(t["text"]))
+    return out
+
+
 def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
     """Only the subplot whose x axis is ``'x' + sfx``, on the whole plotting area.
 
@@ -240,24 +294,35 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
     if height is not None:
         layout["height"] = int(height)
     h = int(layout.get("height") or 450)
-    # a figure's title (the KMP fit's "Step 1 of 5: added x₃₇") pinned at the top edge, and
-    # the legend under it: the legend at the top edge covered the title on a phone
+    # above the plot area, from the top edge down: the figure's title (the KMP fit's "Step 1
+    # of 5: added x₃₇", on two lines when wider than a phone), the legend (two short names a
+    # row, else one), then the panel's own title; each below the one before
     title = layout.get("title")
     titled = bool(title.get("text") if isinstance(title, dict) else title)
+    title_lines = 0
     if titled:
-        layout["title"] = dict(title if isinstance(title, dict) else dict(text=title),
-                               yref="container", yanchor="top", y=1 - _TITLE_TOP_PX / h)
-    top = 60 + (_TITLED_LEGEND_TOP_PX - _LEGEND_TOP_PX) * titled
-    if shown_legend:  # on top, in the figure's own coordinates (see _common.legend_on_top),
-        # two entries a row, as a phone's legend under a figure (:func:`narrow_layout`)
-        legend_top = _TITLED_LEGEND_TOP_PX if titled else _LEGEND_TOP_PX
+        title = dict(title if isinstance(title, dict) else dict(text=title))
+        title["text"] = _wrapped(title["text"])
+        layout["title"] = dict(title, yref="container", yanchor="top", y=1 - _TITLE_TOP_PX / h)
+        title_lines = max(len(_lines(t)) for t in [title["text"], *_frame_titles(fig)])
+    below_title = _TITLE_TOP_PX + title_lines * _TITLE_LINE_PX + 8 if titled else 0
+    panel_title_px = max([len(_lines(a.get("text"))) * _PANEL_LINE_PX + 6
+                          for a in layout["annotations"]
+                          if a.get("yref", "paper") == "paper" and _num(a.get("y"))
+                          and a["y"] >= 1.0 and a.get("text")], default=0)
+    top = max(60, below_title + panel_title_px + 16)
+    if shown_legend:  # on top, in the figure's own coordinates (see _common.legend_on_top)
+        legend_top = below_title or _LEGEND_TOP_PX
+        names = legend_names(data, layout)
+        per_row, entry_px = phone_legend(names, _PHONE_LEGEND_FONT)
         layout["legend"] = dict(layout.get("legend") or {}, orientation="h", x=0.0,
                                 xanchor="left", xref="paper", yref="container",
                                 y=1 - legend_top / h, yanchor="top",
-                                entrywidth=0.5, entrywidthmode="fraction",
-                                font=dict((layout.get("legend") or {}).get("font") or {}, size=12))
-        rows = -(-len(legend_names(data, layout)) // 2)
-        top = max(110, legend_top + _LEGEND_ROW_PX * rows + 16)
+                                entrywidth=entry_px, entrywidthmode="pixels",
+                                font=dict((layout.get("legend") or {}).get("font") or {},
+                                          size=_PHONE_LEGEND_FONT))
+        rows = -(-len(names) // per_row)
+        top = max(110, legend_top + _LEGEND_ROW_PX * rows + 10 + panel_title_px)
     else:
         layout["showlegend"] = False
     # the colour bar flat under the plot area, then the buttons and the slider: the panel
@@ -267,7 +332,11 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
     for f in fig.get("frames", []) or []:
         fl = f.get("layout")
         if isinstance(fl, dict) and "annotations" in fl:
-            f = dict(f, layout=dict(fl, annotations=_annotations(fl["annotations"], sfx, box)))
+            fl = dict(fl, annotations=_annotations(fl["annotations"], sfx, box))
+        if isinstance(fl, dict) and isinstance(fl.get("title"), dict) and "text" in fl["title"]:
+            fl = dict(fl, title=dict(fl["title"], text=_wrapped(fl["title"]["text"])))
+        if fl is not f.get("layout"):
+            f = dict(f, layout=fl)
         frames.append(f)
     out = dict(fig, data=data, layout=layout)
     if "frames" in fig:

@@ -31,7 +31,8 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ._common import FONT_SIZE, OKABE_ITO, PALETTE, base_layout, readable
-from ._panels import _domain, _suffix, legend_names
+from ._panels import (_BREAK, _CHAR, _LINE, _TAG, PHONE_FIGURE_PX, _domain, _lines, _num,
+                      _suffix, _text_px, legend_names, phone_legend)
 
 #: Bar colours: ours solid blue, the paper's hatched orange (Okabe-Ito).
 OURS_COLOUR = OKABE_ITO["blue"]
@@ -296,31 +297,10 @@ def sweep_heatmap_figure(x, y, panels, *, x_title, y_title, height=480, title=No
 # A phone's layout of any of these figures
 # --------------------------------------------------------------------------------------
 
-#: Width (px) a phone gives a figure: a 390 px window less the page's padding, and a little
-#: less again, so that text placed for it also stays on a 360 px phone's screen.
-PHONE_FIGURE_PX = 340
 #: Font sizes (px) on a phone.
 _PHONE_FONT = dict(panel=15, title=16, axis=14, tick=13, legend=13, label=13, cell=12)
-#: Average glyph width and line height, as fractions of the font size (plotly's sans-serif).
-_CHAR = 0.56
-_LINE = 1.3
-#: Room (px) of one legend row, and of a legend entry's symbol beside its name.
+#: Room (px) of one legend row.
 _LEGEND_ROW = 24
-_LEGEND_SYMBOL = 44
-#: Width of a legend entry, two a row, as a fraction of the figure's width (with the gaps
-#: between entries, two of them fit one row).
-_LEGEND_HALF = 0.45
-_BREAK = re.compile(r"\s*<br\s*/?>\s*", re.IGNORECASE)
-_TAG = re.compile(r"<[^>]+>")
-
-
-def _lines(text) -> list[str]:
-    return [_TAG.sub("", part) for part in _BREAK.split(text)] if isinstance(text, str) else []
-
-
-def _text_px(text, size) -> float:
-    """Estimated width (px) of ``text`` at font ``size``: its longest line."""
-    return max((len(line) for line in _lines(text)), default=0) * size * _CHAR
 
 
 def _wrap(text, chars):
@@ -355,10 +335,6 @@ def _with_title(obj: dict, text, size) -> dict:
         t["text"] = text
     t["font"] = dict(t.get("font") or {}, size=size)
     return dict(obj, title=t)
-
-
-def _num(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
 def _axis_range(layout, data, sfx):
@@ -569,8 +545,7 @@ def narrow_grid(fig, *, columns=1, panel_height=300, width=PHONE_FIGURE_PX):
         title = _wrap(title, (width - 20) / (font["title"] * _CHAR))
         top_px = len(_lines(title)) * font["title"] * _LINE + 14
     names = legend_names(data, layout)
-    per_row = 2 if names and max(_text_px(n, font["legend"]) for n in names) \
-        + _LEGEND_SYMBOL <= _LEGEND_HALF * width else 1
+    per_row, entry_px = phone_legend(names, font["legend"], width)
     legend_px = (math.ceil(len(names) / per_row) * _LEGEND_ROW + 10) if names else 0
 
     rows_above = [max(above[p] for p in r) for r in grid]
@@ -668,12 +643,7 @@ def narrow_grid(fig, *, columns=1, panel_height=300, width=PHONE_FIGURE_PX):
         old_legend = layout.get("legend") or {}
         layout["legend"] = dict(old_legend, orientation="h", x=0.0, xanchor="left",
                                 xref="container", y=0.0, yanchor="bottom", yref="container",
-                                # in pixels of the figure's width: plotly.js takes a
-                                # fraction of the plot area's, which a wide y axis narrows
-                                # (a name of a whole row was cut at its end)
-                                entrywidth=round(width * _LEGEND_HALF * (1 if per_row > 1 else 2))
-                                - _LEGEND_SYMBOL,
-                                entrywidthmode="pixels",
+                                entrywidth=entry_px, entrywidthmode="pixels",
                                 font=dict(old_legend.get("font") or {}, size=font["legend"]))
     layout["height"] = height
     layout["margin"] = dict(layout.get("margin") or {}, l=left, r=right, t=top, b=bottom)
