@@ -230,16 +230,6 @@ def _annotations(items, sfx: str, box) -> list:
     return keep
 
 
-def _frame_titles(fig: dict) -> list:
-    """The titles a figure's frames set (wrapped as :func:`one_panel` draws them)."""
-    out = []
-    for f in fig.get("frames", []) or []:
-        t = (f.get("layout") or {}).get("title") if isinstance(f, dict) else None
-        if isinstance(t, dict) and isinstance(t.get("text"), str):
-            out.append(_wrapped(t["text"]))
-    return out
-
-
 def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
     """Only the subplot whose x axis is ``'x' + sfx``, on the whole plotting area.
 
@@ -293,6 +283,17 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
                         if _suffix(s.get("xref")) == sfx]
     if height is not None:
         layout["height"] = int(height)
+    frames, frame_titles = [], []
+    for f in fig.get("frames", []) or []:
+        fl = f.get("layout")
+        if isinstance(fl, dict) and "annotations" in fl:
+            fl = dict(fl, annotations=_annotations(fl["annotations"], sfx, box))
+        if isinstance(fl, dict) and isinstance(fl.get("title"), dict) and "text" in fl["title"]:
+            fl = dict(fl, title=dict(fl["title"], text=_wrapped(fl["title"]["text"])))
+            frame_titles.append(fl["title"]["text"])
+        if fl is not f.get("layout"):
+            f = dict(f, layout=fl)
+        frames.append(f)
     h = int(layout.get("height") or 450)
     # above the plot area, from the top edge down: the figure's title (the KMP fit's "Step 1
     # of 5: added x₃₇", on two lines when wider than a phone), the legend (two short names a
@@ -304,7 +305,7 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
         title = dict(title if isinstance(title, dict) else dict(text=title))
         title["text"] = _wrapped(title["text"])
         layout["title"] = dict(title, yref="container", yanchor="top", y=1 - _TITLE_TOP_PX / h)
-        title_lines = max(len(_lines(t)) for t in [title["text"], *_frame_titles(fig)])
+        title_lines = max(len(_lines(t)) for t in [title["text"], *frame_titles])
     below_title = _TITLE_TOP_PX + title_lines * _TITLE_LINE_PX + 8 if titled else 0
     panel_title_px = max([len(_lines(a.get("text"))) * _PANEL_LINE_PX + 6
                           for a in layout["annotations"]
@@ -328,16 +329,6 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
     # the colour bar flat under the plot area, then the buttons and the slider: the panel
     # keeps the whole width of the screen
     data, layout = _stack_below(data, layout, height=h, top=top)
-    frames = []
-    for f in fig.get("frames", []) or []:
-        fl = f.get("layout")
-        if isinstance(fl, dict) and "annotations" in fl:
-            fl = dict(fl, annotations=_annotations(fl["annotations"], sfx, box))
-        if isinstance(fl, dict) and isinstance(fl.get("title"), dict) and "text" in fl["title"]:
-            fl = dict(fl, title=dict(fl["title"], text=_wrapped(fl["title"]["text"])))
-        if fl is not f.get("layout"):
-            f = dict(f, layout=fl)
-        frames.append(f)
     out = dict(fig, data=data, layout=layout)
     if "frames" in fig:
         out["frames"] = frames
