@@ -43,12 +43,16 @@ for a person to look at; ``SCREENSHOTS_WHOLE=1`` adds one of the whole page.
 
 from __future__ import annotations
 
+import csv
+import html
 import os
 from urllib.parse import quote_plus
 
+import numpy as np
 import pytest
 
 from a11y import check_accessibility
+from browser_views import choose_option, settle
 from browser_util import (
     SCREENSHOTS,
     VIEWPORT,
@@ -58,6 +62,8 @@ from browser_util import (
     wait_for_fit,
     wait_for_stable_layout,
 )
+
+from mpcore.plots import plain_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -494,14 +500,6 @@ def test_a_csvs_column_names_show_as_typed_and_fit(streamlit_server, browser, tm
     titles. plotly.js read them as HTML (the feature's name was a link, the target's ``<br>``
     a line break) and a long name ran the height of the figure, over its title; now each is
     shown as typed, cut with "…" at ``LABEL_CHARS``, and the page passes the layout checks."""
-    import csv
-    import html
-
-    import numpy as np
-
-    from browser_views import choose_option, settle
-    from mpcore.plots import plain_text
-
     rng = np.random.default_rng(0)
     x = rng.uniform(-3, 3, 60)
     path = tmp_path / ("n" * 120 + ".csv")
@@ -509,9 +507,9 @@ def test_a_csvs_column_names_show_as_typed_and_fit(streamlit_server, browser, tm
         w = csv.writer(f)
         w.writerow([_FEATURE, _TARGET])
         w.writerows([[f"{a:.4f}", f"{np.sin(a) + 0.1 * rng.normal():.4f}"] for a in x])
-    # a context of its own: opening the sidebar on a phone leaves its width in the origin's
-    # local storage ("sidebarWidth"), which the shared context's later pages at 1280 px
-    # would inherit (their sidebar controls were then out of reach)
+    # a context of its own: opening and closing the sidebar on a phone leaves sidebar state
+    # in the origin's local storage, which the shared context's later pages at 1280 px
+    # inherited (their sidebar controls were then out of reach)
     context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
     pg = _open(context, PAGES["kmp"].url(streamlit_server.base, "dataset=csv+upload&k=5"),
                SIZES[size])
@@ -566,8 +564,6 @@ def test_every_kmp_view_fits_a_phone(streamlit_server, shared_context, view):
     their titles over each other; now one under the other at the screen's width, and the
     legend's long name ("basis points / support vectors (circled)") is not cut at the end
     of its box."""
-    from browser_views import settle
-
     url = PAGES["kmp"].url(streamlit_server.base, KMP_PHONE_VIEWS[view])
     pg = _open(shared_context, url, SIZES["phone"])
     try:

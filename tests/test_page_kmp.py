@@ -644,8 +644,7 @@ def test_an_uploads_classes_and_task_offer_their_controls():
     X = rng.normal(size=(90, 2))
     y = np.repeat([5, 7, 9], 30)
     rows = np.column_stack([X, y, X[:, 0] + X[:, 1]])
-    raw = ("a,b,label,score\n" + "\n".join(",".join(f"{v:.6g}" for v in r) for r in rows)
-           + "\n").encode()
+    raw = _csv(rows[:, :3], rows[:, 3], ["a", "b", "label", "score"])
     at = open_page(dict(dataset="csv upload", k=4))
     at.file_uploader(key="csv.file").set_value(("mine.csv", raw, "text/csv")).run()
     keys = {s.key for s in at.selectbox}
