@@ -23,6 +23,7 @@ from mpcore.plots import (
 )
 from pages.common import cached
 from pages.common.charts import plotly_chart
+from pages.common.fit import LABEL_TABLE_KEY
 from pages.common.schemas import ALL, FITTING, KMP, KMP_TABS, LOSS
 from pages.common.share import (
     active_preset,
@@ -345,7 +346,9 @@ with tabs[0]:
                  instead: ["–" if r["instead"] is None
                            else f"{r['instead']} ({r['instead, points']})" for r in rows]},
                 index=pd.Index([r["true class"] for r in rows], name="true class"))
-            st.markdown(markdown_table(by_class, left=(instead,)))
+            # in a box whose label cells may break anywhere (LABEL_TABLE_KEY): a 20-digit class
+            # label from a CSV, twice a row, is wider than a phone
+            st.container(key=LABEL_TABLE_KEY).markdown(markdown_table(by_class, left=(instead,)))
         eq, note = EQUATIONS[fitting]
         with st.expander(f"The equations of {FITTING[fitting]}" + (
                 f" with the {loss} loss" if loss != "squared" else ""), expanded=False):

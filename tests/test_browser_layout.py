@@ -514,25 +514,64 @@ def test_a_csvs_column_names_show_as_typed_and_fit(streamlit_server, browser, tm
     pg = _open(context, PAGES["kmp"].url(streamlit_server.base, "dataset=csv+upload&k=5"),
                SIZES[size])
     try:
-        side = pg.locator('[data-testid="stSidebar"]')
-        if size == "phone":
-            pg.locator('[data-testid="stExpandSidebarButton"]').click()
-        side.locator('[data-testid="stFileUploader"]').locator('input[type="file"]') \
-            .set_input_files(str(path))
-        target = side.locator('[data-testid="stSelectbox"]', has_text="Target column")
-        target.wait_for()
-        choose_option(pg, target.get_by_role("combobox"),
-                      lambda texts: [t.strip() for t in texts].index(" ".join(_TARGET.split())))
-        if size == "phone":
-            side.locator('[data-testid="stSidebarCollapseButton"] button').click()
-        settle(pg)
-        wait_for_stable_layout(pg)
+        _upload(pg, path, " ".join(_TARGET.split()), phone=size == "phone")
         shown = [html.unescape(plain_text(t)) for t in (_FEATURE, _TARGET)]
         titles = pg.evaluate(_AXIS_TITLES_JS)  # a phone shows one panel of the two
         assert shown[1] in titles and set(titles) <= {*shown, "α K"}, titles
         assert size == "phone" or len(titles) == 3, titles
         assert pg.locator(".mp-chart .js-plotly-plot a").count() == 0
         check_layout(pg, f"kmp_csv_names_{size}", whole=False)
+    finally:
+        pg.close()
+        context.close()
+
+
+def _upload(pg, path, target: str, *, phone: bool) -> None:
+    """Upload the CSV at ``path`` from the sidebar (opened and closed again on a phone),
+    choose ``target`` (as the select box shows it) and wait for the page to settle."""
+    side = pg.locator('[data-testid="stSidebar"]')
+    if phone:
+        pg.locator('[data-testid="stExpandSidebarButton"]').click()
+    side.locator('[data-testid="stFileUploader"]').locator('input[type="file"]') \
+        .set_input_files(str(path))
+    box = side.locator('[data-testid="stSelectbox"]', has_text="Target column")
+    box.wait_for()
+    choose_option(pg, box.get_by_role("combobox"),
+                  lambda texts: [t.strip() for t in texts].index(target))
+    if phone:
+        side.locator('[data-testid="stSidebarCollapseButton"] button').click()
+    settle(pg)
+    wait_for_stable_layout(pg)
+
+
+@pytest.mark.parametrize("size", ["projector", "phone"])
+def test_a_csvs_longest_class_labels_fit(streamlit_server, browser, tmp_path, size):
+    """KMP on an upload whose classes are the 64-bit extremes (20 characters, which the CSV
+    reader accepts) and 0. On a phone the per-class table under the figure was 553 px wide
+    in a 356 px column (two such labels a row, Markdown cells breaking only at spaces) and
+    the surface's legend entries ("class -9223372036854775808, test") ran over each other,
+    two a row at half the width; now the table's label cells break where they must and the
+    legend gives a long name a row, and the page passes the layout checks."""
+    rng = np.random.default_rng(1)
+    labels = [-2**63, 0, 2**63 - 1]
+    path = tmp_path / "labels.csv"
+    with path.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["a", "b", "label"])
+        for i, label in enumerate(labels):
+            centre = np.array([np.cos(2 * i), np.sin(2 * i)])
+            w.writerows([[f"{a:.4f}", f"{b:.4f}", label]
+                         for a, b in centre + 0.6 * rng.normal(size=(30, 2))])
+    context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
+    pg = _open(context, PAGES["kmp"].url(streamlit_server.base, "dataset=csv+upload&k=5"),
+               SIZES[size])
+    try:
+        _upload(pg, path, "label", phone=size == "phone")
+        legend = pg.evaluate("""() => [...document.querySelectorAll(
+            '.mp-chart .js-plotly-plot .legend .traces')].map(t => t.textContent)""")
+        assert {f"class {c}" for c in labels} <= {t.split(" (")[0] for t in legend}, legend
+        assert all(pg.get_by_role("cell", name=str(c), exact=True).count() for c in labels)
+        check_layout(pg, f"kmp_csv_labels_{size}", whole=False)
     finally:
         pg.close()
         context.close()

@@ -183,6 +183,57 @@ def test_the_surface_fits_a_narrow_column(surface):
     assert lay["updatemenus"][0]["x"] == 0.0 and slider["x"] > 0.3
 
 
+#: The 64-bit extremes, which the CSV reader accepts as class labels: 20 characters each.
+LONG_LABELS = np.array([-2**63, 0, 2**63 - 1], dtype=np.int64)
+
+
+def _labelled_surface(labels, height=820) -> dict:
+    """The page's surface (test points shown in the legend) on three classes named
+    ``labels``: the same points and fit whatever the names."""
+    X, y3 = make_moons(90, noise=0.2, random_state=0)
+    y3[::3] = 2
+    y = np.asarray(labels)[y3]
+    model = KMPClassifier(4, gamma=2.0).fit(X[:60], y[:60])
+    xs, ys, pts = grid_2d(X, GRID)
+    Z = staged_values(model, pts, path=1).reshape(-1, GRID, GRID)  # class 1 against the rest
+    basis = model.estimators_[1].basis_indices_
+    return kmp_surface_animation(X[:60], y[:60], Z, xs, ys, basis, np.zeros_like(basis),
+                                 classes=model.classes_, X_test=X[60:], y_test=y[60:],
+                                 height=height).to_plotly_json()
+
+
+def test_long_class_names_take_a_legend_row_each_and_the_plot_keeps_its_size():
+    """Two legend entries a row at half the plot's width each: "class -9223372036854775808
+    (f > 0 side)" ran into its neighbour (seen at 1280 x 720). With a name too long for
+    half, the legend has one column, the figure grows by the rows it adds, and the plot
+    area and what lies under it keep their pixels."""
+    short, long_ = _labelled_surface([0, 1, 2]), _labelled_surface(LONG_LABELS)
+    names = [t["name"] for t in long_["data"] if t.get("showlegend") is not False]
+    assert any(str(-2**63) in n for n in names) and len(names) == 9
+    assert short["layout"]["legend"]["entrywidth"] == 1 / 2
+    assert long_["layout"]["legend"]["entrywidth"] == 1.0
+    assert long_["layout"]["height"] - short["layout"]["height"] == 26 * (9 - 5)
+    assert _plot_px(long_["layout"]) == _plot_px(short["layout"])
+    assert _offsets(long_) == pytest.approx(_offsets(short))
+    # and on a phone (narrow_layout): short names two a row; long ones a row each, the
+    # figure taller by the rows that adds, the plot area as with short names
+    phone_s, phone_l = (narrow_layout(f, height=820) for f in (short, long_))
+    assert (phone_s["layout"]["legend"]["entrywidth"], phone_s["layout"]["legend"]
+            ["entrywidthmode"]) == (0.5, "fraction")  # two a row, as before
+    assert phone_l["layout"]["legend"]["entrywidthmode"] == "pixels"
+    assert phone_l["layout"]["legend"]["entrywidth"] >= 250
+    assert phone_l["layout"]["height"] - phone_s["layout"]["height"] == 22 * (9 - 5)
+    assert _plot_px(phone_l["layout"]) == _plot_px(phone_s["layout"])
+
+
+@pytest.mark.parametrize("names, columns", [
+    (["class 0 (f > 0 side)", "class 9, test", "newest basis point"], 2),
+    (["class 1", "class 9223372036854775807, test"], 1), ([], 2)])
+def test_surface_legend_columns(names, columns):
+    from mpcore.plots._kmp_parts import surface_legend_columns
+    assert surface_legend_columns(names) == columns
+
+
 @pytest.fixture(scope="module")
 def page_surface() -> dict:
     """The surface as the KMP page builds it: with test points, so 7 legend entries."""

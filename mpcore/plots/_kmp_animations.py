@@ -32,12 +32,14 @@ from ._kmp_parts import (
     SYMBOLS,
     ZERO,
     SURFACE_LEGEND_COLUMNS,
+    SURFACE_LEGEND_ROW_PX,
     _animated_layout,
     _check_steps,
     _controls,
     _ring_dict,
     _surface_colorbar,
     _surface_style,
+    surface_legend_columns,
     _class_colour,
     _limit,
     _ring_trace,
@@ -183,12 +185,16 @@ def _surface(X, y, Z, xs, ys, basis, kernels=None, *, classes=None, positive=1,
               for j in range(k)]
     for ti, patch in zip(moving, frames[start]["data"]):
         data[ti].update({key: v for key, v in patch.items() if key != "type"})
-    # the legend's rows on top: one per SURFACE_LEGEND_COLUMNS entries shown in it
-    entries = sum(1 for t in data if t.get("showlegend") is not False
-                  and t.get("visible") is not False and t.get("name"))
-    rows = -(-entries // SURFACE_LEGEND_COLUMNS)
+    # the legend's rows on top: one per SURFACE_LEGEND_COLUMNS entries shown in it, or one
+    # an entry when a name is too long for that (the figure taller by the rows it adds, so
+    # that the plot keeps its size)
+    names = [t["name"] for t in data if t.get("showlegend") is not False
+             and t.get("visible") is not False and t.get("name")]
+    columns = surface_legend_columns(names)
+    rows = -(-len(names) // columns)
+    height = int(height) + SURFACE_LEGEND_ROW_PX * (rows - -(-len(names) // SURFACE_LEGEND_COLUMNS))
     data[0]["colorbar"] = _surface_colorbar(height, rows)
-    layout = deep_merge(_surface_style(int(height), rows), dict(
+    layout = deep_merge(_surface_style(height, rows, columns), dict(
         title=dict(text=titles[start]),
         xaxis=dict(range=[float(xs[0]), float(xs[-1])], title=dict(text=axis_labels[0]),
                    constrain="domain"),

@@ -15,6 +15,7 @@ from ._common import (
     play_controls_layout,
     styled_once,
 )
+from ._panels import _LEGEND_SYMBOL, _text_px
 
 SURFACE = "decision value f(x)"
 ZERO = "boundary f(x) = 0"
@@ -125,6 +126,10 @@ def _step_title(j, k, basis, kernels, spec_labels, prefix=""):
 #: grow the margin, shrink the plot area, and move what lies under it, placed in fractions
 #: of its height, up onto the x axis).
 SURFACE_LEGEND_COLUMNS = 2
+#: Width (px) of the decision surface's plot area in the narrowest column a desktop draws
+#: it in (a 1280 px window with the sidebar open): a legend name wider than its share of it
+#: (:func:`surface_legend_columns`) puts the legend in one column.
+SURFACE_LEGEND_PLOT_PX = 500
 #: Decision surface, in pixels: the legend's distance from the top edge (under the title),
 #: the height of one of its rows, and the room left under it; from the plot area's bottom,
 #: the x axis (tick labels and title) above the flat colour bar, then the colour bar (its
@@ -155,17 +160,26 @@ def _geometry(height, *, legend, colorbar, rows):
     return top, bottom, height - top - bottom, controls
 
 
-def _animated_style(fig, *, height, title, legend=True, colorbar=False, rows=0):
+def surface_legend_columns(names) -> int:
+    """Columns of the decision surface's legend: :data:`SURFACE_LEGEND_COLUMNS`, or one when
+    a name (a class of a 20-digit label from a CSV, "class -9223372036854775808, test") is
+    wider than a column's share of :data:`SURFACE_LEGEND_PLOT_PX`: two such entries a row
+    ran over each other, their ends cut by the legend's box."""
+    share = SURFACE_LEGEND_PLOT_PX / SURFACE_LEGEND_COLUMNS - _LEGEND_SYMBOL
+    return SURFACE_LEGEND_COLUMNS if all(_text_px(n, FONT_SIZE) <= share for n in names) else 1
+
+
+def _animated_style(fig, *, height, title, legend=True, colorbar=False, rows=0,
+                    columns=SURFACE_LEGEND_COLUMNS):
     """The styling of :func:`_animated_layout` without the controls (``rows``: legend rows
-    above the plot, with a colour bar)."""
+    above the plot, with a colour bar, in ``columns``)."""
     base_layout(fig, height=height, title=title, legend_top=False)
     top, bottom, _, _ = _geometry(height, legend=legend, colorbar=colorbar, rows=rows)
     fig.update_layout(margin=dict(b=bottom, t=top, r=20), showlegend=legend,
                       legend=dict(itemsizing="constant"))
     if colorbar:
         legend_on_top(fig, height=height, titled=True)
-        fig.update_layout(legend=dict(entrywidth=1 / SURFACE_LEGEND_COLUMNS,
-                                      entrywidthmode="fraction"))
+        fig.update_layout(legend=dict(entrywidth=1 / columns, entrywidthmode="fraction"))
     else:
         fig.update_layout(legend=dict(orientation="v", x=1.02, xanchor="left", y=1.0,
                                       yanchor="top"))
@@ -190,13 +204,14 @@ def _controls(k, start, frame_ms, *, height, legend=True, colorbar=False, rows=0
 
 
 @styled_once
-def _surface_style(height: int, rows: int) -> dict:
+def _surface_style(height: int, rows: int, columns: int = SURFACE_LEGEND_COLUMNS) -> dict:
     """The decision surface's layout before its data, styled once per height and number
-    of legend rows: the legend in rows on top (under the title, a placeholder here), the
+    of legend rows and columns: the legend in rows on top (under the title, a placeholder here), the
     colour bar's room under the x axis. So the plot keeps the width of a narrow column (a
     1280 px window with the sidebar open: about 590 px for the figure). Presentation mode
     lays it out for a wide, short screen (:func:`mpcore.plots.kmp_present_layout`)."""
-    fig = _animated_style(go.Figure(), height=height, title="step", colorbar=True, rows=rows)
+    fig = _animated_style(go.Figure(), height=height, title="step", colorbar=True, rows=rows,
+                          columns=columns)
     return fig.layout.to_plotly_json()
 
 

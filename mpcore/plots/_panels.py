@@ -346,10 +346,21 @@ def narrow_layout(fig: dict, *, height: int | None = None) -> dict:
     h = int(layout.get("height") or 450)
     legend = 0
     if layout.get("showlegend", True) is not False:  # at the bottom, under the slider
+        # two names a row, half the plot's width each; a name longer than that (a class of
+        # a 20-digit label) gets a row of its own, as wide as the figure, and the figure
+        # grows by the rows that adds
+        names = legend_names(data, layout)
+        long_name = any(_text_px(n, _PHONE_LEGEND_FONT) > _LEGEND_HALF * PHONE_FIGURE_PX
+                        for n in names)
+        per_row, width = (1, dict(entrywidth=round(2 * PHONE_FIGURE_PX * _LEGEND_HALF)
+                                  - _LEGEND_SYMBOL, entrywidthmode="pixels")) if long_name \
+            else (2, dict(entrywidth=0.5, entrywidthmode="fraction"))
+        h += _LEGEND_ROW_PX * (-(-len(names) // per_row) - -(-len(names) // 2))
+        layout["height"] = h
         layout["legend"] = dict(layout.get("legend") or {}, orientation="h", x=0.0,
                                 xanchor="left", y=0.0, yanchor="bottom", yref="container",
-                                entrywidth=0.5, entrywidthmode="fraction",
-                                font=dict((layout.get("legend") or {}).get("font") or {}, size=12))
-        legend = _LEGEND_ROW_PX * -(-len(legend_names(data, layout)) // 2) + 12
+                                **width, font=dict((layout.get("legend") or {}).get("font")
+                                                   or {}, size=_PHONE_LEGEND_FONT))
+        legend = _LEGEND_ROW_PX * -(-len(names) // per_row) + 12
     data, layout = _stack_below(data, layout, height=h, top=70, extra=legend)
     return dict(fig, data=data, layout=layout)

@@ -27,6 +27,11 @@ import streamlit as st
 
 from .charts import LOAD_PLOTLY_JS, plotly_src
 
+#: Key of a container whose Markdown table holds class labels (KMP's classes, from a CSV
+#: up to 20 digits, twice a row): its text cells may break anywhere, so that the table
+#: fits a phone; numbers (cells aligned right) and every other table break only at spaces.
+LABEL_TABLE_KEY = "mp-label-table"
+
 _JS = LOAD_PLOTLY_JS + r"""
 export default function (component) {
   const { data, setTriggerValue } = component || {};
@@ -82,6 +87,8 @@ export default function (component) {
     .katex-display > .katex { max-width: 100%; }
     /* a number in a Markdown table (a column aligned right) never breaks at its minus sign */
     [data-testid="stMarkdownContainer"] td[style*="right"] { white-space: nowrap; }
+    /* a table of class labels (LABEL_TABLE_KEY): a long label breaks where it must */
+    .st-key-LABEL_TABLE_KEY td:not([style*="right"]) { overflow-wrap: anywhere; }
     /* a figure that waits for a recomputation says so (after 0.8 s: not on every Step) */
     [data-testid="stElementContainer"][data-stale="true"]:has(.js-plotly-plot) {
       position: relative; }
@@ -139,7 +146,7 @@ export default function (component) {
   document.fonts.addEventListener("loadingdone", () => { seen = new WeakMap(); window.__mpFit(); });
   window.__mpFit();
 }
-"""
+""".replace("LABEL_TABLE_KEY", LABEL_TABLE_KEY)
 
 _COMPONENT = st.components.v2.component("mp_fit", html="<span></span>", js=_JS)
 
