@@ -325,9 +325,12 @@ with tabs[0]:
                 labels = v["spec_labels"]
                 used = pd.Series([labels[k] if k >= 0 else "constant" for k in v["kernels"][:j]])
                 st.markdown("**Which kernel supplied each basis function**")
-                # a static table: it scrolls in its own box when a kernel's name is long (a
-                # Markdown table would run past the narrow column)
-                st.table(used.value_counts().rename_axis("kernel").to_frame("steps"))
+                # a Markdown table whose kernel names break where they must (LABEL_TABLE_KEY):
+                # "polynomial(gamma=1/n_features, ..." in the narrow column beside the figure
+                # (an st.table scrolled, its counts out of sight, and loaded Streamlit's table
+                # code for it)
+                st.container(key=f"{LABEL_TABLE_KEY}-kernels").markdown(markdown_table(
+                    used.value_counts().rename_axis("kernel").to_frame("steps")))
             st.caption("Chosen so far (training indices, -1 = constant): "
                        + ", ".join(str(int(i)) for i in chosen))
             offline_download(KMP, start_at(fig, j - 1), live,

@@ -321,8 +321,12 @@ _FIGURE_TEXTS_JS = r"""() => {
         }
       }
     }
-    // the figure's title (a step's "Step 1 of 5: added x37") apart from the legend's entries
+    // the figure's title (a step's "Step 1 of 5: added x37") inside its figure, apart from
+    // the legend's entries
     const title = union([...gd.querySelectorAll('.gtitle')]);
+    if (title && (title.left < fig.left - 1 || title.right > fig.right + 1)) {
+      found.push(`the figure's title ${at(title)} runs off its figure ${at(fig)}`);
+    }
     if (title) {
       for (const [t, b] of entries) {
         if (hit(title, b)) found.push(`legend entry "${t}" ${at(b)} covers the title ${at(title)}`);
@@ -593,7 +597,25 @@ KMP_PHONE_VIEWS = {
     # a 1-D fit with three widths: a two-line step title, six legend entries, and the basis
     # functions' panel with a two-line title of its own
     "sine_widths": "dataset=sine&kmp.dict=widths",
+    # three kernel types: the polynomial's long name in the step title (which ran off the
+    # figure's right edge), the legend and the table of kernels
+    "moons_types": "kmp.dict=types",
 }
+
+
+def test_three_kernel_types_fit_a_projector(streamlit_server, shared_context):
+    """A mixed dictionary of three kernel types at 1280x720: the step title ("... added x₅₁
+    with polynomial(gamma=0.5, degree=2, coef0=1)") ran off the figure's right edge, two
+    legend entries a row ran into each other, and the table of which kernel supplied each
+    basis function hid its counts behind a scroll bar in the column beside the figure. Now
+    the title takes two lines, the legend a row per entry and the table's names wrap."""
+    url = PAGES["kmp"].url(streamlit_server.base, KMP_PHONE_VIEWS["moons_types"])
+    pg = _open(shared_context, url, SIZES["projector"])
+    try:
+        check_layout(pg, "kmp_moons_types_projector", whole=False)
+        assert pg.get_by_role("columnheader", name="steps").count() == 1
+    finally:
+        pg.close()
 
 
 @pytest.mark.parametrize("view", list(KMP_PHONE_VIEWS))

@@ -39,13 +39,14 @@ from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
 from apptest_util import (chart_elements, chart_spec, assert_clean, code_of, kernel_params,
+                          markdown_tables,
                           markdown_cells, open_app_page, reference_data, step_counter, widget)
 from apptest_util import reference_split as reference_split_indices
 
 import datasets
 from mpcore.kernels import kernel_matrix
 from mpcore.kmp import KMPClassifier, KMPRegressor
-from mpcore.kmp import mixed_dictionary
+from mpcore.kmp import mixed_dictionary, spec_label
 from views.kmp import path_of
 from views.kmp_curves import kmp_curves
 
@@ -365,11 +366,15 @@ def test_mixed_dictionary_says_which_kernel_supplied_each_function(mix):
     at = open_page(dict(n=80, k=10))
     set_widget(at, "selectbox", "kmp.dict", mix)
     model = assert_matches_mpcore(at)
-    tables = [t.value.reset_index() for t in at.table if t.value.index.name == "kernel"]
-    assert tables, "no table of kernels"
-    counts = dict(zip(tables[0]["kernel"], tables[0]["steps"]))
-    assert sum(counts.values()) == model.n_basis_
+    # a Markdown table (an st.table scrolled its counts out of the narrow column)
+    tables = [t for t in markdown_tables(at) if list(t.columns) == ["kernel", "steps"]]
+    assert len(tables) == 1 and not at.table, "no table of kernels"
+    counts = dict(zip(tables[0]["kernel"], tables[0]["steps"].astype(int)))
     assert len(model.kernel_specs_) == 3
+    labels = [spec_label(sp) for sp in model.kernel_specs_]
+    used = np.asarray(model.basis_kernels_)
+    assert counts == {labels[i]: int((used == i).sum()) for i in np.unique(used)}
+    assert sum(counts.values()) == model.n_basis_
 
 
 def test_widths_of_a_kernel_without_width_fall_back_to_one_kernel():

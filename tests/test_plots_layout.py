@@ -226,6 +226,55 @@ def test_long_class_names_take_a_legend_row_each_and_the_plot_keeps_its_size():
     assert _plot_px(phone_l["layout"]) == _plot_px(phone_s["layout"])
 
 
+def test_a_long_kernel_name_puts_the_step_title_on_two_lines_above_the_legend():
+    """A mixed dictionary's polynomial ("Step 1 of 4: added x₅₁ with polynomial(gamma=0.5,
+    degree=2, coef0=1)") ran past the figure's right edge in a 1280 px window, cut there.
+    The titles, the frames' too, break before "with"; the legend and the plot area move
+    down one line, the figure grows by it, and what lies under the plot keeps its pixels.
+    Presentation mode, as wide as the screen, puts them on one line again."""
+    from mpcore.plots._kmp_parts import _fitted_titles
+
+    names = ("Gaussian σ = 1", "Laplacian σ = 1", "polynomial(gamma=0.5, degree=2, coef0=1)")
+    short = _fitted_titles([f"Step 1 of 4: added x<sub>51</sub> with {names[0]}"])
+    assert short == ([f"Step 1 of 4: added x<sub>51</sub> with {names[0]}"], 1)
+    X, y = make_moons(60, noise=0.2, random_state=0)
+    xs, ys, _ = grid_2d(X, GRID)
+    Z = np.zeros((4, GRID, GRID))
+    basis, kernels = np.array([5, 9, 17, 30]), np.array([2, 0, 1, 2])
+    one = kmp_surface_animation(X, y, Z, xs, ys, basis, kernels, spec_labels=names[:2] + ("p",),
+                                height=820).to_plotly_json()
+    two = kmp_surface_animation(X, y, Z, xs, ys, basis, kernels, spec_labels=names,
+                                height=820).to_plotly_json()
+    titles = [two["layout"]["title"]["text"]] + [f["layout"]["title"]["text"]
+                                                 for f in two["frames"]]
+    assert all(t.count("<br>") == 1 and "<br>with " in t for t in titles), titles
+    assert "<br>" not in one["layout"]["title"]["text"]
+    lay1, lay2 = one["layout"], two["layout"]
+    # a line of title, and the legend's 7 entries in one column (the long name) for 4 rows
+    assert lay2["legend"]["entrywidth"] == 1.0 and lay1["legend"]["entrywidth"] == 0.5
+    assert lay2["height"] - lay1["height"] == 26 + 26 * (7 - 4)
+    assert lay2["margin"]["t"] - lay1["margin"]["t"] == 26 + 26 * (7 - 4)
+    assert (1 - lay2["legend"]["y"]) * lay2["height"] == pytest.approx(
+        (1 - lay1["legend"]["y"]) * lay1["height"] + 26)
+    assert _plot_px(lay2) == _plot_px(lay1) and _offsets(two) == pytest.approx(_offsets(one))
+    present = kmp_present_layout(two)
+    assert all("<br>" not in t for t in [present["layout"]["title"]["text"]]
+               + [f["layout"]["title"]["text"] for f in present["frames"]])
+    assert "<br>" in two["frames"][0]["layout"]["title"]["text"]  # the input is not changed
+    # a phone (narrow_layout): each line of every title within a phone's line, the top
+    # margin below the last, and the plot area as with a one-line title
+    from mpcore.plots._panels import PHONE_TITLE_CHARS, _lines
+
+    phone1, phone2 = narrow_layout(one, height=1080), narrow_layout(two, height=1080)
+    titles = [phone2["layout"]["title"]["text"]] + [f["layout"]["title"]["text"]
+                                                    for f in phone2["frames"]]
+    lines = [_lines(t) for t in titles]
+    assert all(len(line) <= PHONE_TITLE_CHARS for ls in lines for line in ls), lines
+    n = max(len(ls) for ls in lines)
+    assert n == 3 and phone2["layout"]["margin"]["t"] >= 12 + 26 * n
+    assert _plot_px(phone2["layout"]) == _plot_px(phone1["layout"])
+
+
 @pytest.mark.parametrize("names, columns", [
     (["class 0 (f > 0 side)", "class 9, test", "newest basis point"], 2),
     (["class 1", "class 9223372036854775807, test"], 1), ([], 2)])

@@ -33,8 +33,10 @@ from ._kmp_parts import (
     ZERO,
     SURFACE_LEGEND_COLUMNS,
     SURFACE_LEGEND_ROW_PX,
+    SURFACE_TITLE_LINE_PX,
     _animated_layout,
     _check_steps,
+    _fitted_titles,
     _controls,
     _ring_dict,
     _surface_colorbar,
@@ -179,7 +181,8 @@ def _surface(X, y, Z, xs, ys, basis, kernels=None, *, classes=None, positive=1,
                     "y": [X[i, 1]] if i >= 0 else [None]})
         return out
 
-    titles = [_step_title(j, k, basis, kernels, spec_labels) for j in range(k)]
+    titles, title_lines = _fitted_titles(
+        [_step_title(j, k, basis, kernels, spec_labels) for j in range(k)])
     frames = [{"data": frame_data(j), "traces": moving, "name": str(j + 1),
                "layout": {"title": {"text": titles[j]}}}
               for j in range(k)]
@@ -193,12 +196,19 @@ def _surface(X, y, Z, xs, ys, basis, kernels=None, *, classes=None, positive=1,
     columns = surface_legend_columns(names)
     rows = -(-len(names) // columns)
     height = int(height) + SURFACE_LEGEND_ROW_PX * (rows - -(-len(names) // SURFACE_LEGEND_COLUMNS))
+    # a title on two lines: the legend and the plot area one line lower, the figure one
+    # line taller (the plot area, and what lies under it, as with one line)
+    extra = SURFACE_TITLE_LINE_PX * (title_lines - 1)
     data[0]["colorbar"] = _surface_colorbar(height, rows)
-    layout = deep_merge(_surface_style(height, rows, columns), dict(
+    layout = deep_merge(_surface_style(height + extra, rows, columns), dict(
         title=dict(text=titles[start]),
         xaxis=dict(range=[float(xs[0]), float(xs[-1])], title=dict(text=axis_labels[0]),
                    constrain="domain"),
         yaxis=dict(range=[float(ys[0]), float(ys[-1])], title=dict(text=axis_labels[1]))))
+    if extra:
+        layout["margin"] = dict(layout["margin"], t=layout["margin"]["t"] + extra)
+        layout["legend"] = dict(layout["legend"],
+                                y=layout["legend"]["y"] - extra / (height + extra))
     layout.update(_controls(k, start, frame_ms, height=height, colorbar=True, rows=rows))
     return dict(data=data, layout=layout, frames=frames)
 
@@ -282,7 +292,8 @@ def kmp_present_layout(fig: dict) -> dict:
     out["margin"] = dict(layout.get("margin") or {}, t=PRESENT_TOP_PX, b=bottom, r=20)
     if isinstance(layout.get("title"), dict):
         out["title"] = dict(layout["title"], yref="container", yanchor="top",
-                            y=1 - PRESENT_TITLE_PX / height)
+                            y=1 - PRESENT_TITLE_PX / height,
+                            text=_one_line(layout["title"].get("text")))
     legend = {k: v for k, v in (layout.get("legend") or {}).items()
               if k not in ("entrywidth", "entrywidthmode")}  # a column of its own
     out["legend"] = dict(legend, orientation="v", x=1.02, xanchor="left", xref="paper", y=1.0,
@@ -295,7 +306,20 @@ def kmp_present_layout(fig: dict) -> dict:
                            pad=dict(sl.get("pad") or {}, t=0),
                            currentvalue=dict(sl.get("currentvalue") or {}, visible=False))
                       for sl in layout["sliders"]]
-    return dict(fig, data=data, layout=out)
+    present = dict(fig, data=data, layout=out)
+    if any("<br>" in str(((f.get("layout") or {}).get("title") or {}).get("text", ""))
+           for f in fig.get("frames") or []):  # titles on one line, the frames' too
+        present["frames"] = [dict(f, layout=dict(f["layout"], title=dict(
+            f["layout"]["title"], text=_one_line(f["layout"]["title"].get("text")))))
+            if "<br>" in str(((f.get("layout") or {}).get("title") or {}).get("text", ""))
+            else f for f in fig["frames"]]
+    return present
+
+
+def _one_line(text):
+    """A step title broken by :func:`_fitted_titles` on one line again (presentation mode's
+    figure is as wide as the screen, and its top margin has room for one line only)."""
+    return text.replace("<br>", " ") if isinstance(text, str) else text
 
 
 # --------------------------------------------------------------------------------------

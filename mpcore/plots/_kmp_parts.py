@@ -112,6 +112,23 @@ def _ring_dict(name, colour, size=24) -> dict:
     )
 
 
+#: Widest step title (px, at the title's font) the decision surface keeps on one line: the
+#: figure in the narrowest column a desktop draws it in, less the title's offset from its
+#: left edge; and the height (px) of a further line of it.
+SURFACE_TITLE_PX = 540
+SURFACE_TITLE_LINE_PX = 26
+
+
+def _fitted_titles(titles, width=SURFACE_TITLE_PX) -> tuple[list, int]:
+    """The step titles and their number of lines: as they are when each fits ``width``,
+    else every one broken before its kernel ("... added x₅₁" / "with polynomial(gamma=0.5,
+    degree=2, coef0=1)", a mixed dictionary's long kernel names), which plotly.js would
+    otherwise cut at the figure's right edge."""
+    if all(_text_px(t, FONT_SIZE + 3) <= width for t in titles):
+        return list(titles), 1
+    return [t.replace(" with ", "<br>with ", 1) for t in titles], 2
+
+
 def _step_title(j, k, basis, kernels, spec_labels, prefix=""):
     i, s = int(basis[j]), int(kernels[j])
     what = "the constant function (bias)" if i < 0 else f"x<sub>{i}</sub>"

@@ -195,9 +195,12 @@ PHONE_TITLE_CHARS = 34
 
 def _wrapped(text):
     """A title too long for a phone's line on two lines: after its first ': ' (name, then
-    numbers), else at the space nearest its middle. Markup counts for nothing."""
-    if not isinstance(text, str) or "<br>" in text:
+    numbers), else at the space nearest its middle; a title already on several lines, each
+    line so. Markup counts for nothing."""
+    if not isinstance(text, str):
         return text
+    if _BREAK.search(text):
+        return "<br>".join(_wrapped(line) for line in _BREAK.split(text))
     plain = re.sub(r"<[^>]+>", "", text)
     if len(plain) <= PHONE_TITLE_CHARS:
         return text
@@ -362,5 +365,29 @@ def narrow_layout(fig: dict, *, height: int | None = None) -> dict:
                                 **width, font=dict((layout.get("legend") or {}).get("font")
                                                    or {}, size=_PHONE_LEGEND_FONT))
         legend = _LEGEND_ROW_PX * -(-len(names) // per_row) + 12
-    data, layout = _stack_below(data, layout, height=h, top=70, extra=legend)
-    return dict(fig, data=data, layout=layout)
+    # the figure's title (a step's, in every frame too) in lines a phone holds, from the top
+    # edge, the plot area under it: the figure taller by what its lines take beyond 70 px
+    frames = fig.get("frames")
+    title = layout.get("title")
+    if isinstance(title, dict) and isinstance(title.get("text"), str):
+        layout["title"] = dict(title, text=_wrapped(title["text"]), yref="container",
+                               yanchor="top", y=1 - _TITLE_TOP_PX / h)
+        if frames:
+            frames = [dict(f, layout=dict(f["layout"], title=dict(
+                f["layout"]["title"], text=_wrapped(f["layout"]["title"].get("text")))))
+                if isinstance((f.get("layout") or {}).get("title"), dict) else f
+                for f in frames]
+        lines = max(len(_lines(t)) for t in [layout["title"]["text"]] + [
+            ((f.get("layout") or {}).get("title") or {}).get("text") or "" for f in frames or []])
+        top = max(70, _TITLE_TOP_PX + lines * _TITLE_LINE_PX + 8)
+    else:
+        top = 70
+    if top > 70:
+        h += top - 70
+        layout["height"] = h
+        layout["title"]["y"] = 1 - _TITLE_TOP_PX / h
+    data, layout = _stack_below(data, layout, height=h, top=top, extra=legend)
+    out = dict(fig, data=data, layout=layout)
+    if frames is not None:
+        out["frames"] = frames
+    return out

@@ -27,9 +27,10 @@ import streamlit as st
 
 from .charts import LOAD_PLOTLY_JS, plotly_src
 
-#: Key of a container whose Markdown table holds class labels (KMP's classes, from a CSV
-#: up to 20 digits, twice a row): its text cells may break anywhere, so that the table
-#: fits a phone; numbers (cells aligned right) and every other table break only at spaces.
+#: Key (or start of the keys) of containers whose Markdown table holds labels a person or a
+#: file chose (KMP's classes, from a CSV up to 20 digits, twice a row; a mixed dictionary's
+#: kernel names): their text cells may break anywhere, so that the table fits a phone or a
+#: narrow column; numbers (cells aligned right) and every other table break only at spaces.
 LABEL_TABLE_KEY = "mp-label-table"
 
 _JS = LOAD_PLOTLY_JS + r"""
@@ -88,7 +89,7 @@ export default function (component) {
     /* a number in a Markdown table (a column aligned right) never breaks at its minus sign */
     [data-testid="stMarkdownContainer"] td[style*="right"] { white-space: nowrap; }
     /* a table of class labels (LABEL_TABLE_KEY): a long label breaks where it must */
-    .st-key-LABEL_TABLE_KEY td:not([style*="right"]) { overflow-wrap: anywhere; }
+    [class*="st-key-LABEL_TABLE_KEY"] td:not([style*="right"]) { overflow-wrap: anywhere; }
     /* a figure that waits for a recomputation says so (after 0.8 s: not on every Step) */
     [data-testid="stElementContainer"][data-stale="true"]:has(.js-plotly-plot) {
       position: relative; }
