@@ -126,7 +126,9 @@ def _fitted_titles(titles, width=SURFACE_TITLE_PX) -> tuple[list, int]:
     otherwise cut at the figure's right edge."""
     if all(_text_px(t, FONT_SIZE + 3) <= width for t in titles):
         return list(titles), 1
-    return [t.replace(" with ", "<br>with ", 1) for t in titles], 2
+    broken = [t.replace(" with ", "<br>with ", 1) for t in titles]
+    # one line still when no title names a kernel ("added the constant function (bias)")
+    return broken, 2 if any("<br>" in t for t in broken) else 1
 
 
 def _step_title(j, k, basis, kernels, spec_labels, prefix=""):
