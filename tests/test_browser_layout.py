@@ -600,20 +600,27 @@ KMP_PHONE_VIEWS = {
     # three kernel types: the polynomial's long name in the step title (which ran off the
     # figure's right edge), the legend and the table of kernels
     "moons_types": "kmp.dict=types",
+    # ... and a 1-D fit of them: nine legend entries and a two-line title above the fit
+    "sine_types": "dataset=sine&kmp.dict=types",
 }
 
 
-def test_three_kernel_types_fit_a_projector(streamlit_server, shared_context):
+@pytest.mark.parametrize("view", ["moons_types", "sine_types"])
+def test_three_kernel_types_fit_a_projector(streamlit_server, shared_context, view):
     """A mixed dictionary of three kernel types at 1280x720: the step title ("... added x₅₁
     with polynomial(gamma=0.5, degree=2, coef0=1)") ran off the figure's right edge, two
-    legend entries a row ran into each other, and the table of which kernel supplied each
-    basis function hid its counts behind a scroll bar in the column beside the figure. Now
-    the title takes two lines, the legend a row per entry and the table's names wrap."""
-    url = PAGES["kmp"].url(streamlit_server.base, KMP_PHONE_VIEWS["moons_types"])
+    legend entries a row ran into each other, the 1-D fit's legend at the right left its
+    plots 64 px of the figure's 590, and the table of which kernel supplied each basis
+    function hid its counts behind a scroll bar in the column beside the figure. Now the
+    title takes two lines, the legend a row per entry (above the 1-D fit's plots), and the
+    table's names wrap."""
+    url = PAGES["kmp"].url(streamlit_server.base, KMP_PHONE_VIEWS[view])
     pg = _open(shared_context, url, SIZES["projector"])
     try:
-        check_layout(pg, "kmp_moons_types_projector", whole=False)
+        geo = check_layout(pg, f"kmp_{view}_projector", whole=False)
         assert pg.get_by_role("columnheader", name="steps").count() == 1
+        figure = pg.locator(".mp-chart .js-plotly-plot").first.bounding_box()["width"]
+        assert geo["plots"] and min(geo["plots"]) > 0.7 * figure, (geo["plots"], figure)
     finally:
         pg.close()
 

@@ -10,7 +10,7 @@ import pytest
 from apptest_util import assert_clean, chart_elements, chart_spec, open_app_page
 
 from mpcore.plots import cut_animation, skpca_animation_dict
-from mpcore.plots._panels import narrow_layout, one_panel, panels
+from mpcore.plots._panels import PHONE_MIN_PLOT_PX, narrow_layout, one_panel, panels
 from views.data import KernelChoice
 from views.skpca import skpca_steps, skpca_view
 
@@ -40,7 +40,10 @@ def test_one_panel_keeps_only_that_panels_traces_on_the_whole_area(skpca_fig):
         assert out["layout"]["yaxis" + sfx]["domain"] == [0.0, 1.0]
         assert len(out["layout"]["annotations"]) == 1  # its own title only
         assert 0.9 <= out["layout"]["annotations"][0]["y"] <= 1.1
-        assert out["layout"]["height"] == 500
+        # the height asked for, or taller when it would leave the plot area less than
+        # PHONE_MIN_PLOT_PX (500 px leaves a panel with a colour bar 154 px)
+        margin = out["layout"]["margin"]
+        assert out["layout"]["height"] == max(500, margin["t"] + margin["b"] + PHONE_MIN_PLOT_PX)
         # frames still address the same traces, so the panel keeps animating
         assert [f["traces"] for f in out["frames"]] == [f["traces"] for f in skpca_fig["frames"]]
         cut_animation(out, 6, 3)  # opens on any step

@@ -280,6 +280,70 @@ def test_a_long_kernel_name_puts_the_step_title_on_two_lines_above_the_legend():
     assert _plot_px(phone2["layout"]) == _plot_px(phone1["layout"])
 
 
+@pytest.mark.parametrize("labels, on_top", [
+    (("kernel",), False),  # one kernel: the legend at the right, as it was
+    (("Gaussian σ = 0.5", "Laplacian σ = 0.5", "polynomial(gamma=1, degree=2, coef0=1)"), True),
+])
+def test_the_1d_fits_legend_goes_on_top_when_its_names_are_long(labels, on_top):
+    """The 1-D fit of a mixed dictionary: "α K(x, xᵢ): polynomial(gamma=1, degree=2,
+    coef0=1)" in a legend at the right left its plots 64 px of a 590 px figure (1280 x 720).
+    A long name puts the legend in rows above the plots (the step title on two lines), the
+    figure taller by them; the plots and what lies under them keep their pixels."""
+    from kmp_figures import regression_1d
+
+    from mpcore.kmp import basis_functions, staged_values
+    from mpcore.plots import kmp_fit_animation
+
+    x, y, model, xs = regression_1d()
+    kernels = np.arange(4) % len(labels)
+
+    def fit(names):
+        return kmp_fit_animation(x, y, xs, staged_values(model, xs[:, None]),
+                                 basis_functions(model, xs[:, None]), model.coef_path_,
+                                 model.basis_indices_, kernels, spec_labels=names,
+                                 height=880).to_plotly_json()
+
+    plain = fit(("a", "b", "c")[:len(labels)])  # short names: the legend at the right
+    fig = fit(labels)
+    lay, ref = fig["layout"], plain["layout"]
+    assert ref["legend"].get("orientation", "v") == "v"
+    assert _plot_px(lay) == _plot_px(ref)
+    for key in ("updatemenus", "sliders"):
+        assert lay[key][0]["y"] == pytest.approx(ref[key][0]["y"])
+    # a phone's panel of it: the plot area at least PHONE_MIN_PLOT_PX (the mixed dictionary's
+    # title and legend above it left 112 px of 560), the figure taller for it
+    from mpcore.plots._panels import PHONE_MIN_PLOT_PX
+
+    panel, plain_panel = one_panel(fig, "", height=560), one_panel(plain, "", height=560)
+    assert plain_panel["layout"]["height"] == 560  # short names: as it was
+    assert _plot_px(panel["layout"]) >= PHONE_MIN_PLOT_PX
+    assert panel["layout"]["height"] == max(560, panel["layout"]["margin"]["t"]
+                                            + panel["layout"]["margin"]["b"] + PHONE_MIN_PLOT_PX)
+    if not on_top:
+        assert lay["legend"].get("orientation", "v") == "v" and lay["height"] == 880
+        return
+    assert panel["layout"]["height"] > 560
+    # its basis functions' panel: a name longer than a phone's row on two lines, each
+    # within the legend entry's width (it ran past the legend's box, cut at the screen)
+    from mpcore.plots._panels import _lines, _text_px
+
+    parts = one_panel(fig, "2", height=560)
+    entry = parts["layout"]["legend"]["entrywidth"]
+    shown = [t["name"] for t in parts["data"] if t.get("name") and t.get("visible", True)
+             is True and t.get("showlegend") is not False]
+    assert any("<br>" in n for n in shown), shown
+    assert all(_text_px(line, 12) <= entry for n in shown for line in _lines(n)), shown
+    n = sum(1 for t in fig["data"] if t.get("showlegend") is not False and t.get("name"))
+    assert lay["legend"]["orientation"] == "h" and lay["legend"]["yref"] == "container"
+    assert lay["legend"]["entrywidth"] == 1.0  # a row per entry: the names are long
+    titles = [f["layout"]["title"]["text"] for f in fig["frames"]]
+    assert any("<br>with polynomial" in t for t in titles)
+    legend_top = (1 - lay["legend"]["y"]) * lay["height"]
+    assert legend_top == pytest.approx(50 + 26)  # under the title's two lines
+    assert lay["margin"]["t"] == pytest.approx(legend_top + 26 * n + 24)
+    assert lay["height"] - 880 == lay["margin"]["t"] - ref["margin"]["t"]
+
+
 @pytest.mark.parametrize("names, columns", [
     (["class 0 (f > 0 side)", "class 9, test", "newest basis point"], 2),
     (["class 1", "class 9223372036854775807, test"], 1), ([], 2)])

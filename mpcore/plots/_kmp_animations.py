@@ -19,8 +19,16 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ._common import FONT_SIZE, OKABE_ITO, PALETTE, deep_merge, plain_text
-from ._panels import legend_names
+from ._common import (
+    FONT_SIZE,
+    LEGEND_TOP_PX,
+    OKABE_ITO,
+    PALETTE,
+    TITLE_TOP_PX,
+    deep_merge,
+    plain_text,
+)
+from ._panels import _text_px, legend_names
 from ._kmp_parts import (
     CONSTANT,
     FIT,
@@ -32,6 +40,7 @@ from ._kmp_parts import (
     SYMBOLS,
     ZERO,
     SURFACE_LEGEND_COLUMNS,
+    SURFACE_LEGEND_GAP_PX,
     SURFACE_LEGEND_ROW_PX,
     SURFACE_TITLE_LINE_PX,
     _animated_layout,
@@ -438,7 +447,8 @@ def kmp_fit_animation(x, y, xs, F, B, coef_path, basis, kernels=None, *, spec_la
         b = abs(float(cp[j, : j + 1][basis[: j + 1] < 0].sum())) if np.any(basis[: j + 1] < 0) else 0.0
         return max(float(vals.max()) if vals.size else 0.0, b) * 1.1 or 1.0
 
-    titles = [_step_title(j, k, basis, kernels, spec_labels) for j in range(k)]
+    titles, title_lines = _fitted_titles(
+        [_step_title(j, k, basis, kernels, spec_labels) for j in range(k)])
     lims = [parts_limit(j) for j in range(k)]
     fig.frames = [go.Frame(data=frame_data(j), traces=moving, name=str(j + 1),
                            layout=dict(title=dict(text=titles[j]),
@@ -456,6 +466,35 @@ def kmp_fit_animation(x, y, xs, F, B, coef_path, basis, kernels=None, *, spec_la
     fig.update_xaxes(title=plain_text(x_label), row=2, col=1)
     _animated_layout(fig, k, start, frame_ms, height=height, title=titles[start])
     fig.update_annotations(font_size=FONT_SIZE)
+    return _fit_legend_on_top(fig, height=height, title_lines=title_lines)
+
+
+#: Widest legend name (px) the 1-D fit keeps in its legend at the right of the plots: a
+#: mixed dictionary's "α K(x, xᵢ): polynomial(gamma=1, degree=2, coef0=1)" there left the
+#: plots 64 px of a 590 px figure (1280 x 720, the sidebar open; 337 px with one kernel).
+FIT_LEGEND_SIDE_PX = 200
+
+
+def _fit_legend_on_top(fig, *, height, title_lines=1):
+    """The 1-D fit with its legend in rows above the plots (under the title) when a name is
+    wider than :data:`FIT_LEGEND_SIDE_PX`, or a title on two lines: the top margin holds
+    the title, the legend and a gap, and the figure is taller by what that adds, so the
+    plots and the controls under them keep their pixels."""
+    names = [t.name for t in fig.data if t.showlegend is not False and t.name]
+    if title_lines == 1 and all(_text_px(n, FONT_SIZE) <= FIT_LEGEND_SIDE_PX for n in names):
+        return fig
+    columns = surface_legend_columns(names)
+    rows = -(-len(names) // columns)
+    legend_top = LEGEND_TOP_PX[True] + SURFACE_TITLE_LINE_PX * (title_lines - 1)
+    top = legend_top + SURFACE_LEGEND_ROW_PX * rows + SURFACE_LEGEND_GAP_PX
+    old_top = fig.layout.margin.t
+    total = int(height) + top - old_top
+    fig.update_layout(
+        height=total, margin=dict(t=top, r=20),
+        title=dict(yref="container", yanchor="top", y=1 - TITLE_TOP_PX / total),
+        legend=dict(orientation="h", x=0.0, xanchor="left", yref="container", yanchor="top",
+                    y=1 - legend_top / total, entrywidth=1 / columns,
+                    entrywidthmode="fraction"))
     return fig
 
 

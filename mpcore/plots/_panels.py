@@ -36,6 +36,9 @@ _PANEL_LINE_PX = 22
 _PHONE_LEGEND_FONT = 12
 _NARROW_MARGIN = dict(l=55, r=10)
 
+#: Least height (px) of a phone panel's plot area: a figure whose title, legend and controls
+#: leave it less (a mixed dictionary's 1-D fit: 112 px of 560) is made taller.
+PHONE_MIN_PLOT_PX = 200
 #: Width (px) a phone gives a figure: a 390 px window less the page's padding, and a little
 #: less again, so that text placed for it also stays on a 360 px phone's screen.
 PHONE_FIGURE_PX = 340
@@ -206,6 +209,11 @@ def _wrapped(text):
         return text
     if ": " in text:
         return text.replace(": ", ":<br>", 1)
+    return _halved(text)
+
+
+def _halved(text: str) -> str:
+    """``text`` on two lines, broken at the space nearest its middle (as it is without one)."""
     spaces = [m.start() for m in re.finditer(" ", text)]
     if not spaces:
         return text
@@ -243,7 +251,8 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
     sfx : str
         The panel's axis suffix, as :func:`panels` lists them.
     height : int, optional
-        New figure height in pixels.
+        New figure height in pixels; taller when what lies above and under the plot area
+        would leave it less than :data:`PHONE_MIN_PLOT_PX`.
     """
     layout = dict(fig.get("layout", {}))
     xa, ya = "xaxis" + sfx, "yaxis" + sfx
@@ -319,19 +328,28 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
         legend_top = below_title or _LEGEND_TOP_PX
         names = legend_names(data, layout)
         per_row, entry_px = phone_legend(names, _PHONE_LEGEND_FONT)
+        # a name longer than a whole row ("α K(x, xᵢ): polynomial(gamma=1, degree=2,
+        # coef0=1)") on two lines, at the space nearest its middle: a row more each
+        long = {n for n in names if _text_px(n, _PHONE_LEGEND_FONT) > entry_px}
+        if long:
+            data = [dict(t, name=_halved(t["name"])) if t.get("name") in long else t
+                    for t in data]
         layout["legend"] = dict(layout.get("legend") or {}, orientation="h", x=0.0,
                                 xanchor="left", xref="paper", yref="container",
                                 y=1 - legend_top / h, yanchor="top",
                                 entrywidth=entry_px, entrywidthmode="pixels",
                                 font=dict((layout.get("legend") or {}).get("font") or {},
                                           size=_PHONE_LEGEND_FONT))
-        rows = -(-len(names) // per_row)
+        rows = -(-len(names) // per_row) + len(long)
         top = max(110, legend_top + _LEGEND_ROW_PX * rows + 10 + panel_title_px)
     else:
         layout["showlegend"] = False
     # the colour bar flat under the plot area, then the buttons and the slider: the panel
     # keeps the whole width of the screen
     data, layout = _stack_below(data, layout, height=h, top=top)
+    short = PHONE_MIN_PLOT_PX - (h - top - layout["margin"]["b"])
+    if short > 0:  # a long title and legend above it: the figure taller, not the plot lower
+        return one_panel(fig, sfx, height=h + short)
     out = dict(fig, data=data, layout=layout)
     if "frames" in fig:
         out["frames"] = frames
