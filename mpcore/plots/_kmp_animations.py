@@ -28,7 +28,7 @@ from ._common import (
     deep_merge,
     plain_text,
 )
-from ._panels import _text_px, legend_names
+from ._panels import _text_px, frames_retitled, legend_names
 from ._kmp_parts import (
     CONSTANT,
     FIT,
@@ -200,8 +200,7 @@ def _surface(X, y, Z, xs, ys, basis, kernels=None, *, classes=None, positive=1,
     # the legend's rows on top: one per SURFACE_LEGEND_COLUMNS entries shown in it, or one
     # an entry when a name is too long for that (the figure taller by the rows it adds, so
     # that the plot keeps its size)
-    names = [t["name"] for t in data if t.get("showlegend") is not False
-             and t.get("visible") is not False and t.get("name")]
+    names = legend_names(data)
     columns = surface_legend_columns(names)
     rows = -(-len(names) // columns)
     height = int(height) + SURFACE_LEGEND_ROW_PX * (rows - -(-len(names) // SURFACE_LEGEND_COLUMNS))
@@ -316,12 +315,10 @@ def kmp_present_layout(fig: dict) -> dict:
                            currentvalue=dict(sl.get("currentvalue") or {}, visible=False))
                       for sl in layout["sliders"]]
     present = dict(fig, data=data, layout=out)
-    if any("<br>" in str(((f.get("layout") or {}).get("title") or {}).get("text", ""))
-           for f in fig.get("frames") or []):  # titles on one line, the frames' too
-        present["frames"] = [dict(f, layout=dict(f["layout"], title=dict(
-            f["layout"]["title"], text=_one_line(f["layout"]["title"].get("text")))))
-            if "<br>" in str(((f.get("layout") or {}).get("title") or {}).get("text", ""))
-            else f for f in fig["frames"]]
+    frames = fig.get("frames") or []
+    one_line = frames_retitled(frames, _one_line)  # the frames' titles on one line too
+    if any(a is not b for a, b in zip(one_line, frames)):
+        present["frames"] = one_line
     return present
 
 
@@ -480,7 +477,7 @@ def _fit_legend_on_top(fig, *, height, title_lines=1):
     wider than :data:`FIT_LEGEND_SIDE_PX`, or a title on two lines: the top margin holds
     the title, the legend and a gap, and the figure is taller by what that adds, so the
     plots and the controls under them keep their pixels."""
-    names = [t.name for t in fig.data if t.showlegend is not False and t.name]
+    names = legend_names([t.to_plotly_json() for t in fig.data])
     if title_lines == 1 and all(_text_px(n, FONT_SIZE) <= FIT_LEGEND_SIDE_PX for n in names):
         return fig
     columns = surface_legend_columns(names)

@@ -212,6 +212,19 @@ def _wrapped(text):
     return _halved(text)
 
 
+def frames_retitled(frames, fn):
+    """``frames`` with ``fn`` applied to each frame's title text (a frame whose title
+    ``fn`` leaves as it is, or that has none, is kept as it is, not copied)."""
+    out = []
+    for f in frames or []:
+        title = (f.get("layout") or {}).get("title")
+        text = title.get("text") if isinstance(title, dict) else None
+        new = fn(text) if isinstance(text, str) else text
+        out.append(f if new == text else dict(f, layout=dict(f["layout"],
+                                                              title=dict(title, text=new))))
+    return out
+
+
 def _halved(text: str) -> str:
     """``text`` on two lines, broken at the space nearest its middle (as it is without one)."""
     spaces = [m.start() for m in re.finditer(" ", text)]
@@ -391,10 +404,7 @@ def narrow_layout(fig: dict, *, height: int | None = None) -> dict:
         layout["title"] = dict(title, text=_wrapped(title["text"]), yref="container",
                                yanchor="top", y=1 - _TITLE_TOP_PX / h)
         if frames:
-            frames = [dict(f, layout=dict(f["layout"], title=dict(
-                f["layout"]["title"], text=_wrapped(f["layout"]["title"].get("text")))))
-                if isinstance((f.get("layout") or {}).get("title"), dict) else f
-                for f in frames]
+            frames = frames_retitled(frames, _wrapped)
         lines = max(len(_lines(t)) for t in [layout["title"]["text"]] + [
             ((f.get("layout") or {}).get("title") or {}).get("text") or "" for f in frames or []])
         top = max(70, _TITLE_TOP_PX + lines * _TITLE_LINE_PX + 8)
