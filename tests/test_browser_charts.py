@@ -28,6 +28,7 @@ import plotly
 import pytest
 
 from apptest_util import chart_elements, open_app_page
+from mpcore.plots._spectrum import SCREE_MARKERS
 from pages.common.charts import PLOTLY_BUNDLE
 from browser_util import (
     REPO_ROOT,
@@ -96,6 +97,35 @@ def test_new_charts_are_computed_once(streamlit_server, page, name):
     assert all(r["computed"] == 1 for r in notched), f"{name}: a chart was computed twice: {notched}"
     # the notch redrew the graphs in place: no new graph element
     assert len(page.evaluate(_CALC_JS)) == len(opened), f"{name}: a notch made a new graph"
+    assert not exceptions_on(page)
+
+
+#: Per trace of the eigenvalue page's scree: its points, the markers drawn, and whether its
+#: line was drawn (a path with a shape).
+_SCREE_MARKS_JS = """() => {
+  const gd = document.querySelector('.st-key-spectrum-scree .js-plotly-plot');
+  return [...gd.querySelectorAll('.scatterlayer .trace')].map((t) => {
+    const d = t.__data__[0].trace;
+    const line = t.querySelector('path.js-line');
+    return {name: d.name, points: d.x.length, markers: t.querySelectorAll('path.point').length,
+            line: !!line && (line.getAttribute('d') || '').length > 10};
+  });
+}"""
+
+
+def test_the_scree_draws_a_few_markers_on_each_whole_line(streamlit_server, page):
+    """The default scree (110 points a series) draws each series' line and at most
+    SCREE_MARKERS of its markers, on opening and after a notch of k (the lines move)."""
+    page.goto(PAGES["spectrum"].url(streamlit_server.base))
+    _settle(page)
+    for moment in ("opened", "k notched"):
+        traces = page.evaluate(_SCREE_MARKS_JS)
+        assert len(traces) == 6, traces
+        assert all(t["line"] for t in traces), (moment, traces)
+        assert all(1 <= t["markers"] <= SCREE_MARKERS for t in traces), (moment, traces)
+        assert max(t["points"] for t in traces) > 2 * SCREE_MARKERS, traces  # the cap at work
+        if moment == "opened":
+            _notch(page, "Nyström: k columns of K", "k")
     assert not exceptions_on(page)
 
 

@@ -58,6 +58,7 @@ from mpcore.plots._spectrum import (
     NYSTROM_SKPCA,
     OBSERVED_SUFFIX,
     SCREE_FLOOR,
+    SCREE_MARKERS,
     SPECTRAL_SUFFIX,
     angles_figure,
     angles_figure_dict,
@@ -145,6 +146,21 @@ def test_scree_draws_every_series_with_its_values(spectra):
         drawn = values > floor
         assert_allclose(y[drawn], values[drawn], rtol=RTOL_EXACT)
         assert np.all(np.isnan(y[~drawn]))  # zeros beyond the rank: gaps, not -inf
+
+
+def test_scree_series_draw_a_few_markers_and_their_whole_line(spectra):
+    """A series longer than SCREE_MARKERS points keeps every point on its line (the values
+    test above) and draws at most SCREE_MARKERS markers (plotly's marker.maxdisplayed); the
+    error curves, 8 points a series, keep a marker on each."""
+    approx = {n: v for n, v in spectra.items() if n != EXACT}
+    fig = scree_figure(spectra[EXACT], approx, n_compared=N_EIG, k=12, q=20)
+    assert len(spectra[EXACT]) > SCREE_MARKERS  # else the cap draws every marker anyway
+    for t in fig.data:
+        assert t.mode == "lines+markers"
+        assert t.marker.maxdisplayed == SCREE_MARKERS, t.name
+    curves = error_curves_figure(np.array([1, 2, 4]), {NYSTROM_RANDOM: np.ones((3, 1))},
+                                 np.array([1, 2, 4]), {EKM_GAUSSIAN: np.ones((3, 1))})
+    assert all(not t.marker.maxdisplayed for t in curves.data)
 
 
 def test_scree_nystrom_has_at_most_k_points_and_never_exceeds_exact(spectra):

@@ -95,13 +95,25 @@ def positive_or_nan(values, floor):
     return v
 
 
-def _scatter(x, y, name, *, colour, symbol, size, dash=None, width, hover, **kw) -> dict:
+#: Most markers drawn on one scree series (plotly's ``marker.maxdisplayed``): a series of
+#: more points keeps its whole line, and a marker on every few points, staggered from one
+#: series to the next. A marker on each of 110 points (the default view) hid the dashes
+#: and dots that tell the series apart, and the 660 markers were most of what the browser
+#: redrew on a slider notch (benchmarks/results_pages.md).
+SCREE_MARKERS = 20
+
+
+def _scatter(x, y, name, *, colour, symbol, size, dash=None, width, hover, markers=0,
+             **kw) -> dict:
     """A line-and-marker trace as the plain dict plotly validates it to (no validation:
-    the figures below are rebuilt on every change of the eigenvalue page)."""
+    the figures below are rebuilt on every change of the eigenvalue page); ``markers``: the
+    most markers drawn (0: one on every point)."""
     line = dict(color=colour, width=width) if dash is None else dict(color=colour, width=width,
                                                                      dash=dash)
     marker = dict(size=size, color=colour) if symbol is None else dict(symbol=symbol, size=size,
                                                                        color=colour)
+    if markers:
+        marker["maxdisplayed"] = int(markers)
     return dict(type="scatter", x=x, y=y, mode="lines+markers", name=name, line=line,
                 marker=marker, hovertemplate=hover, **kw)
 
@@ -180,9 +192,10 @@ def scree_figure_dict(exact, approx, *, n_compared, k=None, q=None, height=560,
         colour, dash, symbol = _style(name)
         data.append(_scatter(i, positive_or_nan(values, floor), name, colour=colour,
                              symbol=symbol, size=7, dash=dash, width=2.5, connectgaps=False,
+                             markers=SCREE_MARKERS,
                              hover=f"{name}<br>i = %{{x}}<br>λ̂ = %{{y:.4g}}<extra></extra>"))
     data.append(_scatter(i, positive_or_nan(exact, floor), EXACT, colour=_style(EXACT)[0],
-                         symbol=None, size=6, width=4,
+                         symbol=None, size=6, width=4, markers=SCREE_MARKERS,
                          hover="exact<br>i = %{x}<br>λ = %{y:.4g}<extra></extra>"))
     lines = [(label, val) for val, label in ((k, "k"), (q, "q"))
              if val is not None and val <= exact.size]
