@@ -30,8 +30,8 @@ context per page, the time from a control change to what it changes:
   drawn;
 - **slider**: the sidebar's first slider moved one notch from the keyboard, every notch
   the same way (up, or down when there is no room above for every notch: a slider that
-  starts at its maximum), so every value is new and the run computes it, until the next
-  script run is
+  starts at its maximum), so every value is new and the run computes it, timed from the
+  key press (its keydown event in the page) until the next script run is
   over and every chart is drawn (a run is over when the app's "running" state ends, or,
   for a run so short that state is never drawn, when the app is not running and every
   chart is a new one).
@@ -263,6 +263,19 @@ _SLIDER_ANSWERED_JS = """([b]) => {
 }"""
 
 
+#: Armed before a notch: the key press (its keydown, seen first, in the window's capture
+#: phase) stamps ``window.__mpKeyAt``, from which the notch is timed, as Step is from its
+#: click (the harness's own calls before the key, such as focusing the slider, are not the
+#: student's wait).
+_ARM_KEY_JS = """() => {
+  window.__mpKeyAt = null;
+  const onKey = () => {
+    window.removeEventListener('keydown', onKey, true);
+    window.__mpKeyAt = performance.now();
+  };
+  window.addEventListener('keydown', onKey, true);
+}"""
+
 #: The sidebar's sliders (Streamlit's ``stSlider`` elements, in the page's order).
 _SIDEBAR_SLIDERS = '[data-testid="stSidebar"] [data-testid="stSlider"]'
 
@@ -279,8 +292,8 @@ def sidebar_sliders(pg) -> list[tuple[str, object]]:
 
 
 def interact_slider(pg, n: int, loc=None) -> list[float]:
-    """Seconds from a notch of slider ``loc`` (default the sidebar's first) to the redrawn
-    view (run over, every chart drawn)."""
+    """Seconds from the key press of a notch of slider ``loc`` (default the sidebar's first)
+    to the redrawn view (run over, every chart drawn)."""
     out = []
     loc = _control(pg, "slider") if loc is None else loc
     # one way for every notch, so each value is one not seen before and the run computes
@@ -295,10 +308,11 @@ def interact_slider(pg, n: int, loc=None) -> list[float]:
     for _ in range(min(n, max(room_up, room_down))):
         before = pg.evaluate("() => window.__mpRuns")
         pg.evaluate(_MARK_CHARTS_JS)
-        t0 = pg.evaluate("() => performance.now()")
+        pg.evaluate(_ARM_KEY_JS)
         loc.focus()
         loc.press(key)
-        out.append((_drawn_after(pg, _SLIDER_ANSWERED_JS, [before]) - t0) / 1000)
+        drawn = _drawn_after(pg, _SLIDER_ANSWERED_JS, [before])
+        out.append((drawn - pg.evaluate("() => window.__mpKeyAt")) / 1000)
         wait_for_app(pg, content=None)  # nothing else arrives before the next change
     return out
 
@@ -750,7 +764,7 @@ def main(argv=None) -> int:
                   f"settled; p95 is {p95_is}; "
                   + ("each slider of the sidebar in turn" if args.every_slider
                      else "the slider is the sidebar's first")
-                  + ", moved one notch). Step ▶ is "
+                  + ", moved one notch, timed from the key press). Step ▶ is "
                   "answered in the browser: *view* is the click to the counter and the figure "
                   "on the new step (drawn), *server* the click to the page's answer, with every "
                   "chart drawn:", "",
