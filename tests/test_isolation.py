@@ -480,7 +480,10 @@ def _cache_decorators(tree):
             for dec in fn.decorator_list:
                 call = dec if isinstance(dec, ast.Call) else None
                 f = dec.func if call else dec
-                if isinstance(f, ast.Attribute) and f.attr in CACHE_DECORATORS:
+                # st.cache_data(...) or cached.py's own cache_data(...) (the same, with the
+                # app's choices keyed by their repr)
+                name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
+                if name in CACHE_DECORATORS:
                     yield fn, call
 
 
@@ -515,3 +518,69 @@ def test_caches_are_only_defined_in_cached_module():
                  if p.name != "cached.py"
                  for fn, _ in _cache_decorators(ast.parse(p.read_text()))]
     assert not elsewhere, elsewhere
+
+
+def test_every_cache_keys_the_apps_choices_by_their_repr():
+    """cached.py's caches all go through its cache_data / cache_resource, which key the
+    app's frozen choices (DataChoice, KernelChoice, KMPSettings) by repr."""
+    from pages.common import cached
+
+    tree = ast.parse((ROOT / "pages" / "common" / "cached.py").read_text())
+    kinds = [type(call.func).__name__ if call else "bare" for _, call in _cache_decorators(tree)]
+    assert len(kinds) >= 30 and set(kinds) == {"Name"}, kinds
+    assert set(cached.CHOICE_KEYS) == {cached.DataChoice, cached.KernelChoice, cached.KMPSettings}
+    assert all(key is repr for key in cached.CHOICE_KEYS.values())
+
+
+def _canonical(value):
+    """A value with its type and, for a float, every bit (-0.0 is not 0.0): what tells two
+    cache keys apart."""
+    if isinstance(value, tuple):
+        return ("tuple", tuple(_canonical(v) for v in value))
+    if isinstance(value, float):
+        return ("float", value.hex())
+    return (type(value).__name__, value)
+
+
+def _fields(choice):
+    return (type(choice).__name__,
+            tuple(_canonical(getattr(choice, f.name)) for f in dataclasses.fields(choice)))
+
+
+def _choice_strategies():
+    from hypothesis import strategies as hs
+
+    from pages.common.cached import DataChoice, KernelChoice, KMPSettings
+
+    text = hs.text(max_size=6)
+    number = hs.floats(allow_nan=False) | hs.integers(-3, 3)
+    point = hs.tuples(number, number, hs.integers(-2, 2) | text | hs.booleans())
+    data = hs.builds(DataChoice, name=text, n_samples=hs.none() | hs.integers(0, 5),
+                     noise=hs.none() | number, seed=hs.integers(-2, 2), variance_ratio=number,
+                     standardize=hs.booleans(), csv_digest=hs.none() | text,
+                     csv_target=hs.none() | text,
+                     added=hs.lists(point, max_size=3).map(tuple))
+    kernel = hs.builds(KernelChoice, kernel=text, gamma=hs.none() | number,
+                       degree=hs.integers(0, 4), coef0=number, sigma=hs.none() | number)
+    settings = hs.builds(KMPSettings, n_basis=hs.integers(0, 4), fitting=text, loss=text,
+                         backfit_every=hs.integers(0, 3), mix=text,
+                         feature=hs.none() | text)
+    return hs.one_of(data, kernel, settings)
+
+
+def test_a_choices_repr_tells_every_two_choices_apart():
+    """CHOICE_KEYS keys a cache by repr: two choices share an entry exactly when they are of
+    one type with the same value in every field (sigma too, which KernelChoice's == skips),
+    as Streamlit's own hashing of their fields had it. Two draws are mostly distinct, so
+    equal ones are also built from one draw's fields."""
+    from hypothesis import given, strategies as hs
+
+    choices = _choice_strategies()
+
+    @given(choices, choices, hs.booleans())
+    def check(a, b, same):
+        if same:
+            b = dataclasses.replace(a)
+        assert (repr(a) == repr(b)) == (_fields(a) == _fields(b)), (a, b)
+
+    check()

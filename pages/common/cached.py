@@ -50,6 +50,23 @@ from .widgets import MAX_APP_SAMPLES, DataChoice, KernelChoice
 
 ENTRIES = 32
 TTL = 3600
+
+#: How every cache below keys the app's frozen choices: by their ``repr`` (each field, a
+#: float to its last digit, a tuple of clicked points in full), one string to hash, instead
+#: of Streamlit's walk through ``dataclasses.asdict`` and a digest of every field: that
+#: took 7 to 9 ms of a 0.08 s run on the KMP and eigenvalue pages (22 to 33 keys a run).
+CHOICE_KEYS = {DataChoice: repr, KernelChoice: repr, KMPSettings: repr}
+
+
+def cache_data(**kwargs):
+    """``st.cache_data`` keyed as :data:`CHOICE_KEYS` says."""
+    return st.cache_data(hash_funcs=CHOICE_KEYS, **kwargs)
+
+
+def cache_resource(**kwargs):
+    """``st.cache_resource`` keyed as :data:`CHOICE_KEYS` says."""
+    return st.cache_resource(hash_funcs=CHOICE_KEYS, **kwargs)
+
 # Streamlit shows no spinner for a cached function called inside another one: what a page
 # calls must carry the message for everything it may compute (a spinner shows only after
 # half a second, so a quick miss draws none).
@@ -94,14 +111,14 @@ def _frozen(*arrays):
 # ---------------------------------------------------------------- data
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Loading data...")
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Loading data...")
 def load_data(choice: DataChoice) -> datasets.Dataset:
     """views.data.load: the data set, standardised if asked, with clicked points appended."""
     raw = st.session_state.get("csv.bytes", b"") if choice.csv_digest is not None else None
     return _data.load(choice, raw, max_rows=MAX_APP_SAMPLES)
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
 def upload_facts(digest: str, target: str) -> dict:
     """``_task``, ``_features`` and ``_classes`` of the session's upload (``digest``) with
     ``target`` as its target, for the view's fields (pages.common.widgets); none when the
@@ -115,7 +132,7 @@ def upload_facts(digest: str, target: str) -> dict:
     return {"_task": d.task, "_features": tuple(d.feature_names), "_classes": classes}
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
 def split(choice: DataChoice, test_fraction: float):
     """views.data.split: seeded train/test indices (stratified for classification)."""
     return _frozen(*_data.split(load_data(choice), test_fraction, choice.seed))
@@ -126,7 +143,7 @@ def stratified(choice: DataChoice, test_fraction: float) -> bool:
     return _data.stratified(load_data(choice), test_fraction)
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Computing the kernel matrix...")
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Computing the kernel matrix...")
 def train_kernel(choice: DataChoice, kern: KernelChoice, test_fraction: float):
     return _frozen(kernel_matrix(load_data(choice).X[split(choice, test_fraction)[0]],
                                  **kern.params()))
@@ -135,7 +152,7 @@ def train_kernel(choice: DataChoice, kern: KernelChoice, test_fraction: float):
 # ---------------------------------------------------------------- sparse KPCA page
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Running greedy selection...")
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Running greedy selection...")
 def skpca_steps(choice: DataChoice, kern: KernelChoice, test_fraction: float, k: int,
                 n_candidates: int | None = None):
     """views.skpca.skpca_steps on the training rows: the page indexes this list."""
@@ -145,13 +162,13 @@ def skpca_steps(choice: DataChoice, kern: KernelChoice, test_fraction: float, k:
                                           seed=choice.seed))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Exact eigenvalues...")
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Exact eigenvalues...")
 def train_eigenvalues(choice: DataChoice, kern: KernelChoice, test_fraction: float):
     """All eigenvalues of the training kernel, descending (for exact KPCA curves)."""
     return _frozen(_skpca.eigenvalues(train_kernel(choice, kern, test_fraction)))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Preparing the animation...")
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Preparing the animation...")
 def skpca_view(choice: DataChoice, kern: KernelChoice, test_fraction: float, k: int,
                n_candidates: int | None = None) -> dict:
     """views.skpca.skpca_view: everything the sparse-KPCA page draws, once per setting."""
@@ -166,7 +183,7 @@ def skpca_view(choice: DataChoice, kern: KernelChoice, test_fraction: float, k: 
         n_candidates=n_candidates))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Drawing the animation...")
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Drawing the animation...")
 def skpca_figure(choice: DataChoice, kern: KernelChoice, test_fraction: float, k: int,
                  n_candidates: int | None) -> dict:
     """The animated figure as a plotly dict for ``k`` steps, its arrays as plotly.js typed
@@ -200,7 +217,7 @@ def added_rows(choice: DataChoice, test_fraction: float):
 SKPCA_AT_K_ENTRIES = 128
 
 
-@st.cache_data(max_entries=SKPCA_AT_K_ENTRIES, ttl=TTL,
+@cache_data(max_entries=SKPCA_AT_K_ENTRIES, ttl=TTL,
                show_spinner="Running greedy selection and drawing the animation...")
 def skpca_at_k(choice: DataChoice, kern: KernelChoice, test_fraction: float, k_max: int,
                n_candidates: int | None, k: int) -> dict:
@@ -219,7 +236,7 @@ def skpca_at_k(choice: DataChoice, kern: KernelChoice, test_fraction: float, k_m
 # ---------------------------------------------------------------- bounds page
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL,
+@cache_data(max_entries=ENTRIES, ttl=TTL,
                show_spinner="Fitting sparse kernel PCA and computing both bounds...")
 def bound_curves(choice: DataChoice, kern: KernelChoice, test_fraction: float, k_max: int,
                  delta: float):
@@ -229,7 +246,7 @@ def bound_curves(choice: DataChoice, kern: KernelChoice, test_fraction: float, k
     return freeze_tree(_bounds.bound_curves(d.X[tr], d.X[te], kern, k_max, delta))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
 def bound_figure(choice: DataChoice, kern: KernelChoice, test_fraction: float, k_max: int,
                  delta: float, show_terms: bool) -> dict:
     """mpcore.plots.bound_curves_figure_dict of :func:`bound_curves` (the layout styled
@@ -249,7 +266,7 @@ def kmp_data(choice: DataChoice, test_fraction: float, feature: str | None = Non
     return _kmp.feature_split(load_data(choice), *split(choice, test_fraction), feature)
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)  # the page says what runs
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)  # the page says what runs
 def kmp_model(choice: DataChoice, kern: KernelChoice, test_fraction: float, s: KMPSettings,
               early_stopping: str | None = None):
     """(fitted estimator, warnings) on the training rows X[tr]: views.kmp.fit_kmp."""
@@ -257,14 +274,14 @@ def kmp_model(choice: DataChoice, kern: KernelChoice, test_fraction: float, s: K
     return _kmp.fit_kmp(X, y, load_data(choice).task, kern, s, early_stopping, choice.seed)
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Timing every step...")
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Timing every step...")
 def kmp_curves(choice: DataChoice, kern: KernelChoice, test_fraction: float, s: KMPSettings):
     """(views.kmp_curves.KMPCurves, warnings): all n_basis steps, timed and scored."""
     X, y, Xt, yt, _ = kmp_data(choice, test_fraction, s.feature)
     return _kmp.kmp_curves(X, y, Xt, yt, load_data(choice).task, kern, s, choice.seed)
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Fitting the SVM...")
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Fitting the SVM...")
 def kmp_svm(choice: DataChoice, kern: KernelChoice, test_fraction: float, C: float,
             feature: str | None = None, cls: int | None = None):
     """views.kmp.svm_scores: dict(n_support, support, train_score, test_score, svm)."""
@@ -273,7 +290,7 @@ def kmp_svm(choice: DataChoice, kern: KernelChoice, test_fraction: float, C: flo
     return dict(out, support=_frozen(out["support"]))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
 def kmp_staged(choice: DataChoice, kern: KernelChoice, test_fraction: float, s: KMPSettings,
                early_stopping: str | None, cls: int | None = None):
     """views.kmp.staged: per kept step, predictions on the training and test rows, the path."""
@@ -282,7 +299,7 @@ def kmp_staged(choice: DataChoice, kern: KernelChoice, test_fraction: float, s: 
     return freeze_tree(_kmp.staged(model, X, Xt, cls))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
 def kmp_step_scores(choice: DataChoice, kern: KernelChoice, test_fraction: float,
                     s: KMPSettings, early_stopping: str | None, cls: int | None = None) -> tuple:
     """Per kept step, (training, test) accuracy for classification or RMSE for regression
@@ -296,7 +313,7 @@ def kmp_step_scores(choice: DataChoice, kern: KernelChoice, test_fraction: float
                  for P, Q in zip(v["train"], v["test"]))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL,
+@cache_data(max_entries=ENTRIES, ttl=TTL,
                show_spinner="Scoring every candidate of every step (the pursuit run again)...")
 def kmp_pick_scores(choice: DataChoice, kern: KernelChoice, test_fraction: float, s: KMPSettings,
                     early_stopping: str | None, cls: int | None = None) -> dict:
@@ -306,7 +323,7 @@ def kmp_pick_scores(choice: DataChoice, kern: KernelChoice, test_fraction: float
     return freeze_tree(_kmp_quiz.pick_scores(model, X, y, cls))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Preparing the animation...")
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Preparing the animation...")
 def kmp_animation(choice: DataChoice, kern: KernelChoice, test_fraction: float, s: KMPSettings,
                   early_stopping: str | None, cls: int | None, frame_ms: int) -> dict:
     """views.kmp.animation as a plotly dict, its arrays as plotly.js typed arrays
@@ -321,7 +338,7 @@ def kmp_animation(choice: DataChoice, kern: KernelChoice, test_fraction: float, 
                                        target_name=d.target_name, cls=cls, frame_ms=frame_ms))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Fitting the models to compare...")
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Fitting the models to compare...")
 def kmp_comparison(choice: DataChoice, kern: KernelChoice, test_fraction: float, s: KMPSettings,
                    C: float, mode: str, n_basis: int | None, basic_n: int, cls: int | None = None):
     """views.kmp.compare (Figure 6 with mode "fittings", Figure 7 with "losses"), fitted
@@ -353,7 +370,7 @@ def kmp_comparison(choice: DataChoice, kern: KernelChoice, test_fraction: float,
 SPECTRUM_KERNEL_ENTRIES = 4
 
 
-@st.cache_resource(max_entries=SPECTRUM_KERNEL_ENTRIES, ttl=TTL,
+@cache_resource(max_entries=SPECTRUM_KERNEL_ENTRIES, ttl=TTL,
                    show_spinner="Computing the kernel matrix...")
 def full_kernel(choice: DataChoice, kern: KernelChoice):
     """K on every point of the data set (the spectrum page does not split), checked once
@@ -364,7 +381,7 @@ def full_kernel(choice: DataChoice, kern: KernelChoice):
     return validated_kernel(kernel_matrix(load_data(choice).X, **kern.params()))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL,
+@cache_data(max_entries=ENTRIES, ttl=TTL,
                show_spinner="Exact eigenvalues of K (dense eigh, once per data set and kernel)...")
 def spectrum_exact(choice: DataChoice, kern: KernelChoice) -> dict:
     """views.spectrum.exact_spectrum: the reference, shared by every k, q, n and session."""
@@ -372,28 +389,28 @@ def spectrum_exact(choice: DataChoice, kern: KernelChoice) -> dict:
     return freeze_tree(_spectrum.exact_spectrum(K))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
 def spectrum_exact_methods(choice: DataChoice, kern: KernelChoice, n_eig: int) -> dict:
     """views.spectrum.exact_methods: the exact solvers' rows, kept across every k and q."""
     return freeze_tree(_spectrum.exact_methods(full_kernel(choice, kern), n_eig,
                                                spectrum_exact(choice, kern)))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
 def spectrum_nystrom_methods(choice: DataChoice, kern: KernelChoice, k: int, n_eig: int) -> dict:
     """views.spectrum.nystrom_methods: the Nyström rows at k, kept across every q."""
     return freeze_tree(_spectrum.nystrom_methods(full_kernel(choice, kern), choice.seed, k,
                                                  n_eig, spectrum_exact(choice, kern)))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
 def spectrum_ekm_methods(choice: DataChoice, kern: KernelChoice, q: int, n_eig: int) -> dict:
     """views.spectrum.ekm_methods: the EKM rows at q, kept across every k."""
     return freeze_tree(_spectrum.ekm_methods(full_kernel(choice, kern), choice.seed, q, n_eig,
                                              spectrum_exact(choice, kern)))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL,
+@cache_data(max_entries=ENTRIES, ttl=TTL,
                show_spinner="Timing every eigen-solver on the same K (one run each)...")
 def spectrum_run(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: int) -> dict:
     """views.spectrum.compare_methods at (k, q), from its three parts cached apart: a new k
@@ -464,7 +481,7 @@ def _curves_top(choice: DataChoice, n_eig: int) -> int:
     return max(int(n_eig), min(_spectrum.N_EIG_MAX, m - 1))
 
 
-@st.cache_resource(max_entries=ENTRIES, ttl=TTL,
+@cache_resource(max_entries=ENTRIES, ttl=TTL,
                    show_spinner="Computing K and its exact eigenvalues (once per data set and "
                                 "kernel)...")
 def spectrum_curves_started(choice: DataChoice, kern: KernelChoice, k_max: int,
@@ -495,7 +512,7 @@ def start_spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int,
     spectrum_curves_started(choice, kern, k_max, _curves_top(choice, n_eig))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=_CURVES_SPINNER)
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=_CURVES_SPINNER)
 def spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int, k_max: int) -> dict:
     """views.spectrum.error_curves: errors against k (three rules) and q (two sketches).
 
@@ -515,7 +532,7 @@ def spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int, k_max: i
     return freeze_tree(_spectrum.curves_for_n(freeze_tree(by_eigenvalue), n_eig))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
 def spectrum_run_figures(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: int,
                          narrow: bool) -> dict:
     """The eigenvalue page's figures of the timed run (scree and angles) as plotly dicts,
@@ -534,7 +551,7 @@ def spectrum_run_figures(choice: DataChoice, kern: KernelChoice, k: int, q: int,
     return {name: typed_arrays(fig) for name, fig in figures.items()}
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
 def spectrum_errors_figure(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: int,
                            k_max: int, narrow: bool) -> dict:
     """The eigenvalue page's error curves with Eq. 3 and this run's stars, as
@@ -552,13 +569,13 @@ def spectrum_errors_figure(choice: DataChoice, kern: KernelChoice, k: int, q: in
 # ---------------------------------------------------------------- sparse KCCA page
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
 def kcca_data(n: int, noise: float, seed: int, test: float) -> dict:
     """views.kcca.kcca_data: datasets.two_view with a seeded split."""
     return freeze_tree(_kcca.kcca_data(n, noise, seed, test))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Choosing the basis pairs greedily...")
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner="Choosing the basis pairs greedily...")
 def kcca_view(n: int, noise: float, seed: int, test: float, sigma_x: float, sigma_y: float,
               reg: float, k: int) -> dict:
     """views.kcca.kcca_view: the greedy steps and the correlations after each."""
@@ -566,7 +583,7 @@ def kcca_view(n: int, noise: float, seed: int, test: float, sigma_x: float, sigm
     return freeze_tree(_kcca.kcca_view(d, sigma_x, sigma_y, reg, k))
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL,
+@cache_data(max_entries=ENTRIES, ttl=TTL,
                show_spinner="Drawing the sparse-KCCA animation (one frame per basis pair)...")
 def kcca_figure(n: int, noise: float, seed: int, test: float, sigma_x: float, sigma_y: float,
                 reg: float, k: int, frame_ms: int) -> dict:
@@ -583,7 +600,7 @@ def kcca_figure(n: int, noise: float, seed: int, test: float, sigma_x: float, si
 # ---------------------------------------------------------------- classroom link
 
 
-@st.cache_data(max_entries=4 * ENTRIES, ttl=TTL, show_spinner=False)
+@cache_data(max_entries=4 * ENTRIES, ttl=TTL, show_spinner=False)
 def qr_svg(url: str) -> str:
     """pages.common.qr.qr_svg, drawn once per link for every session that shows it (a
     hall of students opening the lecturer's link)."""
@@ -595,7 +612,7 @@ def qr_svg(url: str) -> str:
 # ---------------------------------------------------------------- reproduce page
 
 
-@st.cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
 def reproduce_result(key: str, settings):
     """experiments.run_experiment(key, settings), with a progress bar while it runs.
 
