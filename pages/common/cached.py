@@ -3,7 +3,8 @@
 No computation is written here: each wrapper fetches its inputs (often other
 cached values), calls one Streamlit-free function of :mod:`views`
 (or :mod:`experiments`) and makes the result read-only. Keys are small frozen
-dataclasses (DataChoice, KernelChoice) and numbers, never large arrays. Every
+dataclasses (DataChoice, KernelChoice, KMPSettings: keyed by their repr, :data:`CHOICE_KEYS`)
+and numbers, never large arrays. Every
 cache has ``max_entries`` and a ``ttl`` so memory stays bounded with many users;
 cached arrays are returned read-only so no caller can mutate a value another
 session will see. All are st.cache_data but two st.cache_resource, shared as one
