@@ -219,7 +219,7 @@ SKPCA_AT_K_ENTRIES = 128
 
 
 @cache_data(max_entries=SKPCA_AT_K_ENTRIES, ttl=TTL,
-               show_spinner="Running greedy selection and drawing the animation...")
+            show_spinner="Running greedy selection and drawing the animation...")
 def skpca_at_k(choice: DataChoice, kern: KernelChoice, test_fraction: float, k_max: int,
                n_candidates: int | None, k: int) -> dict:
     """What the sparse-KPCA page shows at sparsity ``k``: the first k steps and the figure
@@ -238,7 +238,7 @@ def skpca_at_k(choice: DataChoice, kern: KernelChoice, test_fraction: float, k_m
 
 
 @cache_data(max_entries=ENTRIES, ttl=TTL,
-               show_spinner="Fitting sparse kernel PCA and computing both bounds...")
+            show_spinner="Fitting sparse kernel PCA and computing both bounds...")
 def bound_curves(choice: DataChoice, kern: KernelChoice, test_fraction: float, k_max: int,
                  delta: float):
     """views.bounds.bound_curves on the seeded train/test split (arrays read-only)."""
@@ -315,7 +315,7 @@ def kmp_step_scores(choice: DataChoice, kern: KernelChoice, test_fraction: float
 
 
 @cache_data(max_entries=ENTRIES, ttl=TTL,
-               show_spinner="Scoring every candidate of every step (the pursuit run again)...")
+            show_spinner="Scoring every candidate of every step (the pursuit run again)...")
 def kmp_pick_scores(choice: DataChoice, kern: KernelChoice, test_fraction: float, s: KMPSettings,
                     early_stopping: str | None, cls: int | None = None) -> dict:
     """views.kmp_quiz.pick_scores of the page's model: every candidate's score per step."""
@@ -372,7 +372,7 @@ SPECTRUM_KERNEL_ENTRIES = 4
 
 
 @cache_resource(max_entries=SPECTRUM_KERNEL_ENTRIES, ttl=TTL,
-                   show_spinner="Computing the kernel matrix...")
+                show_spinner="Computing the kernel matrix...")
 def full_kernel(choice: DataChoice, kern: KernelChoice):
     """K on every point of the data set (the spectrum page does not split), checked once
     (:func:`mpcore.validated_kernel`: read-only, its checks and the spectrum it is given
@@ -383,7 +383,7 @@ def full_kernel(choice: DataChoice, kern: KernelChoice):
 
 
 @cache_data(max_entries=ENTRIES, ttl=TTL,
-               show_spinner="Exact eigenvalues of K (dense eigh, once per data set and kernel)...")
+            show_spinner="Exact eigenvalues of K (dense eigh, once per data set and kernel)...")
 def spectrum_exact(choice: DataChoice, kern: KernelChoice) -> dict:
     """views.spectrum.exact_spectrum: the reference, shared by every k, q, n and session."""
     K = full_kernel(choice, kern)
@@ -412,7 +412,7 @@ def spectrum_ekm_methods(choice: DataChoice, kern: KernelChoice, q: int, n_eig: 
 
 
 @cache_data(max_entries=ENTRIES, ttl=TTL,
-               show_spinner="Timing every eigen-solver on the same K (one run each)...")
+            show_spinner="Timing every eigen-solver on the same K (one run each)...")
 def spectrum_run(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: int) -> dict:
     """views.spectrum.compare_methods at (k, q), from its three parts cached apart: a new k
     times the Nyström rules again, not the exact solvers or the sketches."""
@@ -483,8 +483,8 @@ def _curves_top(choice: DataChoice, n_eig: int) -> int:
 
 
 @cache_resource(max_entries=ENTRIES, ttl=TTL,
-                   show_spinner="Computing K and its exact eigenvalues (once per data set and "
-                                "kernel)...")
+                show_spinner="Computing K and its exact eigenvalues (once per data set and "
+                             "kernel)...")
 def spectrum_curves_started(choice: DataChoice, kern: KernelChoice, k_max: int,
                             n_top: int) -> Future:
     """views.spectrum.error_curves_by_eigenvalue (each method's error on each of the top
@@ -585,7 +585,7 @@ def kcca_view(n: int, noise: float, seed: int, test: float, sigma_x: float, sigm
 
 
 @cache_data(max_entries=ENTRIES, ttl=TTL,
-               show_spinner="Drawing the sparse-KCCA animation (one frame per basis pair)...")
+            show_spinner="Drawing the sparse-KCCA animation (one frame per basis pair)...")
 def kcca_figure(n: int, noise: float, seed: int, test: float, sigma_x: float, sigma_y: float,
                 reg: float, k: int, frame_ms: int) -> dict:
     """The animated sparse-KCCA figure as a plotly dict (the page sets the start frame), its
