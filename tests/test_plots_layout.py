@@ -240,7 +240,8 @@ def test_a_long_kernel_name_puts_the_step_title_on_two_lines_above_the_legend():
     # a long title without a kernel stays on one line, and the figure as it was (KMP on
     # moons at n = 199: the constant function at step 20 gave every figure a line more,
     # and a slider notch a new graph, tests/test_browser_charts.py)
-    bias = ["Step 20 of 20: added the constant function (bias)", "Step 1 of 20: added x<sub>9</sub>"]
+    bias = ["Step 20 of 20: added the constant function (bias)",
+            "Step 1 of 20: added x<sub>9</sub>"]
     assert _fitted_titles(bias) == (bias, 1)
     X, y = make_moons(60, noise=0.2, random_state=0)
     xs, ys, _ = grid_2d(X, GRID)
