@@ -443,6 +443,21 @@ class ValidatedKernel(np.ndarray):
     def __getitem__(self, item):
         return self.view(np.ndarray)[item]
 
+    def __reduce__(self):
+        """Pickled (to another process, say) with the record of its checks, not with its
+        memos: its values cannot change, so the checks hold wherever it is unpickled, and
+        the PSD test (a Cholesky factorisation) is not run again there."""
+        return (_validated_from_pickle, (self.view(np.ndarray), self._mp_checked, self._mp_psd))
+
+
+def _validated_from_pickle(values, checked, psd):
+    """A :class:`ValidatedKernel` as :meth:`ValidatedKernel.__reduce__` pickled it."""
+    out = np.asarray(values).view(ValidatedKernel)
+    out._mp_checked = bool(checked)
+    out._mp_psd = bool(psd)
+    out.flags.writeable = False
+    return out
+
 
 def validated_kernel(K, name="K"):
     """Check a kernel matrix once, so that repeated mpcore calls on it skip the checks.

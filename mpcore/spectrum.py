@@ -829,11 +829,15 @@ SYMMETRIC_SQUARE_MEMO = "K @ K, symmetric"
 
 
 def _symmetric_square(K):
-    """K @ K averaged with its transpose: exactly symmetric (the product of two equal
-    symmetric matrices is symmetric only to rounding)."""
-    KK = np.asarray(K @ K)
-    KK += KK.T  # numpy buffers the overlapping transpose
-    KK *= 0.5
+    """K @ K of a symmetric K, exactly symmetric. Computed as K @ K.T: NumPy multiplies a
+    matrix by its own transpose with one BLAS ``syrk`` (half the products of K @ K) and
+    copies one triangle into the other. Averaged with its transpose should another path
+    leave it symmetric only to rounding."""
+    A = np.asarray(K)
+    KK = A @ A.T
+    if not np.array_equal(KK, KK.T):
+        KK += KK.T  # numpy buffers the overlapping transpose
+        KK *= 0.5
     return KK
 
 

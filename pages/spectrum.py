@@ -45,6 +45,7 @@ try:
     # the error curves compute in their own process while this run times the methods (on a
     # thread they would share the GIL with the timing: benchmarks/bench_gil.py)
     cached.start_spectrum_curves(choice, kern, n_eig, k_max)
+    cached.spectrum_exact(choice, kern)  # called here for its spinner (none inside the run)
     run = cached.spectrum_run(choice, kern, k, q, n_eig)
     figures = cached.spectrum_run_figures(choice, kern, k, q, n_eig, narrow)
 except ValueError as exc:

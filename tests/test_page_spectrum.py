@@ -451,15 +451,14 @@ def test_a_phone_gets_the_timing_table_in_three_parts_that_make_the_whole():
 
 
 def test_a_new_data_set_shows_a_spinner_for_each_computation(monkeypatch):
-    """A data set not computed before: the timed run (with the kernel matrix and the exact
-    spectrum) and the error curves each show their spinner. Streamlit shows none for a cached
-    function called inside another, so each message must sit on a function the page calls
-    itself."""
+    """A data set not computed before: the kernel matrix, the exact spectrum, the timed run
+    and the error curves each show their spinner. Streamlit shows none for a cached function
+    called inside another, so each message must sit on a function the page calls itself."""
     shown = record_spinners(monkeypatch)
     # a size no other test draws, so nothing of it is cached in this process
     at = open_app_page(PAGE, params=dict(dataset="moons", n="77", kernel="laplacian"))
     assert_clean(at)
-    for words in ("K and its exact eigenvalues", "Timing every eigen-solver",
+    for words in ("Computing K (once", "Exact eigenvalues of K", "Timing every eigen-solver",
                   "Errors over a grid of k and q"):
         assert any(words in t for t in shown), (words, shown)
     # a new n of the same data set: the curves are sliced, the run is new

@@ -85,6 +85,54 @@ def test_derived_arrays_are_plain_and_the_values_cannot_change():
     assert validated_kernel(V) is V
 
 
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**16), m=st.integers(1, 40),
+       kernel=st.sampled_from(["rbf", "sigmoid"]))
+def test_a_pickled_matrix_keeps_its_checks_and_none_of_its_memos(seed, m, kernel):
+    """What goes to another process (the eigenvalue page's curves) arrives checked: the same
+    values, read-only, PSD or not as checked, not checked again there; the memos (K @ K, the
+    eigenvalues) stay behind, and the answers are those of the plain matrix."""
+    import pickle
+
+    import mpcore._validation as validation
+
+    K = _gram(seed, m, kernel)
+    V = validated_kernel(K)
+    ekm_perturbation_bound(V, 1, 1, random_state=seed)  # fills its memos
+    assert V._mp_memo
+    W = pickle.loads(pickle.dumps(V))
+    assert type(W) is ValidatedKernel and not W.flags.writeable
+    assert (W._mp_checked, W._mp_psd) == (True, V._mp_psd)
+    assert W._mp_memo == {} and not W._mp_recent
+    np.testing.assert_array_equal(W, K)
+    calls = []
+    real = validation.check_psd_matrix
+    validation.check_psd_matrix = lambda *a, **k: calls.append(a) or real(*a, **k)
+    try:
+        assert validated_kernel(W) is W
+    finally:
+        validation.check_psd_matrix = real
+    assert calls == []
+    if V._mp_psd:
+        np.testing.assert_array_equal(exact_eigenvalues(W, 1), exact_eigenvalues(K, 1))
+    else:
+        with pytest.raises(ValueError, match="not a PSD kernel|not positive semi-definite"):
+            nystrom_eigenvalues(W, [0], 1)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("m", [1, 7, 120])
+def test_eq3s_square_of_k_is_exactly_symmetric_and_is_k_times_k(order, m):
+    """K @ K for Eq. 3 comes from one symmetric product (K @ K.T): exactly symmetric, and
+    K @ K to rounding, whichever memory order K has (a Fortran-ordered K also works)."""
+    from mpcore.spectrum import _symmetric_square
+
+    K = np.asarray(_gram(m, m), order=order)
+    KK = _symmetric_square(validated_kernel(K))
+    np.testing.assert_array_equal(KK, KK.T)
+    np.testing.assert_allclose(KK, K @ K, rtol=1e-12, atol=1e-12 * np.max(np.abs(K @ K)))
+
+
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**16), m=st.sampled_from([0, 1, 150, 500, 640]),
        scale=st.floats(1e-3, 1e3))

@@ -18,6 +18,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC, SVR
 
 import datasets
+from mpcore import validated_kernel
 from mpcore.kcca import SparseKCCA
 from mpcore.kernels import kernel_matrix, sigma_to_gamma
 from mpcore.kmp import KMPClassifier, KMPRegressor
@@ -284,6 +285,25 @@ def test_curves_for_each_n_are_the_curves_computed_for_that_n_alone(spectrum_run
         _, spectral, entrywise = curves["eq3"][name]
         assert np.all(curves["eq3"][name][0] <= spectral * (1 + 1e-9) + 1e-12)
         assert np.all(spectral <= entrywise * (1 + 1e-9) + 1e-12)
+
+
+def test_curves_computing_their_own_spectrum_are_those_given_the_pages(spectrum_run):
+    """The page's curves start before the run's exact spectrum and compute K's themselves
+    (in their own process): the same dense eigh, so the same curves, Eq. 3 included."""
+    K = validated_kernel(spectrum_run[0])
+    given_spectrum = spectrum.error_curves_by_eigenvalue(
+        K, 3, 9, k_max=12, exact=spectrum.exact_spectrum(K))
+    own = spectrum.error_curves_by_eigenvalue(validated_kernel(spectrum_run[0].copy()), 3, 9,
+                                              k_max=12)
+    assert own["with_bound"] and own["n_compared"] == given_spectrum["n_compared"] == 9
+    for part in ("nystrom", "ekm", "ekm_bounds"):
+        assert set(own[part]) == set(given_spectrum[part]), part
+        for name, errors in own[part].items():
+            np.testing.assert_allclose(errors, given_spectrum[part][name], rtol=1e-12,
+                                       atol=1e-15, err_msg=f"{part} {name}")
+    for name, arrays in own["eq3"].items():
+        for a, b in zip(arrays, given_spectrum["eq3"][name], strict=True):
+            np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15, err_msg=name)
 
 
 def test_curves_grow_with_n_and_refuse_an_n_they_were_not_computed_for(spectrum_run):

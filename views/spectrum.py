@@ -344,11 +344,10 @@ def error_curves_by_eigenvalue(K, seed: int, n_top: int, k_max: int, *,
     n_top = int(n_top)
     if not 1 <= n_top <= m:
         raise ValueError(f"n_top must be between 1 and m = {m}, got {n_top}.")
-    if exact is None:
-        exact = exact_eigenvalues(K, n_top, method="eigh")
-    else:
-        _remember_spectrum(K, exact)
-        exact = exact["values"][:n_top]
+    if exact is None:  # every eigenvalue (Eq. 3 needs them all), as exact_spectrum's
+        exact = dict(values=exact_eigenvalues(K, m, method="eigh"))
+    _remember_spectrum(K, exact)
+    exact = np.asarray(exact["values"], dtype=float)[:n_top]
     n_cmp = n_compared(exact)
     exact = exact[:n_cmp]
     k_grid, q_grid = log_grid(min(k_max, m)), log_grid(min(m, SPECTRUM_Q_GRID_MAX))

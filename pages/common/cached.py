@@ -483,26 +483,28 @@ def _curves_top(choice: DataChoice, n_eig: int) -> int:
 
 
 @cache_resource(max_entries=ENTRIES, ttl=TTL,
-                show_spinner="Computing K and its exact eigenvalues (once per data set and "
-                             "kernel)...")
+                show_spinner="Computing K (once per data set and kernel)...")
 def spectrum_curves_started(choice: DataChoice, kern: KernelChoice, k_max: int,
                             n_top: int) -> Future:
     """views.spectrum.error_curves_by_eigenvalue (each method's error on each of the top
     ``n_top`` eigenvalues over the grids of k and q, once per data set and kernel), started
-    in the curves' process, beside the script run that times the methods. K and its exact
-    spectrum are computed here, in the run, since the timed run needs them too. One future
-    shared by every session."""
+    in the curves' process, beside the script run that times the methods. K is computed
+    here, in the run, since the timed run needs it too; the process computes K's exact
+    spectrum itself, while the run computes it for the methods (the curves start one dense
+    ``eigh`` earlier: they are the longer part of a new K). One future shared by every
+    session."""
     args, kwargs = _curves_arguments(choice, kern, k_max, n_top)
     return _CURVES.submit(_spectrum.error_curves_by_eigenvalue, *args, **kwargs)
 
 
-def _curves_arguments(choice: DataChoice, kern: KernelChoice, k_max: int,
-                      n_top: int) -> tuple[tuple, dict]:
-    """views.spectrum.error_curves_by_eigenvalue's arguments: K as a plain array (not its
-    record of checks and products, which the process makes again: 9 ms at m = 506), its
-    exact spectrum, and Eq. 3's size limit (read where it is used, as the page reads it)."""
-    return ((np.asarray(full_kernel(choice, kern)), choice.seed, n_top, k_max),
-            {"exact": dict(spectrum_exact(choice, kern)),
+def _curves_arguments(choice: DataChoice, kern: KernelChoice, k_max: int, n_top: int,
+                      exact: dict | None = None) -> tuple[tuple, dict]:
+    """views.spectrum.error_curves_by_eigenvalue's arguments: K (pickled with the record of
+    its checks, so the process does not check it again: a Cholesky factorisation, 9 ms at
+    m = 506 and 0.12 s at m = 1797), K's exact spectrum if the caller has it, and Eq. 3's
+    size limit (read where it is used, as the page reads it)."""
+    return ((full_kernel(choice, kern), choice.seed, n_top, k_max),
+            {"exact": None if exact is None else dict(exact),
              "bound_grid_max_m": SPECTRUM_BOUND_GRID_MAX_M})
 
 
@@ -525,7 +527,8 @@ def spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int, k_max: i
         by_eigenvalue = spectrum_curves_started(choice, kern, k_max, n_top).result()
     except BrokenProcessPool:  # the process died (killed, out of memory): computed here
         spectrum_curves_started.clear(choice, kern, k_max, n_top)  # a new process next time
-        args, kwargs = _curves_arguments(choice, kern, k_max, n_top)
+        args, kwargs = _curves_arguments(choice, kern, k_max, n_top,
+                                         exact=spectrum_exact(choice, kern))
         by_eigenvalue = _spectrum.error_curves_by_eigenvalue(*args, **kwargs)
     except Exception:
         spectrum_curves_started.clear(choice, kern, k_max, n_top)  # the next run tries again
