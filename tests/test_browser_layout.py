@@ -16,7 +16,9 @@ the browser, not its pixels; the page shows no exception and raised no JavaScrip
   does not reach into another panel's plot area;
 - a colour bar covers no axis title, tick label, Play/Pause button or step slider, the
   buttons and the slider cover no axis title or tick label, and all of them lie inside
-  their figure (what presentation mode's resized figures got wrong);
+  their figure (what presentation mode's resized figures got wrong); a colour bar's title
+  stands apart from its own tick labels (plotly set a title on the bar's right side among
+  them on the sparse-KPCA page);
 - on the KMP page the decision surface's legend, colour bar, Play/Pause buttons, step
   slider and the slider's current value overlap neither each other nor the plot area, a
   tick label or a title (:func:`overlapping`; also in presentation mode and the quiz);
@@ -205,6 +207,22 @@ _GEOMETRY_JS = r"""() => {
       for (const [other, o] of [...titles, ...ticks]) {
         if (hit(b, o)) parts.push(`${kind} ${at(b)} covers ${other} ${at(o)}`);
       }
+    }
+    // a colour bar's title apart from the column of its own tick labels (not between two)
+    for (const cb of [...gd.querySelectorAll('.colorbar')].filter(vis)) {
+      const title = cb.querySelector('.cbtitle');
+      const labels = [...cb.querySelectorAll('.cbaxis text')].filter(vis)
+        .map(e => e.getBoundingClientRect());
+      if (!title || !vis(title) || !labels.length) continue;
+      const t = title.getBoundingClientRect();
+      const column = {left: Math.min(...labels.map(r => r.left)),
+                      right: Math.max(...labels.map(r => r.right)),
+                      top: Math.min(...labels.map(r => r.top)),
+                      bottom: Math.max(...labels.map(r => r.bottom))};
+      // by more than a pixel, as the texts of a figure (_overlapping_texts)
+      const near = {left: column.left + 1, right: column.right - 1, top: column.top + 1,
+                    bottom: column.bottom - 1};
+      if (hit(t, near)) parts.push(`colour bar title ${at(t)} among its tick labels ${at(column)}`);
     }
   }
   const graphs = [...document.querySelectorAll('.mp-chart .js-plotly-plot')]

@@ -244,7 +244,7 @@ def _styled_grid(height: int) -> dict:
         horizontal_spacing=0.11, vertical_spacing=0.24)
     fig.update_layout(
         coloraxis=dict(colorscale=SEQUENTIAL, cmin=0.0, cmax=1.0,
-                       colorbar=dict(title=dict(text="latent z", side="right"), len=0.42, y=0.79,
+                       colorbar=dict(title=dict(text="latent z", side="top"), len=0.42, y=0.79,
                                      x=1.01, xanchor="left", thickness=16,
                                      tickfont=dict(size=15, color=INK))),
     )

@@ -150,7 +150,7 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
     data = [dict(type="scatter", x=X2[:, 0], y=X2[:, 1], mode="markers",
                  marker=dict(color=s0.residual_diag, size=9, colorscale=scale_stops(SEQUENTIAL), cmin=0,
                              cmax=diag_max, line=dict(width=0.5, color="#333"),
-                             colorbar=inked_colorbar(title=dict(text="K̂<sub>ii</sub>", side="right"),
+                             colorbar=inked_colorbar(title=dict(text="K̂<sub>ii</sub>", side="top"),
                                                 x=0.405, y=0.78, len=0.42, thickness=14)),
                  name="training points",
                  hovertemplate="i = %{pointNumber}<br>K̂ii = %{marker.color:.3g}<extra></extra>",
@@ -203,11 +203,12 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
         yaxis=dict(range=[X2[:, 1].min() - pad[1], X2[:, 1].max() + pad[1]],
                    title=dict(text=axis_labels[1])),
         xaxis2=dict(range=[-0.5, len(X2) - 0.5], title=dict(text="training index i")),
-        # no y titles on the right-hand panels: the panel titles say it, and the colour bars
-        # of the left-hand panels need the room
-        yaxis2=dict(range=[-0.02, 1.12]),
+        # no y titles on the right-hand panels (the panel titles say it) and their tick
+        # labels on their right: the colour bars of the left-hand panels, with their own
+        # labels, need the room between the columns
+        yaxis2=dict(range=[-0.02, 1.12], side="right"),
         xaxis4=dict(title=dict(text="step j (basis vectors)"), range=[-0.3, k + 0.3]),
-        yaxis4=dict(range=[0, ymax * 1.05]))
+        yaxis4=dict(range=[0, ymax * 1.05], side="right"))
     if has_heat:
         heat_abs = float(np.max(np.abs(heatmaps[0]))) or 1.0
         size = heatmaps.shape[1]
@@ -215,7 +216,7 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
         ticks = np.unique(np.linspace(0, size - 1, min(size, 8)).astype(int))
         data.append(dict(type="heatmap", z=heatmaps[start], colorscale=scale_stops(DIVERGING), zmid=0,
                          zmin=-heat_abs, zmax=heat_abs,
-                         colorbar=inked_colorbar(title=dict(text="K̂", side="right"),
+                         colorbar=inked_colorbar(title=dict(text="K̂", side="top"),
                                             x=0.405, y=0.22, len=0.42, thickness=14),
                          customdata=np.array([[f"{a}, {b}" for b in shown] for a in shown]),
                          hovertemplate="K̂ at (i, i') = (%{customdata})<br>"
@@ -270,7 +271,7 @@ def _styled_grid(has_heat: bool, height: int) -> dict:
         fig.update_yaxes(visible=False, row=2, col=1)
     base_layout(fig, height=height, legend_top=False)
     # the legend names panel 4's curves; under the figure, it covers no data at any width
-    fig.update_layout(margin=dict(b=215, t=70),
+    fig.update_layout(margin=dict(b=215, t=70, r=50),
                       legend=dict(x=1.0, y=0.0, yref="container", xanchor="right", yanchor="bottom",
                                   orientation="h",
                                   bgcolor="rgba(255,255,255,0.85)", bordercolor="#999",
