@@ -38,6 +38,9 @@ def test_one_panel_keeps_only_that_panels_traces_on_the_whole_area(skpca_fig):
         assert shown and all(_axes(t) == ("x" + sfx, "y" + sfx) for t in shown)
         assert out["layout"]["xaxis" + sfx]["domain"] == [0.0, 1.0]
         assert out["layout"]["yaxis" + sfx]["domain"] == [0.0, 1.0]
+        # alone, its y tick labels on its left (the grid puts the right-hand panels' on
+        # their right)
+        assert out["layout"]["yaxis" + sfx].get("side", "left") == "left"
         assert len(out["layout"]["annotations"]) == 1  # its own title only
         assert 0.9 <= out["layout"]["annotations"][0]["y"] <= 1.1
         # the height asked for, or taller when it would leave the plot area less than

@@ -298,7 +298,10 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
         if not m:
             continue
         if key in (xa, ya):
-            layout[key] = dict(layout[key], domain=[0.0, 1.0])
+            # alone, a panel has its y tick labels on its left, where they are looked for (a
+            # grid may put them on the right, to leave its colour bars room between columns)
+            side = {"side": "left"} if key == ya and layout[key].get("side") == "right" else {}
+            layout[key] = dict(layout[key], domain=[0.0, 1.0], **side)
         else:
             layout[key] = dict(layout[key], visible=False, domain=[0.0, 0.01])
     layout["annotations"] = _annotations(layout.get("annotations"), sfx, box)
