@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 
 from mpcore.plots import open_at, prevalidated, typed_arrays
 from mpcore.plots._common import play_controls_layout
-from pages.common.charts import PLOTLY_BUNDLE, ChartEvent, chart_payload, plotly_src
+from pages.common.charts import (CHART_COMPONENT, PLOTLY_BUNDLE, ChartEvent, chart_payload,
+                                 plotly_src)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -133,3 +134,41 @@ def test_no_page_draws_with_st_plotly_chart():
             if isinstance(node, ast.Attribute) and node.attr == "plotly_chart":
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not found, f"st.plotly_chart loads plotly.js's full bundle: {found}"
+
+
+def _draws(at) -> dict[str, list[int]]:
+    """The draw numbers of a run's components (fit, timeline, charts), by component."""
+    from apptest_util import _elements
+
+    out = {}
+    for el in (e for e in _elements(at._tree) if getattr(e, "type", None) == "bidi_component"):
+        name = el.proto.component_name
+        sent = el.proto.bytes if name == CHART_COMPONENT else el.proto.json
+        out.setdefault(name, []).append(json.loads(sent)["draw"])
+    return out
+
+
+def test_every_component_of_every_run_has_a_larger_draw_number():
+    """pages.common.charts.draw_number: a run's components all have numbers larger than any
+    of the run before (Home, then a page, after a control changed, on another page), each
+    its own; the browser keeps a component's data with the largest one."""
+    from streamlit.testing.v1 import AppTest
+
+    from apptest_util import APP
+
+    at = AppTest.from_file(str(APP), default_timeout=180)
+    runs = [_draws(at.run())]  # Home: the fit component only
+    at.switch_page("pages/kcca.py")
+    runs.append(_draws(at.run()))
+    at.slider(key="kcca.n").set_value(40).run()
+    runs.append(_draws(at))
+    at.switch_page("pages/kmp.py")
+    runs.append(_draws(at.run()))
+    assert not at.exception, [e.value for e in at.exception]
+    assert "mp_fit" in runs[0], runs
+    assert all({"mp_timeline", CHART_COMPONENT} <= set(run) for run in runs[1:]), runs
+    numbers = [sum(run.values(), []) for run in runs]
+    for before, after in zip(numbers, numbers[1:]):
+        assert min(after) > max(before), runs
+    for run in numbers:
+        assert len(set(run)) == len(run), runs

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from .charts import LOAD_PLOTLY_JS, plotly_src
+from .charts import LOAD_PLOTLY_JS, draw_number, plotly_src
 
 #: Key (or start of the keys) of containers whose Markdown table holds labels a person or a
 #: file chose (KMP's classes, from a CSV up to 20 digits, twice a row; a mixed dictionary's
@@ -69,8 +69,10 @@ export default function (component) {
       t = setTimeout(window.__mpReportWidth, 400);
     });
   }
-  if (data && setTriggerValue) {
-    window.__mpWidth = { narrow: !!data.narrow, below: data.narrowBelow, report: setTriggerValue };
+  // an older run's data that arrives after a newer one's is left out (see draw_number)
+  if (data && setTriggerValue && (data.draw || 0) >= ((window.__mpWidth || {}).draw || 0)) {
+    window.__mpWidth = { narrow: !!data.narrow, below: data.narrowBelow, report: setTriggerValue,
+                         draw: data.draw || 0 };
     window.__mpReportWidth();
   }
   if (window.__mpFit) { window.__mpFit(); return; }
@@ -160,5 +162,6 @@ def fit_text():
     def _on_vw():
         remember_width((st.session_state.get("mp_fit") or {}).get("vw"))
 
-    _COMPONENT(key="mp_fit", data=dict(narrow=is_narrow(), narrowBelow=NARROW, plotly=plotly_src()),
+    _COMPONENT(key="mp_fit", data=dict(narrow=is_narrow(), narrowBelow=NARROW, plotly=plotly_src(),
+                         draw=draw_number()),
                on_vw_change=_on_vw)

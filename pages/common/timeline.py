@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from .charts import draw_number
 from .state import Schema
 from .widgets import current, update
 
@@ -37,6 +38,8 @@ export default function (component) {
   const root = parentElement.querySelector(".tl");
   if (!root) return;
   const s = root.__tl || (root.__tl = { seq: data.seq || 0 });
+  // an older run's data that arrives after a newer one's is left out (see draw_number)
+  if (s.data && (data.draw || 0) < (s.data.draw || 0)) return;
   s.data = data;
   root.classList.toggle("present", !!data.present);
   const count = root.querySelector(".tl-count");
@@ -270,13 +273,12 @@ _CSS = """
 .tl.present .tl-bar button { font-size: 1.2rem; }
 """
 
-_COMPONENT = st.components.v2.component(
-    "mp_timeline",
-    html=('<div class="tl" data-step="1"><div class="tl-bar"><span class="tl-count"></span>'
-          '<button class="tl-play" type="button" title="Play in the browser (space)">▶ Play</button>'
-          '<button class="tl-pause" type="button" title="Pause (space)">❚❚ Pause</button></div>'
-          '<div class="tl-lines"></div></div>'),
-    css=_CSS, js=_JS)
+_HTML = ('<div class="tl" data-step="1"><div class="tl-bar"><span class="tl-count"></span>'
+         '<button class="tl-play" type="button" title="Play in the browser (space)">▶ Play</button>'
+         '<button class="tl-pause" type="button" title="Pause (space)">❚❚ Pause</button></div>'
+         '<div class="tl-lines"></div></div>')
+
+_COMPONENT = st.components.v2.component("mp_timeline", html=_HTML, css=_CSS, js=_JS)
 
 
 def chart_key(schema: Schema) -> str:
@@ -319,7 +321,7 @@ def timeline(schema: Schema, *, n_steps: int, lines: list[list[str]]):
                          chart=chart_key(schema), lines=lines,
                          page=schema.page, present=bool(state.get("present", False)),
                          vh=st.session_state.get("_window_height", 0),
-                         narrow=is_narrow(), narrowBelow=NARROW),
+                         narrow=is_narrow(), narrowBelow=NARROW, draw=draw_number()),
                on_step_change=_on_step, on_vh_change=_on_vh, on_vw_change=_on_vw)
 
 
