@@ -162,6 +162,6 @@ def fit_text():
     def _on_vw():
         remember_width((st.session_state.get("mp_fit") or {}).get("vw"))
 
-    _COMPONENT(key="mp_fit", data=dict(narrow=is_narrow(), narrowBelow=NARROW, plotly=plotly_src(),
-                         draw=draw_number()),
+    data = dict(narrow=is_narrow(), narrowBelow=NARROW, plotly=plotly_src())
+    _COMPONENT(key="mp_fit", data=dict(data, draw=draw_number("mp_fit", data)),
                on_vw_change=_on_vw)

@@ -316,12 +316,13 @@ def timeline(schema: Schema, *, n_steps: int, lines: list[list[str]]):
     def _on_vw():
         remember_width(st.session_state.get(f"{schema.page}.timeline", {}).get("vw"))
 
-    _COMPONENT(key=f"{schema.page}.timeline",
-               data=dict(j=j, seq=int(st.session_state.get(seq_key, 0)), n=int(n_steps),
-                         chart=chart_key(schema), lines=lines,
-                         page=schema.page, present=bool(state.get("present", False)),
-                         vh=st.session_state.get("_window_height", 0),
-                         narrow=is_narrow(), narrowBelow=NARROW, draw=draw_number()),
+    key = f"{schema.page}.timeline"
+    data = dict(j=j, seq=int(st.session_state.get(seq_key, 0)), n=int(n_steps),
+                chart=chart_key(schema), lines=lines, page=schema.page,
+                present=bool(state.get("present", False)),
+                vh=st.session_state.get("_window_height", 0), narrow=is_narrow(),
+                narrowBelow=NARROW)
+    _COMPONENT(key=key, data=dict(data, draw=draw_number(key, data)),
                on_step_change=_on_step, on_vh_change=_on_vh, on_vw_change=_on_vw)
 
 
