@@ -404,7 +404,7 @@ def draw_number(key: str, data) -> int:
     the older run's data, arriving last, does not replace the newer. Unchanged data keeps its
     number because Streamlit runs a component's JavaScript again only for a changed JSON: a
     number new on every run made the timeline and fit components run on every run (KMP's
-    lighter sliders took 30 to 60 ms longer).
+    lighter sliders took 20 to 60 ms longer).
     """
     sig = hash(data if isinstance(data, bytes) else json.dumps(data, sort_keys=True, default=str))
     sent = st.session_state.setdefault("_mp_drawn", {})
