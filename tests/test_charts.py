@@ -187,8 +187,8 @@ def test_a_component_gets_a_larger_draw_number_for_new_data_only():
         news = [draw for key, (data, draw) in run.items() if draw > before]
         assert len(set(news)) == len(news), (i, news)
     assert changed >= 5, changed  # the page's timeline and chart, twice, and KMP's
-    # a new session (a browser reconnected after its server restarted keeps its components)
-    # draws with numbers larger than the old session's
+    # a new session (a browser reconnected to a restarted server) draws with numbers larger
+    # than the old session's
     again = AppTest.from_file(str(APP), default_timeout=180)
     again.run()
     again.switch_page("pages/kcca.py")

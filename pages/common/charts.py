@@ -406,16 +406,17 @@ def draw_number(key: str, data) -> int:
     number because Streamlit runs a component's JavaScript again only for a changed JSON: a
     number new on every run made the timeline and fit components run on every run (KMP's
     lighter sliders took 20 to 60 ms longer). A number is the clock's time in microseconds
-    (or one more than the last), so that a new session's numbers are larger than an old
-    one's: a browser that reconnects after its server restarted keeps its components.
+    (or one more than the last), so numbers never go back, even from one session to the
+    next: a browser that reconnects to a restarted server gets a new session, and no
+    component it still shows may refuse that session's data as older.
     """
     sig = hash(data if isinstance(data, bytes) else json.dumps(data, sort_keys=True, default=str))
     sent = st.session_state.setdefault("_mp_drawn", {})
     last = sent.get(key)
     if last is not None and last[0] == sig:
         return last[1]
-    # the clock's microseconds, not a count from 1: a browser that reconnects to a new
-    # session (its server restarted) keeps its components, with the old session's numbers
+    # the clock's microseconds, not a count from 1: a new session's numbers (a browser that
+    # reconnected to a restarted server) are larger than its old session's
     n = max(int(st.session_state.get("_mp_draw", 0)) + 1, time.time_ns() // 1000)
     st.session_state["_mp_draw"] = n
     sent[key] = (sig, n)
