@@ -143,13 +143,17 @@ def _elements(node):
 
 
 def timeline(at) -> dict:
-    """Data of the page's timeline component: step ``j``, ``n`` steps, per-step ``lines``."""
+    """Data of the page's timeline component: step ``j``, ``n`` steps, per-step ``lines``;
+    without its draw number (``pages.common.charts.draw_number``: the clock's time when the
+    data was new, so two sessions showing the same thing send different numbers)."""
     import json
 
     found = [el for el in _elements(at._tree) if getattr(el, "type", None) == "bidi_component"
              and el.proto.component_name == "mp_timeline"]
     assert len(found) == 1, f"{len(found)} timeline components on the page"
-    return json.loads(found[0].proto.json)
+    data = json.loads(found[0].proto.json)
+    assert isinstance(data.pop("draw", None), int), "the timeline's data has no draw number"
+    return data
 
 
 def step_counter(at) -> tuple[int, int]:
