@@ -87,6 +87,14 @@ export default function (component) {
       white-space: normal !important; overflow: visible !important;
       text-overflow: clip !important; overflow-wrap: anywhere; }
     [data-testid="stMetricLabel"] > div { overflow: visible !important; }
+    /* a page's name in the sidebar's navigation wraps too ("Approximate vs exact eigenvalues"
+       missed its 214 px by less than a pixel at 1280 and 1920, and lost "ues" to an ellipsis) */
+    [data-testid="stSidebarNavLink"] span:has(> .stMarkdownEllipsis),
+    [data-testid="stSidebarNavLink"] .stMarkdownEllipsis,
+    [data-testid="stSidebarNavLink"] .stMarkdownEllipsis p {
+      white-space: normal !important; overflow: visible !important;
+      text-overflow: clip !important; line-height: 1.35; }
+    [data-testid="stSidebarNavLink"] { height: auto !important; min-height: 2rem; }
     .katex-display > .katex { max-width: 100%; }
     /* a number in a Markdown table (a column aligned right) never breaks at its minus sign */
     [data-testid="stMarkdownContainer"] td[style*="right"] { white-space: nowrap; }
