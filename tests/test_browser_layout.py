@@ -342,9 +342,11 @@ _FIGURE_TEXTS_JS = r"""() => {
       }
     }
     // the figure's title (a step's "Step 1 of 5: added x37") inside its figure, apart from
-    // the legend's entries
+    // the legend's entries; its top too: plotly.js raises a title of two or more lines
+    // anchored at its top by 0.7 em, which cut its first line at the figure's top edge
     const title = union([...gd.querySelectorAll('.gtitle')]);
-    if (title && (title.left < fig.left - 1 || title.right > fig.right + 1)) {
+    if (title && (title.left < fig.left - 1 || title.right > fig.right + 1
+                  || title.top < fig.top - 1 || title.bottom > fig.bottom + 1)) {
       found.push(`the figure's title ${at(title)} runs off its figure ${at(fig)}`);
     }
     if (title) {

@@ -190,6 +190,19 @@ def _readable_text(trace):
 #: the title when there is one).
 TITLE_TOP_PX = 12
 LEGEND_TOP_PX = {True: 50, False: 8}
+#: plotly.js draws a title of two or more lines (``<br>``) anchored at its top 0.7 em higher
+#: than a title of one line, whatever its number of lines: placed 12 px under the figure's
+#: top edge, a 20 px title's first line began 6 px above it, cut there, against 8 px under
+#: it for one line (measured in chromium).
+MULTILINE_TITLE_RAISE_EM = 0.7
+
+
+def title_top_y(height, top_px=TITLE_TOP_PX, *, multiline=False, font_size=FONT_SIZE + 3):
+    """``title.y`` (``yref="container"``, ``yanchor="top"``) that puts a title's first line
+    ``top_px`` under the top edge of a figure ``height`` px tall, as for one line when
+    ``multiline`` (the title, or the title of any of its frames, has several lines)."""
+    raise_px = MULTILINE_TITLE_RAISE_EM * font_size if multiline else 0.0
+    return 1 - (top_px + raise_px) / height
 
 
 def legend_on_top(fig, *, height, titled=False):
@@ -207,8 +220,9 @@ def legend_on_top(fig, *, height, titled=False):
     fig.update_layout(legend=dict(orientation="h", yref="container", yanchor="top",
                                   y=1 - LEGEND_TOP_PX[bool(titled)] / height, x=0))
     if titled:
+        text = fig.layout.title.text or ""
         fig.update_layout(title=dict(yref="container", yanchor="top",
-                                     y=1 - TITLE_TOP_PX / height))
+                                     y=title_top_y(height, multiline="<br>" in text)))
     return fig
 
 

@@ -24,9 +24,9 @@ from ._common import (
     LEGEND_TOP_PX,
     OKABE_ITO,
     PALETTE,
-    TITLE_TOP_PX,
     deep_merge,
     plain_text,
+    title_top_y,
 )
 from ._panels import _text_px, frames_retitled, legend_names
 from ._kmp_parts import (
@@ -217,6 +217,7 @@ def _surface(X, y, Z, xs, ys, basis, kernels=None, *, classes=None, positive=1,
         layout["margin"] = dict(layout["margin"], t=layout["margin"]["t"] + extra)
         layout["legend"] = dict(layout["legend"],
                                 y=layout["legend"]["y"] - extra / (height + extra))
+        layout["title"] = dict(layout["title"], y=title_top_y(height + extra, multiline=True))
     layout.update(_controls(k, start, frame_ms, height=height, colorbar=True, rows=rows))
     return dict(data=data, layout=layout, frames=frames)
 
@@ -488,7 +489,8 @@ def _fit_legend_on_top(fig, *, height, title_lines=1):
     total = int(height) + top - old_top
     fig.update_layout(
         height=total, margin=dict(t=top, r=20),
-        title=dict(yref="container", yanchor="top", y=1 - TITLE_TOP_PX / total),
+        title=dict(yref="container", yanchor="top",
+                   y=title_top_y(total, multiline=title_lines > 1)),
         legend=dict(orientation="h", x=0.0, xanchor="left", yref="container", yanchor="top",
                     y=1 - legend_top / total, entrywidth=1 / columns,
                     entrywidthmode="fraction"))

@@ -54,6 +54,16 @@ _BREAK = re.compile(r"\s*<br\s*/?>\s*", re.IGNORECASE)
 _TAG = re.compile(r"<[^>]+>")
 
 
+def _title_y(title: dict, height: int, lines: int) -> float:
+    """A phone figure's title ``title.y``: its first line :data:`_TITLE_TOP_PX` under the top
+    edge, whether it (or a frame's title) takes one line or several (see
+    :func:`mpcore.plots._common.title_top_y`)."""
+    from ._common import FONT_SIZE, title_top_y
+
+    size = (title.get("font") or {}).get("size") or FONT_SIZE + 3
+    return title_top_y(height, _TITLE_TOP_PX, multiline=lines > 1, font_size=size)
+
+
 def _lines(text) -> list[str]:
     return [_TAG.sub("", part) for part in _BREAK.split(text)] if isinstance(text, str) else []
 
@@ -332,8 +342,9 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
     if titled:
         title = dict(title if isinstance(title, dict) else dict(text=title))
         title["text"] = _wrapped(title["text"])
-        layout["title"] = dict(title, yref="container", yanchor="top", y=1 - _TITLE_TOP_PX / h)
         title_lines = max(len(_lines(t)) for t in [title["text"], *frame_titles])
+        layout["title"] = dict(title, yref="container", yanchor="top",
+                               y=_title_y(title, h, title_lines))
     below_title = _TITLE_TOP_PX + title_lines * _TITLE_LINE_PX + 8 if titled else 0
     panel_title_px = max([len(_lines(a.get("text"))) * _PANEL_LINE_PX + 6
                           for a in layout["annotations"]
@@ -403,9 +414,10 @@ def narrow_layout(fig: dict, *, height: int | None = None) -> dict:
     # edge, the plot area under it: the figure taller by what its lines take beyond 70 px
     frames = fig.get("frames")
     title = layout.get("title")
-    if isinstance(title, dict) and isinstance(title.get("text"), str):
+    titled = isinstance(title, dict) and isinstance(title.get("text"), str)
+    if titled:
         layout["title"] = dict(title, text=_wrapped(title["text"]), yref="container",
-                               yanchor="top", y=1 - _TITLE_TOP_PX / h)
+                               yanchor="top")
         if frames:
             frames = frames_retitled(frames, _wrapped)
         lines = max(len(_lines(t)) for t in [layout["title"]["text"]] + [
@@ -416,7 +428,8 @@ def narrow_layout(fig: dict, *, height: int | None = None) -> dict:
     if top > 70:
         h += top - 70
         layout["height"] = h
-        layout["title"]["y"] = 1 - _TITLE_TOP_PX / h
+    if titled:
+        layout["title"]["y"] = _title_y(layout["title"], h, lines)
     data, layout = _stack_below(data, layout, height=h, top=top, extra=legend)
     out = dict(fig, data=data, layout=layout)
     if frames is not None:
