@@ -436,13 +436,13 @@ with tabs[2]:
         markers = {VAL_STOP: k_val, BOUND_STOP: k_bound, TEST_MIN: k_test}
         if task == "classification":
             err_title, ex_title = "Misclassification rate", "test misclassification rate"
-            b_title = "Theorem 3 bound on the misclassification rate"
+            b_title = "Theorem 3 bound on<br>the misclassification rate"
         else:
             err_title = "Mean squared error"
             ex_title = f"fraction of test points with |f(x) − y| > α = {curves.alpha:.3g}"
-            b_title = f"Theorem 3 bound on P(|f(x) − y| > α), α = {curves.alpha:.3g}"
-        if cls is not None:
-            b_title += f" (class {classes[p]} against the rest)"
+            b_title = f"Theorem 3 bound on<br>P(|f(x) − y| > α), α = {curves.alpha:.3g}"
+        if cls is not None:  # (the lines a phone holds: the figure makes room for a third)
+            b_title += f",<br>class {classes[p]} against the rest"
         fig = kmp_curves_figure(errors, bound=path.bound, bound_scale=scale,
                                 exceed=path.test_exceed, t_fraction=path.n_errors / curves.m,
                                 markers=markers, error_title=err_title, exceed_title=ex_title,

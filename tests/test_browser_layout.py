@@ -357,6 +357,13 @@ _FIGURE_TEXTS_JS = r"""() => {
     // panel titles (the annotations above subplots): apart from each other and from axis titles
     const notes = [...gd.querySelectorAll('.annotation-text-g')].filter(vis)
       .map(g => [g.textContent.trim().slice(0, 30), g.getBoundingClientRect()]);
+    // ... and every annotation inside its figure (plotly.js cuts what runs past its edges)
+    for (const [t, b] of notes) {
+      if (b.left < fig.left - 1 || b.right > fig.right + 1 || b.top < fig.top - 1
+          || b.bottom > fig.bottom + 1) {
+        found.push(`text "${t}" ${at(b)} runs off its figure ${at(fig)}`);
+      }
+    }
     for (let i = 0; i < notes.length; i++) {
       for (let j = i + 1; j < notes.length; j++) {
         if (hit(notes[i][1], notes[j][1])) found.push(`texts "${notes[i][0]}" and "${notes[j][0]}" overlap`);
@@ -507,6 +514,41 @@ def test_many_classes_fit(streamlit_server, shared_context, size):
                SIZES[size])
     try:
         check_layout(pg, f"kmp_digits_{size}", whole=False)
+    finally:
+        pg.close()
+
+
+#: Sparse KPCA's note in place of the m x m heatmap and the plot areas of its figure, in page
+#: coordinates.
+_LARGE_M_JS = r"""() => {
+  const gd = document.querySelector('.mp-chart .js-plotly-plot');
+  const note = [...gd.querySelectorAll('.annotation-text-g')]
+    .find(g => g.textContent.includes('heatmap is not drawn'));
+  const box = (e) => { const r = e.getBoundingClientRect();
+                       return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; };
+  return {note: note ? box(note) : null,
+          areas: Object.fromEntries([...gd.querySelectorAll('.nsewdrag')]
+            .map(e => [e.getAttribute('data-subplot'), box(e)]))};
+}"""
+
+
+@pytest.mark.parametrize("size", ["projector", "full-hd"])
+def test_large_m_note_lies_in_its_empty_panel(streamlit_server, shared_context, size):
+    """Sparse KPCA on digits (m = 1257 training points) draws no m x m heatmap and says so
+    in its place, the lower-left panel. plotly.js drops an axis no trace uses, and the note,
+    placed on that axis's domain, fell back to the first panel's data coordinates: over the
+    data panel's points, its first letter cut at the figure's left edge."""
+    pg = _open(shared_context, PAGES["skpca"].url(streamlit_server.base, "dataset=digits"),
+               SIZES[size])
+    try:
+        check_layout(pg, f"skpca_digits_{size}", whole=False)
+        geo = pg.evaluate(_LARGE_M_JS)
+        note, areas = geo["note"], geo["areas"]
+        assert note is not None, "the note is drawn"
+        data, trace = areas["xy"], areas["x4y4"]
+        # under the data panel, left of the trace-residual panel, level with it
+        assert note["top"] > data["bottom"] and note["right"] < trace["left"], geo
+        assert trace["top"] < (note["top"] + note["bottom"]) / 2 < trace["bottom"], geo
     finally:
         pg.close()
 

@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ._common import FONT_SIZE, OKABE_ITO, PALETTE, base_layout, finite
+from ._panels import _BREAK, _wrapped
 from ._kmp_parts import (
     BOUND,
     EXCEED,
@@ -25,6 +26,11 @@ from ._kmp_parts import (
     VAL_ERR,
     _check_steps,
 )
+
+
+#: :func:`kmp_curves_figure`, in pixels: its top and bottom margins, and a line of a panel's
+#: title.
+_TOP_PX, _BOTTOM_PX, _TITLE_LINE_PX = 60, 110, 24
 
 
 def kmp_curves_figure(errors, *, bound=None, bound_scale=1.0, exceed=None, t_fraction=None,
@@ -60,7 +66,15 @@ def kmp_curves_figure(errors, *, bound=None, bound_scale=1.0, exceed=None, t_fra
     if k == 0:
         raise ValueError("No steps to draw: the pursuit chose no basis function.")
     x = np.arange(1, k + 1)
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1,
+    # the lower panel's title in lines a phone holds ("Theorem 3 bound on the
+    # misclassification rate" ran past a phone's figure, cut at its edge): it grows up into
+    # the gap between the panels (the upper panel shares its x axis: no tick labels there),
+    # which holds its lines
+    bound_title = _wrapped(bound_title)
+    lines = len(_BREAK.split(bound_title)) if isinstance(bound_title, str) else 1
+    gap = (_TITLE_LINE_PX * lines + 16) / max(height - _TOP_PX - _BOTTOM_PX, 1)
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True,
+                        vertical_spacing=min(max(0.1, gap), 0.3),
                         subplot_titles=(error_title, bound_title))
     styles = {TRAIN_ERR: (OKABE_ITO["sky"], "dash"), TEST_ERR: (OKABE_ITO["blue"], "solid"),
               VAL_ERR: (OKABE_ITO["green"], "dashdot")}
@@ -116,8 +130,8 @@ def kmp_curves_figure(errors, *, bound=None, bound_scale=1.0, exceed=None, t_fra
     fig.update_xaxes(range=[0.5, k + 0.5])
     fig.update_yaxes(rangemode="tozero")
     base_layout(fig, height=height, legend_top=False)
-    fig.update_layout(margin=dict(t=60, b=110), legend=dict(orientation="h", y=-0.12, x=0,
-                                                              yanchor="top"))
+    fig.update_layout(margin=dict(t=_TOP_PX, b=_BOTTOM_PX),
+                      legend=dict(orientation="h", y=-0.12, x=0, yanchor="top"))
     fig.update_annotations(font_size=FONT_SIZE)
     return fig
 

@@ -263,10 +263,16 @@ def _styled_grid(has_heat: bool, height: int) -> dict:
     fig = make_subplots(rows=2, cols=2, subplot_titles=titles, horizontal_spacing=0.2,
                         vertical_spacing=0.22)
     if not has_heat:
-        fig.add_annotation(text="m is large: the m × m heatmap is not drawn<br>"
-                                "(it would send m² numbers per frame).",
-                           showarrow=False, xref="x3 domain", yref="y3 domain", x=0.5, y=0.5,
-                           font=dict(size=15))
+        # at the middle of the empty panel, in paper coordinates: plotly.js drops an axis no
+        # trace uses, and the note placed on its domain ("x3 domain") fell back to the first
+        # panel's data coordinates, over its points and cut at the figure's left edge; in
+        # lines as narrow as the panel at 1280 px (centred there: a paper-referenced note's
+        # automatic anchor is its nearest side)
+        (x0, x1), (y0, y1) = fig.layout.xaxis3.domain, fig.layout.yaxis3.domain
+        fig.add_annotation(text="m is large: the m × m<br>heatmap is not drawn<br>"
+                                "(it would send m²<br>numbers per frame).",
+                           showarrow=False, xref="paper", yref="paper", x=(x0 + x1) / 2,
+                           y=(y0 + y1) / 2, xanchor="center", yanchor="middle")
         fig.update_xaxes(visible=False, row=2, col=1)
         fig.update_yaxes(visible=False, row=2, col=1)
     base_layout(fig, height=height, legend_top=False)
