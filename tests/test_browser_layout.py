@@ -364,6 +364,18 @@ _FIGURE_TEXTS_JS = r"""() => {
         found.push(`text "${t}" ${at(b)} runs off its figure ${at(fig)}`);
       }
     }
+    // a panel's title or note placed in the figure's own coordinates (not a label on the
+    // data) lies in no plot area: a title of several lines grows up out of its gap
+    const full = (gd._fullLayout && gd._fullLayout.annotations) || [];
+    for (const g of gd.querySelectorAll('.annotation')) {
+      const a = full[+g.getAttribute('data-index')];
+      const t = g.querySelector('.annotation-text-g');
+      if (!a || !t || !vis(t) || a.xref !== 'paper' || a.yref !== 'paper') continue;
+      const b = t.getBoundingClientRect();
+      for (const [s, r] of areas) {
+        if (hit(r, b)) found.push(`text "${t.textContent.trim().slice(0, 30)}" ${at(b)} lies in plot area ${s} ${at(r)}`);
+      }
+    }
     for (let i = 0; i < notes.length; i++) {
       for (let j = i + 1; j < notes.length; j++) {
         if (hit(notes[i][1], notes[j][1])) found.push(`texts "${notes[i][0]}" and "${notes[j][0]}" overlap`);
@@ -656,6 +668,8 @@ KMP_PHONE_VIEWS = {
     "compare_boston_lstat": "dataset=boston&kmp.feature=LSTAT&" + _tab("Compare with SVM (Fig. 6, 7)"),
     "losses": "n=80&" + _tab("Losses (Fig. 5)"),
     "curves": "n=80&" + _tab("Error and bound curves"),
+    # ... of one class against the rest: the bound panel's title on three lines
+    "curves_one_class": "dataset=digits&k=6&" + _tab("Error and bound curves"),
     "boston_all_features": "dataset=boston",
     "breast_cancer": "dataset=breast_cancer",
     # a 1-D fit with three widths: a two-line step title, six legend entries, and the basis
