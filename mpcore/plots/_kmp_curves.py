@@ -56,7 +56,9 @@ def kmp_curves_figure(errors, *, bound=None, bound_scale=1.0, exceed=None, t_fra
         Numbers of basis functions to mark (early-stopping choices); ``VAL_STOP``,
         ``BOUND_STOP`` and ``TEST_MIN`` take the colour of their curve.
     error_title, bound_title : str
-        Titles of the two panels.
+        Titles of the two panels; the bound's is broken into lines a phone holds (at most
+        34 characters; ``<br>`` breaks a line where you choose), and the gap above its panel
+        holds them.
     exceed_title : str
         What ``exceed`` measures (hover text).
     """
