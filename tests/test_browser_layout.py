@@ -354,6 +354,13 @@ _FIGURE_TEXTS_JS = r"""() => {
         if (hit(title, b)) found.push(`legend entry "${t}" ${at(b)} covers the title ${at(title)}`);
       }
     }
+    // ... nor an axis title (a legend placed under the plot areas at a fraction of their
+    // height came up onto the last x axis's title when the figure had fewer panels)
+    for (const [t, b] of entries) {
+      for (const [s, a] of titles) {
+        if (hit(a, b)) found.push(`legend entry "${t}" ${at(b)} covers axis title "${s}" ${at(a)}`);
+      }
+    }
     // panel titles (the annotations above subplots): apart from each other and from axis titles
     const notes = [...gd.querySelectorAll('.annotation-text-g')].filter(vis)
       .map(g => [g.textContent.trim().slice(0, 30), g.getBoundingClientRect()]);
@@ -526,6 +533,20 @@ def test_many_classes_fit(streamlit_server, shared_context, size):
                SIZES[size])
     try:
         check_layout(pg, f"kmp_digits_{size}", whole=False)
+    finally:
+        pg.close()
+
+
+def test_eigenvalue_page_without_eq3_panel_fits_a_phone(streamlit_server, shared_context):
+    """The eigenvalue page on digits (m = 1797, over the size up to which Eq. 3 is drawn over
+    the q grid) has two error panels, not three. On a phone its legend, placed under the last
+    panel at a fixed fraction of the panels' height, came up onto the x axis's title
+    "q (sketch size)"; it is placed a fixed distance under the axis now."""
+    pg = _open(shared_context, PAGES["spectrum"].url(streamlit_server.base, "dataset=digits"),
+               SIZES["phone"])
+    try:
+        check_layout(pg, "spectrum_digits_phone", whole=False)
+        assert pg.locator(".mp-chart .js-plotly-plot").count() == 3
     finally:
         pg.close()
 

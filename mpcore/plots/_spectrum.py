@@ -246,6 +246,11 @@ def _errors_titles(n_compared) -> list[str]:
     return [f"Nyström: max rel. error, {n_txt}", f"EKM: max rel. error, {n_txt}"]
 
 
+#: On a phone, the room (px) under the error figure's last plot area for its x axis (tick
+#: labels and title), above the legend.
+_PHONE_AXIS_PX = 62
+
+
 @styled_once
 def _errors_layout(panels: tuple, labels: tuple, height: int, narrow: bool) -> dict:
     """The error figure's layout without the data's decade spacing, the places of the k
@@ -290,11 +295,17 @@ def _errors_layout(panels: tuple, labels: tuple, height: int, narrow: bool) -> d
     fig.update_xaxes(type="log", dtick=1)
     fig.update_yaxes(type="log", exponentformat="power")
     if narrow:
-        base_layout(fig, height=max(height, 330 * n_cols + 260), legend_top=False)
-        # one legend entry per line under the last panel (a phone is too narrow for two)
-        fig.update_layout(legend=dict(orientation="h", x=0, font=dict(size=14), y=-0.06,
-                                      yanchor="top", entrywidth=1.0, entrywidthmode="fraction"),
-                          margin=dict(t=110, b=210, l=60, r=10))
+        h = max(height, 330 * n_cols + 260)
+        base_layout(fig, height=h, legend_top=False)
+        # one legend entry per line under the last panel (a phone is too narrow for two),
+        # a fixed distance under its plot area, below its x axis: placed at a fixed fraction
+        # of the plot areas' height, two panels' legend (no Eq. 3 panel: m over its limit)
+        # came up onto the axis title
+        top, bottom = 110, 210
+        fig.update_layout(legend=dict(orientation="h", x=0, font=dict(size=14),
+                                      y=-_PHONE_AXIS_PX / (h - top - bottom), yanchor="top",
+                                      entrywidth=1.0, entrywidthmode="fraction"),
+                          margin=dict(t=top, b=bottom, l=60, r=10))
     else:
         base_layout(fig, height=height, legend_top=False)
         # two entries per line: three did not fit a 1280 px projector's column
