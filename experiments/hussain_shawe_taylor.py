@@ -413,8 +413,8 @@ def hst_fig2_kmp(settings=None, quick=False, progress=None) -> Result:
     model, test_mse, test_alpha, bound, alpha, m, n_te = first
     k_bound, k_test, k_alpha = ks["bound"][0], ks["mse"][0], ks["alpha"][0]
     report(0.95, "KMP on Boston: figure")
-    names = {"bound": "Theorem 3 bound", "mse": "test error (mean squared)",
-             "alpha": "test error (share |f − y| > α)"}
+    names = {"bound": "Theorem 3 bound", "mse": "test error (MSE)",
+             "alpha": "test share |f − y| > α"}
     fig = argmin_distribution_figure(
         {f"{names[k]}: lowest at": v for k, v in ks.items()}, 17, x_max=s.n_basis,
         title=f"Where the curves are lowest over {s.n_splits} random 450/56 splits")

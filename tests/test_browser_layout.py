@@ -537,6 +537,24 @@ def test_many_classes_fit(streamlit_server, shared_context, size):
         pg.close()
 
 
+@pytest.mark.parametrize("size", ["projector", "phone"])
+def test_reproduce_argmin_panels_fit(streamlit_server, shared_context, size):
+    """The reproduce page's Figure 2 check draws where three curves are lowest, a panel
+    each. At 1280 px their titles ("test error (mean squared): lowest at") ran into each
+    other in one line; each is on two lines now, under the figure's title, and the count
+    axis shows whole splits."""
+    pg = _open(shared_context, PAGES["reproduce"].url(streamlit_server.base,
+                                                      "reproduce.show=hst_fig2_kmp"),
+               SIZES[size])
+    try:
+        check_layout(pg, f"reproduce_fig2_{size}", whole=False)
+        ticks = pg.evaluate("""() => [...document.querySelectorAll(
+            '.mp-chart .js-plotly-plot .yaxislayer-above .ytick text')].map(t => t.textContent)""")
+        assert ticks and all(t.isdigit() for t in ticks), ticks
+    finally:
+        pg.close()
+
+
 def test_eigenvalue_page_without_eq3_panel_fits_a_phone(streamlit_server, shared_context):
     """The eigenvalue page on digits (m = 1797, over the size up to which Eq. 3 is drawn over
     the q grid) has two error panels, not three. On a phone its legend, placed under the last

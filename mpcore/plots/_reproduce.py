@@ -30,7 +30,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ._common import FONT_SIZE, OKABE_ITO, PALETTE, base_layout, readable
+from ._common import FONT_SIZE, OKABE_ITO, PALETTE, base_layout, readable, title_top_y
 from ._panels import (_BREAK, _CHAR, _LINE, _TAG, PHONE_FIGURE_PX, _domain, _lines, _num,
                       _suffix, _text_px, legend_names, phone_legend)
 
@@ -220,6 +220,14 @@ def _finish(fig):
     return fig
 
 
+#: Characters of the argmin figure's panel titles, shared among its panels: three panels
+#: take lines of 24 (at 1280 px a panel, with its share of the gaps, holds about 250 px of
+#: an 18 px title).
+ARGMIN_TITLE_CHARS = 72
+#: Height (px) of a line of a panel's title.
+_PANEL_TITLE_LINE_PX = 24
+
+
 def argmin_distribution_figure(argmins, published, *, x_max=None, height=480, title=None):
     """Where each curve is lowest, over many random splits: one histogram per curve.
 
@@ -242,7 +250,11 @@ def argmin_distribution_figure(argmins, published, *, x_max=None, height=480, ti
     names = list(argmins)
     ks = {n: np.asarray(argmins[n], dtype=int) for n in names}
     top = int(x_max or max(int(v.max()) for v in ks.values() if v.size) or 1)
-    fig = make_subplots(rows=1, cols=len(names), subplot_titles=names, horizontal_spacing=0.08,
+    # each panel's title in lines its panel holds at 1280 px (three titles of one line ran
+    # into each other there), under the figure's title
+    titles = [_wrap(n, ARGMIN_TITLE_CHARS // len(names)) for n in names]
+    lines = max(len(_lines(t)) for t in titles)
+    fig = make_subplots(rows=1, cols=len(names), subplot_titles=titles, horizontal_spacing=0.08,
                         shared_yaxes=True)
     for c, n in enumerate(names, start=1):
         counts = np.bincount(ks[n], minlength=top + 1)[1: top + 1]
@@ -256,7 +268,17 @@ def argmin_distribution_figure(argmins, published, *, x_max=None, height=480, ti
     fig.update_yaxes(title_text="splits", row=1, col=1)
     base_layout(fig, height=height, title=title, legend_top=False)
     fig.update_layout(bargap=0.1)
-    return _finish(fig)
+    # counts: whole numbers of splits on the axis, about six ticks (not "0.5 splits")
+    most = max((int(np.bincount(v).max()) for v in ks.values() if v.size), default=1)
+    fig.update_yaxes(rangemode="tozero", tick0=0, dtick=max(1, math.ceil(most / 6)))
+    _finish(fig)
+    if lines > 1:  # the panels' titles grow up from the plot areas: room above them
+        top_px = 60 + _PANEL_TITLE_LINE_PX * (lines - 1) + (30 if title else 0)
+        fig.update_layout(margin=dict(t=top_px))
+        if title:
+            fig.update_layout(title=dict(yref="container", yanchor="top",
+                                         y=title_top_y(fig.layout.height)))
+    return fig
 
 
 def sweep_heatmap_figure(x, y, panels, *, x_title, y_title, height=480, title=None):
