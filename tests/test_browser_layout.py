@@ -555,6 +555,23 @@ def test_reproduce_argmin_panels_fit(streamlit_server, shared_context, size):
         pg.close()
 
 
+@pytest.mark.parametrize("page, query, size", [
+    # k = n = 20: the scree's "k = 20" label right of a line at the axis's right end
+    ("spectrum", "dataset=boston&n=20", "phone"),
+    # the Gaussian toy's "published compression k* = 46" right of its line at k = 46 of 60
+    ("reproduce", "reproduce.show=hst_fig1_toy", "projector"),
+])
+def test_line_labels_near_an_axis_end_stay_inside(streamlit_server, shared_context, page, query,
+                                                   size):
+    """A label beside a vertical line near the right end of its axis ran past the figure's
+    right edge, its last characters cut; it goes left of its line there now."""
+    pg = _open(shared_context, PAGES[page].url(streamlit_server.base, query), SIZES[size])
+    try:
+        check_layout(pg, f"{page}_line_label_{size}", whole=False)
+    finally:
+        pg.close()
+
+
 def test_eigenvalue_page_without_eq3_panel_fits_a_phone(streamlit_server, shared_context):
     """The eigenvalue page on digits (m = 1797, over the size up to which Eq. 3 is drawn over
     the q grid) has two error panels, not three. On a phone its legend, placed under the last

@@ -130,10 +130,16 @@ def _place_lines(layout: dict, lines: list, *, shapes_from: int, labelled: bool)
     :func:`_scree_layout` or :func:`_errors_layout` drew at ``_SOMEWHERE``, in order: the
     shapes from index ``shapes_from`` on, and (``labelled``) their "k = ..." labels, the
     first annotations."""
+    lo, hi = (layout.get("xaxis") or {}).get("range") or (0.0, 0.0)
     for n, (label, x) in enumerate(lines):
         layout["shapes"][shapes_from + n].update(x0=x, x1=x)
         if labelled:
-            layout["annotations"][n].update(x=x, text=f"{label} = {x}")
+            note = layout["annotations"][n]
+            note.update(x=x, text=f"{label} = {x}")
+            # a label right of its line, the line near the axis's right end (k = n on a
+            # small data set): left of it, as it ran past the figure's edge on a phone
+            if note.get("xanchor") == "left" and hi > lo and x > lo + 0.85 * (hi - lo):
+                note["xanchor"] = "right"
 
 
 def _scree_axis_title(n_compared: int, narrow: bool) -> str:
