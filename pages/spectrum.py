@@ -149,11 +149,14 @@ with errors_section:
         f"{name}: observed {e['observed']:.3g} ≤ ‖E‖₂ = {e['spectral']:.3g} "
         f"({e['spectral'] / max(e['observed'], 1e-300):.1f}×) ≤ m·max|εᵢⱼ| = "
         f"{e['entrywise']:.3g}" for name, e in run["ekm"].items())
-    st.caption(f"Stars: this run (k = {k}, q = {q}). Dashed: the bound, never below the "
-               "observed error of its sketch. Middle: carried to the eigenvalue scale, where "
-               "dividing by small λᵢ makes it loose. Right: Eq. 3 as stated, on the squared "
-               f"scale. The dash-dot line at 1 is what an estimate of 0 scores. At q = {q}: "
-               f"{eq3_now}."
+    # the panels side by side, or one under the other on a phone; the bound is drawn over
+    # the q grid only up to Eq. 3's size limit
+    second, third = ("Second panel", "Third") if narrow else ("Middle", "Right")
+    bound = (f"Dashed: the bound, never below the observed error of its sketch. {second}: "
+             "carried to the eigenvalue scale, where dividing by small λᵢ makes it loose. "
+             f"{third}: Eq. 3 as stated, on the squared scale. " if curves["with_bound"] else "")
+    st.caption(f"Stars: this run (k = {k}, q = {q}). {bound}The dash-dot line at 1 is what "
+               f"an estimate of 0 scores. At q = {q}: {eq3_now}."
                + (f" The q axis stops at {int(curves['q_grid'][-1])} of m = {m}: a larger "
                   "sketch costs as much as the exact eigenvalues."
                   if curves["q_grid"][-1] < m else ""))

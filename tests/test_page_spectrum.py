@@ -410,6 +410,9 @@ def test_above_the_grid_limit_eq3_is_given_at_the_chosen_q_only(monkeypatch):
     assert len(spec["layout"]["annotations"]) == 2
     assert any("chosen q only" in i.value for i in at.info)
     assert any("‖E‖₂" in c.value and "m·max" in c.value for c in at.caption)  # still at q
+    # ... and the caption names no dashed bound and no third panel, which are not drawn
+    assert not any("Dashed: the bound" in c.value or "Eq. 3 as stated" in c.value
+                   for c in at.caption)
 
 
 def test_a_phone_gets_the_error_panels_stacked():
@@ -420,6 +423,9 @@ def test_a_phone_gets_the_error_panels_stacked():
         assert_clean(at)
         spec = chart_spec(chart_elements(at)[1])
         assert "Nyström: max rel. error" in spec["layout"]["annotations"][0]["text"]
+        # the caption names the panels where they are: one under the other, or side by side
+        places = ("Second panel:", "Third:") if width < 600 else ("Middle:", "Right:")
+        assert any(all(p in c.value for p in places) for c in at.caption), places
         return [spec["layout"][k]["domain"] for k in sorted(spec["layout"])
                 if re.fullmatch(r"xaxis\d*", k)]
 
