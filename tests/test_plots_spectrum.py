@@ -623,14 +623,18 @@ def test_n_and_the_length_shown_move_with_the_data(curves, moves):
 @given(moves=hst.lists(hst.tuples(hst.integers(1, 25), hst.integers(1, 25)), min_size=2,
                        max_size=4))
 @example(moves=[(24, 25), (5, 7), (21, 3)])  # no line, then both, then q only
+@example(moves=[(18, 1), (17, 20), (20, 20)])  # k's label left of its line, right, left
 def test_the_k_and_q_lines_move_with_k_and_q(curves, moves):
     """k and q are written into a copy of the layout styled once: after any sequence of
-    moves, each figure's lines and labels are where plotly's own add_vline puts them."""
+    moves, each figure's lines and labels are where plotly's own add_vline puts them. The k
+    label is right of its line, or left of it in the last 15% of the axis (at the right end
+    it ran past a phone's figure)."""
     exact = np.geomspace(1.0, 1e-6, 20)
     for k, q in moves:
         scree = scree_figure_dict(exact, {}, n_compared=3, k=k, q=q)["layout"]
         ref = go.Figure()
-        for x, label, where in ((k, "k", "top right"), (q, "q", "bottom left")):
+        k_where = "top left" if k > 0.5 + 0.85 * exact.size else "top right"
+        for x, label, where in ((k, "k", k_where), (q, "q", "bottom left")):
             if x <= exact.size:
                 ref.add_vline(x=x, annotation_text=f"{label} = {x}", annotation_position=where)
         ref = ref.to_plotly_json()["layout"]
