@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 import re
 
+from ._common import FONT_SIZE, title_top_y
+
 __all__ = ["panels", "one_panel", "narrow_layout"]
 
 _AXIS = re.compile(r"^([xy])axis(\d*)$")
@@ -58,8 +60,6 @@ def _title_y(title: dict, height: int, lines: int) -> float:
     """A phone figure's title ``title.y``: its first line :data:`_TITLE_TOP_PX` under the top
     edge, whether it (or a frame's title) takes one line or several (see
     :func:`mpcore.plots._common.title_top_y`)."""
-    from ._common import FONT_SIZE, title_top_y
-
     size = (title.get("font") or {}).get("size") or FONT_SIZE + 3
     return title_top_y(height, _TITLE_TOP_PX, multiline=lines > 1, font_size=size)
 
