@@ -127,7 +127,7 @@ def test_a_selection_reads_as_st_plotly_charts():
 
 
 def test_no_page_draws_with_st_plotly_chart():
-    """Every chart goes through pages.common.charts.plotly_chart (the cartesian bundle)."""
+    """Every chart goes through pages.common.charts.plotly_chart (the app's plotly.js bundle)."""
     found = []
     for path in [ROOT / "app.py", *(ROOT / "pages").rglob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

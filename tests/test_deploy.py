@@ -178,8 +178,8 @@ def check_compression(hall):
     _, html = _fetch(base + "/", gzip_ok=False)
     script = re.search(rb'src="\./(static/js/index[^"]+\.js)"', html)
     assert script, html[:500]
-    bundle = (ROOT / "static" / "plotly-cartesian.min.js").read_bytes()
-    for path in ("/", "/kmp", "/" + script.group(1).decode(), "/app/static/plotly-cartesian.min.js"):
+    bundle = (ROOT / "static" / "plotly-app.min.js").read_bytes()
+    for path in ("/", "/kmp", "/" + script.group(1).decode(), "/app/static/plotly-app.min.js"):
         enc, packed = _fetch(base + path, gzip_ok=True)
         plain_enc, plain = _fetch(base + path, gzip_ok=False)
         assert enc == "gzip", (path, enc)

@@ -92,7 +92,7 @@ NEVER_IN_REPO = ("server.cookieSecret", "server.sslKeyFile", "server.trustedUser
 
 
 #: What static/ may hold while server.enableStaticServing is on: public code only.
-STATIC_ALLOWED = {"plotly-cartesian.min.js"}
+STATIC_ALLOWED = {"plotly-app.min.js"}
 
 
 def test_static_serving_serves_only_the_plotly_bundle(config):

@@ -1,9 +1,10 @@
 """Every chart of the app goes through :func:`plotly_chart`: one plotly.js graph per key.
 
 The charts are drawn by a small component of the app's own (Streamlit components v2:
-JavaScript on the page itself, no iframe) with plotly.js's *cartesian* bundle
-(``static/plotly-cartesian.min.js``, 1.5 MB: scatter, bar, heatmap, contour and the other
-2-D traces, which are all this app draws), served by Streamlit's static file serving,
+JavaScript on the page itself, no iframe) with a plotly.js bundle of the app's own
+(``static/plotly-app.min.js``, 1.1 MB: plotly.js's core with the four trace types this app
+draws, scatter, bar, heatmap and contour; built by ``tools/plotly-bundle``), served by
+Streamlit's static file serving,
 instead of ``st.plotly_chart``, whose plotly.js is the full bundle (4.7 MB, every trace type
 and map): starting that bundle was the largest single item of a first visit (about 0.6 s of
 the browser's main thread). The bundle is requested by :mod:`pages.common.fit`'s component,
@@ -215,8 +216,8 @@ def _bold_title(fig: dict) -> dict:
 
 
 
-#: plotly.js's cartesian bundle, in the app's static folder (served at ``/app/static/``).
-PLOTLY_BUNDLE = Path(__file__).resolve().parents[2] / "static" / "plotly-cartesian.min.js"
+#: The app's plotly.js bundle, in the app's static folder (served at ``/app/static/``).
+PLOTLY_BUNDLE = Path(__file__).resolve().parents[2] / "static" / "plotly-app.min.js"
 
 #: Name of the chart component (each chart's element: ``.mp-chart``, its graph inside).
 CHART_COMPONENT = "mp_plotly_chart"
