@@ -104,7 +104,7 @@ def test_the_bundle_address_follows_the_servers_base_path(monkeypatch):
 def test_the_preload_hint_names_the_bundle_the_charts_load(monkeypatch, base, page):
     """The sidebar's preload hint is relative: from any page's address, under any base
     path, it resolves to the address the charts load the bundle from (a preload that
-    missed would fetch the 1.5 MB bundle twice)."""
+    missed would fetch the 1.1 MB bundle twice)."""
     import re
     from urllib.parse import urljoin
 
