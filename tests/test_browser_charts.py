@@ -1,8 +1,9 @@
 """In a real browser: every chart is computed once per new figure and looks as before.
 
 The app draws its charts with its own component and its own plotly.js bundle
-(pages.common.charts.plotly_chart; static/plotly-app.min.js, built by tools/plotly-bundle), each figure with its template flattened into its layout
-(mpcore.plots.react_ready). Four things are checked:
+(pages.common.charts.plotly_chart; static/plotly-app.min.js, built by tools/plotly-bundle),
+each figure with its template flattened into its layout (mpcore.plots.react_ready). Four
+things are checked:
 
 - in the app, each chart's computed data (``gd.calcdata``) is one object per new figure:
   on opening each chart page, and after a slider notch (the same graph, drawn once again);
