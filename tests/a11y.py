@@ -39,8 +39,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 
-import pytest
-from browser_util import REPO_ROOT, in_ci, wait_for_charts, wait_for_stable_layout
+from browser_util import REPO_ROOT, skip_or_fail, wait_for_charts, wait_for_stable_layout
 
 AXE_DIR = REPO_ROOT / ".axe"
 AXE_JS = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
@@ -61,10 +60,8 @@ STREAMLIT_CHROME = (
 def _install_axe():
     npm = shutil.which("npm")
     if npm is None:
-        problem = "npm is missing (Debian: apt-get install -y npm); it installs axe-core"
-        if in_ci():
-            pytest.fail(f"Accessibility tests must run in CI but {problem}", pytrace=False)
-        pytest.skip(problem)
+        skip_or_fail("npm is missing (Debian: apt-get install -y npm); it installs axe-core",
+                     "Accessibility tests")
     subprocess.run([npm, "install", "--prefix", str(AXE_DIR), "--no-save", "--no-package-lock",
                     "--no-audit", "--no-fund", "--loglevel=error", AXE_PACKAGE],
                    check=True, cwd=REPO_ROOT, timeout=300)

@@ -221,6 +221,14 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 
 
+def skip_or_fail(problem: str, tests: str):
+    """A tool the tests need is missing: skip them locally; in CI (``CI`` set) fail, so that
+    a missing install step cannot turn CI green. ``tests`` names them ("Browser tests")."""
+    if in_ci():
+        pytest.fail(f"{tests} must run in CI but {problem}", pytrace=False)
+    pytest.skip(problem)
+
+
 def require_chromium():
     """Skip without chromium locally; in CI (``CI`` set) fail with what to install."""
     problem = None
@@ -233,9 +241,7 @@ def require_chromium():
         except ImportError:
             problem = "the playwright Python package is missing: pip install -r requirements-dev.txt"
     if problem:
-        if in_ci():
-            pytest.fail(f"Browser tests must run in CI but {problem}", pytrace=False)
-        pytest.skip(problem)
+        skip_or_fail(problem, "Browser tests")
 
 
 #: The pages most tests open run in one browser process (renderer, compositor and network in

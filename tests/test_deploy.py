@@ -50,7 +50,7 @@ sys.path[:0] = [str(ROOT / "deploy"), str(ROOT / "loadtest")]
 from serve import COOKIE, WARM_EVERY_DATASET, Hall, haproxy_config, warm_targets  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests"))
-from browser_util import consecutive_free_ports, in_ci  # noqa: E402
+from browser_util import consecutive_free_ports, skip_or_fail  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -67,10 +67,7 @@ def require_haproxy() -> str:
                                        else None)
     if path:
         return path
-    if in_ci():
-        pytest.fail("The deployment tests must run in CI but haproxy is missing "
-                    "(apt-get install haproxy)", pytrace=False)
-    pytest.skip("haproxy is not installed (apt-get install haproxy)")
+    skip_or_fail("haproxy is missing (apt-get install haproxy)", "The deployment tests")
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -18,7 +18,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from browser_util import REPO_ROOT, in_ci
+from browser_util import REPO_ROOT, skip_or_fail
 
 RECIPE = REPO_ROOT / "tools" / "plotly-bundle"
 BUNDLE = REPO_ROOT / "static" / "plotly-app.min.js"
@@ -28,10 +28,8 @@ RECIPE_FILES = ("package.json", "package-lock.json", "entry.js", "build.mjs")
 def _tool(name: str) -> str:
     path = shutil.which(name)
     if path is None:
-        problem = f"{name} is missing (Debian: apt-get install -y npm); it builds the bundle"
-        if in_ci():
-            pytest.fail(f"The bundle check must run in CI but {problem}", pytrace=False)
-        pytest.skip(problem)
+        skip_or_fail(f"{name} is missing (Debian: apt-get install -y npm); it builds the bundle",
+                     "The bundle check")
     return path
 
 
