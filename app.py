@@ -5,7 +5,15 @@ import streamlit as st
 from pages.common.charts import preload_plotly
 from pages.common.fit import fit_text
 
-st.set_page_config(page_title="Matching pursuit in kernel methods", page_icon=":material/target:",
+#: The tab's icon, a target, drawn here: Streamlit fetches a ":material/...:" page icon from
+#: fonts.gstatic.com (nothing in a hall without internet; a third party's request otherwise),
+#: while an SVG is sent to the browser inline with the page.
+TAB_ICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+            '<g fill="none" stroke="#FF4B4B" stroke-width="11">'
+            '<circle cx="50" cy="50" r="42"/><circle cx="50" cy="50" r="21"/></g>'
+            '<circle cx="50" cy="50" r="7" fill="#FF4B4B"/></svg>')
+
+st.set_page_config(page_title="Matching pursuit in kernel methods", page_icon=TAB_ICON,
                    layout="wide", initial_sidebar_state="auto")
 
 pg = st.navigation({

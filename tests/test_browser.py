@@ -235,6 +235,27 @@ def test_page_plays_steps_without_errors(streamlit_server, page, app_page):
     assert_no_errors(page, f"{app_page.name} at the end")
 
 
+def test_every_page_asks_only_its_own_server(streamlit_server, page):
+    """Nothing is fetched from anywhere but the app's server while every page opens and
+    draws (plotly.js, fonts, icons, the tab's icon included): a lecture hall may be offline,
+    and a student's browser has no reason to call a third party."""
+    own = urlsplit(streamlit_server.base)
+    elsewhere = []
+
+    def check(request):
+        url = urlsplit(request.url)
+        if url.scheme in ("data", "blob", "about"):
+            return
+        if (url.scheme, url.hostname, url.port) != (own.scheme, own.hostname, own.port):
+            elsewhere.append(request.url)
+
+    page.on("request", check)
+    for app_page in PAGES:
+        open_app_page(page, streamlit_server.base, app_page)
+        assert_no_errors(page, app_page.name)
+    assert not elsewhere, f"requests to other servers: {sorted(set(elsewhere))}"
+
+
 def _page(url_path):
     return next(p for p in PAGES if p.url_path == url_path)
 
