@@ -75,6 +75,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import platform
 import statistics
@@ -276,6 +277,26 @@ _ARM_KEY_JS = """() => {
   window.addEventListener('keydown', onKey, true);
 }"""
 
+#: What a page shows when a notch was not answered: runs counted, the script's and the
+#: connection's state, the focused element, each chart (new since the notch? drawn?), and the
+#: text of any error or alert box.
+_STUCK_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  const active = document.activeElement;
+  return {
+    runs: window.__mpRuns, keyAt: window.__mpKeyAt,
+    script: app && app.getAttribute('data-test-script-state'),
+    connection: app && app.getAttribute('data-test-connection-state'),
+    focused: active ? `${active.tagName} ${active.type || ''} ${active.getAttribute('aria-label') || ''} ${active.value || ''}`.trim() : null,
+    charts: [...document.querySelectorAll('.mp-chart, [data-testid="stPlotlyChart"]')].map(c => {
+      const g = c.querySelector('.js-plotly-plot');
+      return {visible: c.offsetParent !== null, old: !!(g && g.__mpOld), svg: !!c.querySelector('.main-svg')};
+    }),
+    alerts: [...document.querySelectorAll('[data-testid="stException"], [data-testid="stAlert"]')]
+      .map(e => e.innerText.slice(0, 300)),
+  };
+}"""
+
 #: The sidebar's sliders (Streamlit's ``stSlider`` elements, in the page's order).
 _SIDEBAR_SLIDERS = '[data-testid="stSidebar"] [data-testid="stSlider"]'
 
@@ -356,6 +377,9 @@ def interactions(browser, url: str, n: int, every_slider: bool = False) -> dict:
     context = browser.new_context(**WINDOW)
     try:
         pg = context.new_page()
+        errors = []  # the page's uncaught exceptions and console errors, for a notch lost
+        pg.on("pageerror", lambda exc: errors.append(str(exc)[:300]))
+        pg.on("console", lambda msg: errors.append(msg.text[:300]) if msg.type == "error" else None)
         pg.add_init_script(f"({_RUNS_JS})()")
         pg.goto(url)
         wait_for_app(pg, content="h1")
@@ -374,7 +398,9 @@ def interactions(browser, url: str, n: int, every_slider: bool = False) -> dict:
                         times = interact_slider(pg, n, thumb)
                     except PlaywrightTimeout:
                         print(f"\n{url}: slider {label!r}: a notch not answered within "
-                              f"{WAIT_TIMEOUT_MS / 1000:.0f} s; left out", file=sys.stderr)
+                              f"{WAIT_TIMEOUT_MS / 1000:.0f} s; left out. The page then: "
+                              f"{json.dumps(pg.evaluate(_STUCK_JS), ensure_ascii=False)}; "
+                              f"its errors: {errors or 'none'}", file=sys.stderr)
                         wait_for_app(pg, content=None)
                         continue
                     if times:  # none for a slider without a notch to move
