@@ -249,18 +249,30 @@ def visits(browser, url: str, repeats: int, tick) -> tuple[list[dict], list[floa
     return runs, repeat_visits(browser, url, repeats)
 
 
-#: Before a notch: every chart on the page is marked as seen.
-_MARK_CHARTS_JS = "() => document.querySelectorAll('.js-plotly-plot').forEach(g => { g.__mpOld = true; })"
+#: Before a notch: every chart on the page is marked as seen, and each app chart's box keeps
+#: the draw number of the figure it shows (pages.common.charts.draw_number).
+_MARK_CHARTS_JS = """() => document.querySelectorAll('.js-plotly-plot').forEach(g => {
+  g.__mpOld = true;
+  const box = g.closest('.mp-chart');
+  if (box) box.__mpMarkedDraw = box.__mpDraw;
+})"""
 #: The notch's run is over: a run was counted (:data:`_RUNS_JS`), or the app is not running
-#: and every chart is a new one (a new data set gives every figure new JSON, which Streamlit
-#: mounts as a new chart). A run short enough may leave the app's "running" state undrawn
-#: (React renders both changes at once), so the run counter alone can miss it.
+#: and every chart shows a new figure: a chart Streamlit mounted anew (``st.plotly_chart``
+#: mounts a new chart for new JSON), or an app chart that was sent a new draw number (the app's
+#: charts redraw in place). A run short enough may leave the app's "running" state undrawn
+#: (React renders both changes at once), so the run counter alone can miss it (likely how a
+#: notch of the bounds page's test fraction was lost, 2026-11-29 06:19).
 _SLIDER_ANSWERED_JS = """([b]) => {
   if (window.__mpRuns > b) return true;
   const app = document.querySelector('[data-testid="stApp"]');
   const charts = [...document.querySelectorAll('.js-plotly-plot')];
+  const fresh = (g) => {
+    if (!g.__mpOld) return true;
+    const box = g.closest('.mp-chart');
+    return !!box && box.__mpDraw !== box.__mpMarkedDraw;
+  };
   return !!app && app.getAttribute('data-test-script-state') === 'notRunning'
-    && charts.length > 0 && charts.every(g => !g.__mpOld);
+    && charts.length > 0 && charts.every(fresh);
 }"""
 
 
