@@ -302,7 +302,8 @@ _STUCK_JS = """() => {
     focused: active ? `${active.tagName} ${active.type || ''} ${active.getAttribute('aria-label') || ''} ${active.value || ''}`.trim() : null,
     charts: [...document.querySelectorAll('.mp-chart, [data-testid="stPlotlyChart"]')].map(c => {
       const g = c.querySelector('.js-plotly-plot');
-      return {visible: c.offsetParent !== null, old: !!(g && g.__mpOld), svg: !!c.querySelector('.main-svg')};
+      return {visible: c.offsetParent !== null, old: !!(g && g.__mpOld),
+              newDraw: c.__mpDraw !== c.__mpMarkedDraw, svg: !!c.querySelector('.main-svg')};
     }),
     alerts: [...document.querySelectorAll('[data-testid="stException"], [data-testid="stAlert"]')]
       .map(e => e.innerText.slice(0, 300)),
