@@ -52,6 +52,8 @@ from serve import COOKIE, WARM_EVERY_DATASET, Hall, haproxy_config, warm_targets
 sys.path.insert(0, str(ROOT / "tests"))
 from browser_util import consecutive_free_ports, skip_or_fail  # noqa: E402
 
+from pages.common.charts import PLOTLY_BUNDLE  # noqa: E402
+
 pytestmark = pytest.mark.slow
 
 
@@ -175,8 +177,8 @@ def check_compression(hall):
     _, html = _fetch(base + "/", gzip_ok=False)
     script = re.search(rb'src="\./(static/js/index[^"]+\.js)"', html)
     assert script, html[:500]
-    bundle = (ROOT / "static" / "plotly-app.min.js").read_bytes()
-    for path in ("/", "/kmp", "/" + script.group(1).decode(), "/app/static/plotly-app.min.js"):
+    bundle = PLOTLY_BUNDLE.read_bytes()
+    for path in ("/", "/kmp", "/" + script.group(1).decode(), f"/app/static/{PLOTLY_BUNDLE.name}"):
         enc, packed = _fetch(base + path, gzip_ok=True)
         plain_enc, plain = _fetch(base + path, gzip_ok=False)
         assert enc == "gzip", (path, enc)

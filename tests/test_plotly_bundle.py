@@ -20,8 +20,9 @@ from pathlib import Path
 import pytest
 from browser_util import REPO_ROOT, skip_or_fail
 
+from pages.common.charts import PLOTLY_BUNDLE as BUNDLE
+
 RECIPE = REPO_ROOT / "tools" / "plotly-bundle"
-BUNDLE = REPO_ROOT / "static" / "plotly-app.min.js"
 RECIPE_FILES = ("package.json", "package-lock.json", "entry.js", "build.mjs")
 
 
@@ -34,8 +35,9 @@ def _tool(name: str) -> str:
 
 
 def test_the_recipe_pins_plotly_js_to_the_plotly_packages_version():
-    """The bundle's plotly.js is the version the installed plotly writes figures for, in the
-    recipe as in the lock file."""
+    """The recipe's plotly.js is the version the installed plotly writes figures for, in
+    package.json as in the lock file (the served file's own header says the same version:
+    tests/test_browser_charts.py)."""
     from plotly.offline import get_plotlyjs_version
 
     want = get_plotlyjs_version()
@@ -43,7 +45,6 @@ def test_the_recipe_pins_plotly_js_to_the_plotly_packages_version():
     lock = json.loads((RECIPE / "package-lock.json").read_text(encoding="utf-8"))
     assert package["devDependencies"]["plotly.js"] == want
     assert lock["packages"]["node_modules/plotly.js"]["version"] == want
-    assert f"v{want}\n" in BUNDLE.read_text(encoding="utf-8")[:300]
 
 
 @pytest.mark.slow
@@ -53,7 +54,7 @@ def test_the_served_bundle_is_what_the_recipe_builds(tmp_path: Path):
         shutil.copy(RECIPE / name, tmp_path / name)
     subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=tmp_path,
                    check=True, timeout=600)
-    out = tmp_path / "plotly-app.min.js"
+    out = tmp_path / BUNDLE.name
     subprocess.run([node, "build.mjs", str(out)], cwd=tmp_path, check=True, timeout=300)
     built, served = out.read_bytes(), BUNDLE.read_bytes()
     assert built == served, (
