@@ -127,8 +127,12 @@ _FIGURES_JS = """() => {
 }"""
 
 
-#: True when the run is over and every visible chart has mounted; remembers since when it
-#: has been true (reset when it stops being true: a second run, a late element).
+#: True when the run is over and every visible chart has mounted and, for the app's charts,
+#: drawn the last figure it was sent (``__mpDone``, set by the chart component once
+#: ``Plotly.react`` has resolved); remembers since when it has been true (reset when it
+#: stops being true: a second run, a late element). A notch's figure reaches its chart about
+#: 20 ms after the frame at which the run is over (the component's script runs after React
+#: shows the element): :func:`_drawn_after` checks this after a round trip to the script.
 _DRAWN_JS = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
   const charts = [...document.querySelectorAll('.mp-chart, [data-testid="stPlotlyChart"]')]
@@ -138,7 +142,8 @@ _DRAWN_JS = """() => {
     && !document.querySelector('[data-testid="stStatusWidgetRunningIcon"]')
     && !document.querySelector('[data-testid="stSkeleton"]')
     && !!document.querySelector('h1')
-    && charts.every(c => c.querySelector('.main-svg'));
+    && charts.every(c => c.querySelector('.main-svg')
+                         && (!c.classList.contains('mp-chart') || c.__mpDone === c.__mpDraw));
   if (!ok) { window.__mpDrawn = null; return false; }
   window.__mpDrawn = window.__mpDrawn || performance.now();
   return true;

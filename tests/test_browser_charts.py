@@ -8,6 +8,8 @@ things are checked:
 - in the app, each chart's computed data (``gd.calcdata``) is one object per new figure:
   on opening each chart page, and after a slider notch (the same graph, drawn once again);
   a new Play speed, which changes no data, redraws the figure and keeps its computed data;
+  each chart says its figure is drawn (``__mpDone``, what the benchmarks wait for) only
+  once ``Plotly.react`` has resolved, on opening and after a notch;
 - the bundle served by the app is the plotly.js of the installed plotly package, and it has
   every trace type of every chart the app draws in a set of page states;
 - the flattened figures resolve in plotly.js (the plotly package's own build, no
@@ -98,6 +100,73 @@ def test_new_charts_are_computed_once(streamlit_server, page, name):
     assert all(r["computed"] == 1 for r in notched), f"{name}: a chart was computed twice: {notched}"
     # the notch redrew the graphs in place: no new graph element
     assert len(page.evaluate(_CALC_JS)) == len(opened), f"{name}: a notch made a new graph"
+    assert not exceptions_on(page)
+
+
+#: Each chart box's ``__mpDone`` (the draw number whose figure is on screen, what the
+#: benchmarks wait for) recorded as it is set, with the number of ``Plotly.react`` calls on
+#: the box's graph not yet resolved at that moment.
+_DONE_HOOK_JS = """() => {
+  window.__mpDoneSets = [];
+  let P;
+  Object.defineProperty(window, 'Plotly', {configurable: true, get: () => P, set: (v) => {
+    P = v;
+    const react = v.react;
+    v.react = function (gd, ...rest) {
+      const box = gd.closest && gd.closest('.mp-chart');
+      if (box) box.__pending = (box.__pending || 0) + 1;
+      const drawn = react.call(this, gd, ...rest);
+      const settle = () => { if (box) box.__pending -= 1; };
+      drawn.then(settle, settle);
+      return drawn;
+    };
+  }});
+  const hook = (box) => {
+    if (box.__hooked) return;
+    box.__hooked = true;
+    let value;
+    Object.defineProperty(box, '__mpDone', {get: () => value, set: (v) => {
+      value = v;
+      const holder = box.closest('[class*="st-key-"]');
+      const key = holder && [...holder.classList].find((c) => c.startsWith('st-key-'));
+      window.__mpDoneSets.push({key, draw: v,
+                                latest: box.__mpDraw, pending: box.__pending || 0,
+                                svg: !!box.querySelector('.main-svg')});
+    }});
+  };
+  new MutationObserver(() => document.querySelectorAll('.mp-chart').forEach(hook))
+    .observe(document, {subtree: true, childList: true});
+}"""
+
+#: Every visible chart box says its last figure is drawn.
+_ALL_DONE_JS = """() => {
+  const boxes = [...document.querySelectorAll('.mp-chart')].filter(b => b.offsetParent !== null);
+  return boxes.length > 0 && boxes.every(b => b.__mpDraw && b.__mpDone === b.__mpDraw);
+}"""
+
+
+@pytest.mark.parametrize("name", ["bounds", "spectrum"])
+def test_a_chart_says_its_figure_is_drawn_only_once_plotly_has_drawn_it(streamlit_server, page,
+                                                                         name):
+    """``__mpDone`` (pages.common.charts) is set after ``Plotly.react`` has resolved, to the
+    number of the figure the box was sent last: on opening and after a slider notch."""
+    page.add_init_script(f"({_DONE_HOOK_JS})()")
+    page.goto(PAGES[name].url(streamlit_server.base))
+    _settle(page)
+    page.wait_for_function(_ALL_DONE_JS, timeout=30_000)
+    opened = page.evaluate("() => window.__mpDoneSets")
+    charts = page.locator(".mp-chart").count()
+    assert len({s["key"] for s in opened}) == charts, opened
+
+    page.evaluate("() => { window.__mpDoneSets = []; }")
+    _notch(page, "Width sigma", "sigma")
+    page.wait_for_function(_ALL_DONE_JS, timeout=30_000)
+    notched = page.evaluate("() => window.__mpDoneSets")
+    assert notched, f"{name}: no chart said its new figure was drawn after a notch"
+    for sets in (opened, notched):
+        for s in sets:
+            assert s["pending"] == 0, f"{name}: drawn said before plotly.js had drawn: {s}"
+            assert s["draw"] == s["latest"] and s["svg"], s
     assert not exceptions_on(page)
 
 

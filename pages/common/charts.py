@@ -306,10 +306,18 @@ export default function (component) {
   if (draw < (box.__mpDraw || 0)) return;
   box.__mpDraw = draw;
   first.__mpSet = setStateValue;
-  if (first.__mpText === text) return;  // the same figure again: nothing to draw
+  // box.__mpDone: the draw number whose figure is on screen (drawn, or the same figure as
+  // the one drawn before it): what the benchmarks wait for
+  const done = (p) => Promise.resolve(p).then(() => {
+    if (box.__mpDraw === draw) box.__mpDone = draw;
+  }, () => {});
+  if (first.__mpText === text) {  // the same figure again: nothing to draw
+    done(box.__mpDrawing);
+    return;
+  }
   first.__mpText = text;
   const src = JSON.parse(text);
-  window.__mpLoadPlotly(src.plotly).then((Plotly) => {
+  box.__mpDrawing = window.__mpLoadPlotly(src.plotly).then((Plotly) => {
     let gd = box.firstElementChild;
     if (gd.__mpText !== text) return;  // a newer figure arrived while plotly.js loaded
     const fig = src.figure;
@@ -358,10 +366,13 @@ export default function (component) {
       });
     }
     drawn.catch((err) => console.error("chart not drawn", err));
+    return drawn;
   }, (err) => {
     box.firstElementChild.textContent = "This chart could not be drawn: plotly.js did not load. Reload the page.";
     console.error(err);
+    throw err;
   });
+  done(box.__mpDrawing);
 }
 """
 
