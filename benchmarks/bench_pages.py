@@ -295,8 +295,8 @@ _ARM_KEY_JS = """() => {
 }"""
 
 #: What a page shows when a notch was not answered: runs counted, the script's and the
-#: connection's state, the focused element, each chart (new since the notch? drawn?), and the
-#: text of any error or alert box.
+#: connection's state, the focused element, each chart (new since the notch? its svg? its
+#: last figure drawn?), and the text of any error or alert box.
 _STUCK_JS = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
   const active = document.activeElement;
@@ -308,7 +308,8 @@ _STUCK_JS = """() => {
     charts: [...document.querySelectorAll('.mp-chart, [data-testid="stPlotlyChart"]')].map(c => {
       const g = c.querySelector('.js-plotly-plot');
       return {visible: c.offsetParent !== null, old: !!(g && g.__mpOld),
-              newDraw: c.__mpDraw !== c.__mpMarkedDraw, svg: !!c.querySelector('.main-svg')};
+              newDraw: c.__mpDraw !== c.__mpMarkedDraw, svg: !!c.querySelector('.main-svg'),
+              figureDrawn: c.__mpDone === c.__mpDraw};
     }),
     alerts: [...document.querySelectorAll('[data-testid="stException"], [data-testid="stAlert"]')]
       .map(e => e.innerText.slice(0, 300)),
