@@ -529,10 +529,11 @@ class RecordingCurves:
     then hands it to ``inner`` (the app's process, a stub's future otherwise)."""
 
     def __init__(self, inner=None, outcome=None):
-        self.inner, self.outcome, self.jobs = inner, outcome, []
+        self.inner, self.outcome, self.jobs, self.kwargs = inner, outcome, [], []
 
     def submit(self, fn, /, *args, **kwargs):
         self.jobs.append((time.perf_counter(), fn))
+        self.kwargs.append(kwargs)
         if self.inner is not None:
             return self.inner.submit(fn, *args, **kwargs)
         future = Future()
@@ -546,7 +547,9 @@ def test_the_error_curves_compute_in_a_process_of_their_own_while_the_methods_ar
     times any method, and that process is not the server's, so the two compute side by side
     and the curves' eigensolvers, which keep the GIL, do not slow the methods timed (on a
     thread they made Lanczos and Nyström up to 2.5 times slower: benchmarks/bench_gil.py).
-    The page then draws what mpcore computes from scratch."""
+    The process is given the sketches' half of the curves; the run computes the Nyström
+    half itself once the methods are timed, while the process computes. The page then
+    draws what mpcore computes from scratch."""
     from pages.common import cached
     from views import spectrum as views_spectrum
 
@@ -562,6 +565,13 @@ def test_the_error_curves_compute_in_a_process_of_their_own_while_the_methods_ar
 
     for name in ("exact_methods", "nystrom_methods", "ekm_methods"):
         monkeypatch.setattr(views_spectrum, name, timed(name))
+    real_half = cached.spectrum_nystrom_curves
+    halves = []
+
+    def nystrom_half(*args, **kwargs):
+        halves.append(time.perf_counter())
+        return real_half(*args, **kwargs)
+    monkeypatch.setattr(cached, "spectrum_nystrom_curves", nystrom_half)
     curves = RecordingCurves(inner=cached._CURVES)
     monkeypatch.setattr(cached, "_CURVES", curves)
     # a size no other test draws, so nothing of it is cached in this process
@@ -570,6 +580,8 @@ def test_the_error_curves_compute_in_a_process_of_their_own_while_the_methods_ar
     assert sorted(began) == ["ekm_methods", "exact_methods", "nystrom_methods"], began
     assert [fn for _, fn in curves.jobs] == [views_spectrum.error_curves_by_eigenvalue]
     assert curves.jobs[0][0] < min(began.values()), (curves.jobs, began)
+    assert curves.kwargs[0]["parts"] == ("ekm",), curves.kwargs
+    assert len(halves) == 1 and halves[0] > max(began.values()), (halves, began)
     assert cached._CURVES.inner.submit(os.getpid).result(timeout=RUN_TIMEOUT) != os.getpid()
     s = settings(at)
     assert_scree_matches(at, s)

@@ -34,11 +34,14 @@ from mpcore import (
 __all__ = ["N_EIG_MAX", "EXACT_VECTORS", "exact_spectrum", "SPECTRUM_GRID", "SPECTRUM_Q_GRID_MAX", "SPECTRUM_BOUND_GRID_MAX_M", "SPECTRUM_ZERO_RATIO", "scree_length",
            "log_grid", "n_compared", "compare_methods", "exact_methods", "nystrom_methods",
            "ekm_methods", "merge_methods", "error_curves", "error_curves_by_eigenvalue",
-           "curves_for_n", "errors_at"]
+           "CURVE_PARTS", "merge_curve_parts", "curves_for_n", "errors_at"]
 
 #: Nystroem rules whose subsets are nested (the first k of k + 1 columns): the error
 #: curves take every k from one run to the largest (mpcore.nystrom_nested_eigenvalues).
 NESTED_RULES = ("skpca", "cholesky")
+#: The two halves of the error curves (:func:`error_curves_by_eigenvalue`'s ``parts``): the
+#: Nyström rules over the k grid, and the sketches over the q grid with Eq. 3.
+CURVE_PARTS = ("nystrom", "ekm")
 #: Points of the error-against-k and error-against-q grids (log-spaced).
 SPECTRUM_GRID = 8
 #: Above this m, Marukatat's Eq. 3 (an O(m^3) diagnostic per point) is drawn at the chosen q only.
@@ -318,7 +321,8 @@ def error_curves(K, seed: int, n_eig: int, k_max: int, *,
 
 def error_curves_by_eigenvalue(K, seed: int, n_top: int, k_max: int, *,
                                bound_grid_max_m: int = SPECTRUM_BOUND_GRID_MAX_M,
-                               exact: dict | None = None) -> dict:
+                               exact: dict | None = None,
+                               parts: tuple[str, ...] = CURVE_PARTS) -> dict:
     """Every method's relative error on each of the top ``n_top`` eigenvalues, over the
     grids of k and q, with Eq. 3 on each: the curves of every n <= ``n_top`` are maxima
     over a prefix (:func:`curves_for_n`).
@@ -337,13 +341,19 @@ def error_curves_by_eigenvalue(K, seed: int, n_top: int, k_max: int, *,
         of shape (grid points, ``n_compared``) of relative errors); ``ekm_bounds`` (the
         same shape: Eq. 3 carried to the eigenvalue scale, relative) and ``eq3`` (series
         name -> observed ``|lambda_i^2 - lambda~_i|`` of that shape, ``||E||_2`` and
-        ``m max|E_ij|`` per q), both empty without the bound.
+        ``m max|E_ij|`` per q), both empty without the bound; ``parts``.
+
+    ``parts`` names the halves computed (:data:`CURVE_PARTS`): ``("nystrom",)`` leaves
+    ``ekm``, ``ekm_bounds`` and ``eq3`` empty, ``("ekm",)`` leaves ``nystrom`` empty. The
+    halves of the same K, seed, ``n_top`` and ``k_max`` computed apart (the app computes
+    them side by side, in two processes) make the whole by :func:`merge_curve_parts`.
     """
     K = validated_kernel(K)
     m = K.shape[0]
     n_top = int(n_top)
     if not 1 <= n_top <= m:
         raise ValueError(f"n_top must be between 1 and m = {m}, got {n_top}.")
+    parts = _curve_parts(parts)
     if exact is None:  # every eigenvalue (Eq. 3 needs them all), as exact_spectrum's
         exact = dict(values=exact_eigenvalues(K, m, method="eigh"))
     _remember_spectrum(K, exact)
@@ -352,7 +362,7 @@ def error_curves_by_eigenvalue(K, seed: int, n_top: int, k_max: int, *,
     exact = exact[:n_cmp]
     k_grid, q_grid = log_grid(min(k_max, m)), log_grid(min(m, SPECTRUM_Q_GRID_MAX))
     nystrom = {}
-    for rule, name in NYSTROM_SERIES.items():
+    for rule, name in (NYSTROM_SERIES.items() if "nystrom" in parts else ()):
         if rule in NESTED_RULES:  # every k of the grid from one run to the largest, one pass
             idx = nystrom_indices(K, int(k_grid[-1]), rule=rule)
             sizes = np.minimum(k_grid, idx.size)  # fewer once K is spanned
@@ -364,7 +374,7 @@ def error_curves_by_eigenvalue(K, seed: int, n_top: int, k_max: int, *,
         nystrom[name] = np.asarray([relative_error(v, exact) for v in vals])
     with_bound = m <= bound_grid_max_m
     errors, bounds, eq3 = {}, {}, {}
-    for sketch, name in EKM_SERIES.items():
+    for sketch, name in (EKM_SERIES.items() if "ekm" in parts else ()):
         errs, rel_b, obs, spec, entry = [], [], [], [], []
         for qq in q_grid:
             if with_bound:
@@ -382,7 +392,60 @@ def error_curves_by_eigenvalue(K, seed: int, n_top: int, k_max: int, *,
             bounds[name] = np.asarray(rel_b)
             eq3[name] = tuple(np.asarray(a) for a in (obs, spec, entry))
     return dict(k_grid=k_grid, q_grid=q_grid, nystrom=nystrom, ekm=errors, ekm_bounds=bounds,
-                eq3=eq3, with_bound=with_bound, n_top=n_top, n_compared=n_cmp)
+                eq3=eq3, with_bound=with_bound, n_top=n_top, n_compared=n_cmp, parts=parts)
+
+
+def _curve_parts(parts) -> tuple[str, ...]:
+    """``parts`` checked: a non-empty selection of :data:`CURVE_PARTS`, in its order."""
+    if isinstance(parts, str):
+        parts = (parts,)
+    try:
+        asked = set(parts)
+    except TypeError:
+        raise ValueError(f"parts must be a sequence of {CURVE_PARTS}, got {parts!r}.") from None
+    unknown = asked - set(CURVE_PARTS)
+    if unknown or not asked:
+        raise ValueError(f"parts must name one or both of {CURVE_PARTS}, got {parts!r}.")
+    return tuple(p for p in CURVE_PARTS if p in asked)
+
+
+def merge_curve_parts(*pieces: dict) -> dict:
+    """One :func:`error_curves_by_eigenvalue` dict from its halves computed apart (on the
+    same K, seed, ``n_top`` and ``k_max``): each series from the piece that computed it.
+
+    Should the pieces count a different number of the top ``n_top`` eigenvalues as non-zero
+    (each piece decided it from its own dense ``eigh`` of K, which rounding could tip at
+    the threshold), the merged curves compare the fewer: the compared eigenvalues are a
+    prefix of the sorted spectrum."""
+    if not pieces:
+        raise ValueError("merge_curve_parts needs at least one piece of the curves.")
+    first = pieces[0]
+    for piece in pieces[1:]:
+        for key in ("k_grid", "q_grid"):
+            if not np.array_equal(piece[key], first[key]):
+                raise ValueError(f"The pieces of the curves have different {key}s: they were "
+                                 "not computed for the same K and k_max.")
+        for key in ("n_top", "with_bound"):
+            if piece[key] != first[key]:
+                raise ValueError(f"The pieces of the curves have different {key}: they were "
+                                 "not computed for the same K and n_top.")
+    parts = [p for piece in pieces for p in piece.get("parts", CURVE_PARTS)]
+    if len(parts) != len(set(parts)):
+        raise ValueError(f"The pieces of the curves overlap (parts {parts}): each half is "
+                         "merged once.")
+    n_cmp = min(int(piece["n_compared"]) for piece in pieces)
+
+    def cut(a):
+        return np.asarray(a)[:, :n_cmp]
+
+    merged = dict(first, n_compared=n_cmp, parts=_curve_parts(parts),
+                  nystrom={}, ekm={}, ekm_bounds={}, eq3={})
+    for piece in pieces:
+        for key in ("nystrom", "ekm", "ekm_bounds"):
+            merged[key].update({name: cut(e) for name, e in piece[key].items()})
+        merged["eq3"].update({name: (cut(obs), spec, entry)
+                              for name, (obs, spec, entry) in piece["eq3"].items()})
+    return merged
 
 
 def curves_for_n(by_eigenvalue: dict, n_eig: int) -> dict:

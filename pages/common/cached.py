@@ -488,24 +488,53 @@ def spectrum_curves_started(choice: DataChoice, kern: KernelChoice, k_max: int,
                             n_top: int) -> Future:
     """views.spectrum.error_curves_by_eigenvalue (each method's error on each of the top
     ``n_top`` eigenvalues over the grids of k and q, once per data set and kernel), started
-    in the curves' process, beside the script run that times the methods. K is computed
+    in the curves' process, beside the script run that times the methods: the sketches'
+    half only when the run computes the Nyström half (:func:`split_curves`). K is computed
     here, in the run, since the timed run needs it too; the process computes K's exact
     spectrum itself, while the run computes it for the methods (the curves start one dense
-    ``eigh`` earlier: they are the longer part of a new K). One future shared by every
-    session."""
-    args, kwargs = _curves_arguments(choice, kern, k_max, n_top)
+    ``eigh`` earlier). One future shared by every session."""
+    parts = (_SKETCHES,) if split_curves(choice) else _spectrum.CURVE_PARTS
+    args, kwargs = _curves_arguments(choice, kern, k_max, n_top, parts=parts)
     return _CURVES.submit(_spectrum.error_curves_by_eigenvalue, *args, **kwargs)
 
 
+#: The halves of the error curves: the sketches' and the Nyström rules'.
+_NYSTROM, _SKETCHES = _spectrum.CURVE_PARTS
+
+
+def split_curves(choice: DataChoice) -> bool:
+    """Whether the script run computes the Nyström half of the error curves itself (once it
+    has timed the methods, beside the sketches' half in the curves' process): when Eq. 3 is
+    drawn over the q grid (m up to SPECTRUM_BOUND_GRID_MAX_M), the sketches' half is the
+    longer, and the two halves apart make a new K wait less (2026-11-29, one BLAS thread;
+    timed run / Nyström half / sketches' half / the whole curves: boston 75 / 77 / 128 /
+    196 ms, breast cancer 104 / 82 / 150 / 227 ms, the 1000-point Gaussian toy 351 / 123 /
+    608 / 710 ms). Without Eq. 3 over the grid the timed run is the longer part (digits:
+    1.5 s against 1.37 s for the whole curves), and the process computes every curve."""
+    return load_data(choice).n_samples <= SPECTRUM_BOUND_GRID_MAX_M
+
+
 def _curves_arguments(choice: DataChoice, kern: KernelChoice, k_max: int, n_top: int,
-                      exact: dict | None = None) -> tuple[tuple, dict]:
+                      exact: dict | None = None,
+                      parts: tuple[str, ...] = _spectrum.CURVE_PARTS) -> tuple[tuple, dict]:
     """views.spectrum.error_curves_by_eigenvalue's arguments: K (pickled with the record of
     its checks, so the process does not check it again: a Cholesky factorisation, 9 ms at
-    m = 506 and 0.12 s at m = 1797), K's exact spectrum if the caller has it, and Eq. 3's
-    size limit (read where it is used, as the page reads it)."""
+    m = 506 and 0.12 s at m = 1797), K's exact spectrum if the caller has it, Eq. 3's size
+    limit (read where it is used, as the page reads it) and the halves asked for."""
     return ((full_kernel(choice, kern), choice.seed, n_top, k_max),
             {"exact": None if exact is None else dict(exact),
-             "bound_grid_max_m": SPECTRUM_BOUND_GRID_MAX_M})
+             "bound_grid_max_m": SPECTRUM_BOUND_GRID_MAX_M, "parts": tuple(parts)})
+
+
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+def spectrum_nystrom_curves(choice: DataChoice, kern: KernelChoice, k_max: int,
+                            n_top: int) -> dict:
+    """The Nyström rules' half of the error curves, computed in the script run (after the
+    timed methods, beside the sketches' half in the curves' process), from the run's exact
+    spectrum; once per data set and kernel, as the other half."""
+    args, kwargs = _curves_arguments(choice, kern, k_max, n_top,
+                                     exact=spectrum_exact(choice, kern), parts=(_NYSTROM,))
+    return freeze_tree(_spectrum.error_curves_by_eigenvalue(*args, **kwargs))
 
 
 def start_spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int,
@@ -523,16 +552,22 @@ def spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int, k_max: i
     page offers), computed once (:func:`spectrum_curves_started`): a new n costs no
     eigenproblem."""
     n_top = _curves_top(choice, n_eig)
+    split = split_curves(choice)
+    # the Nyström half computes here while the process computes the sketches'
+    nystrom = spectrum_nystrom_curves(choice, kern, k_max, n_top) if split else None
+    parts = (_SKETCHES,) if split else _spectrum.CURVE_PARTS
     try:
-        by_eigenvalue = spectrum_curves_started(choice, kern, k_max, n_top).result()
+        started = spectrum_curves_started(choice, kern, k_max, n_top).result()
     except BrokenProcessPool:  # the process died (killed, out of memory): computed here
         spectrum_curves_started.clear(choice, kern, k_max, n_top)  # a new process next time
         args, kwargs = _curves_arguments(choice, kern, k_max, n_top,
-                                         exact=spectrum_exact(choice, kern))
-        by_eigenvalue = _spectrum.error_curves_by_eigenvalue(*args, **kwargs)
+                                         exact=spectrum_exact(choice, kern), parts=parts)
+        started = _spectrum.error_curves_by_eigenvalue(*args, **kwargs)
     except Exception:
         spectrum_curves_started.clear(choice, kern, k_max, n_top)  # the next run tries again
         raise
+    by_eigenvalue = (_spectrum.merge_curve_parts(nystrom, freeze_tree(started)) if split
+                     else started)
     return freeze_tree(_spectrum.curves_for_n(freeze_tree(by_eigenvalue), n_eig))
 
 
