@@ -13,8 +13,11 @@ thread as in the app:
 * each method's time in the timed run alone (the peer), with the error curves computing on
   a second thread, and with them computing in a second process (spawned, one BLAS thread,
   as the app's), and the ratios;
-* the timed run and the curves one after the other, on two threads, and in two processes:
-  their total time;
+* the same with the curves in two halves, as the app computes them since cc0e812: the
+  sketches' half (with Eq. 3) in the process, and the Nyström half in the timed run's
+  process once the methods are timed (``pages.common.cached.split_curves``);
+* the timed run and the curves one after the other, on two threads, in two processes, and
+  in two processes in halves: their total time;
 * the longest a second thread of the process waits for the GIL (as another session of the
   server would) while the curves compute on a thread, and in the process;
 * how long a second thread waits for the GIL while one dense ``eigh`` of K runs.
@@ -67,6 +70,25 @@ def timed_run(K) -> dict[str, float]:
 
 def curves(K) -> None:
     vs.error_curves_by_eigenvalue(validated_kernel(K.copy()), SEED, N_TOP, K_MAX)
+
+
+def sketches(K) -> None:
+    """The sketches' half of the error curves (what the app's curves process computes)."""
+    vs.error_curves_by_eigenvalue(validated_kernel(K.copy()), SEED, N_TOP, K_MAX,
+                                  parts=("ekm",))
+
+
+def in_halves(pool, K) -> dict[str, float]:
+    """The app's way: the sketches' half in the pool's process; meanwhile the timed run,
+    then the Nyström half here, from the run's exact spectrum. The timed run's seconds."""
+    job = pool.submit(sketches, K)
+    time.sleep(0.02)  # as in_process: the half is under way
+    K = validated_kernel(K.copy())
+    exact = vs.exact_spectrum(K, N_TOP)
+    run = vs.compare_methods(K, SEED, K_COLS, Q, N_EIG, exact)
+    vs.error_curves_by_eigenvalue(K, SEED, N_TOP, K_MAX, exact=exact, parts=("nystrom",))
+    job.result()
+    return {row["method"]: row["time (s)"] for row in run["rows"]}
 
 
 def beside(K) -> dict[str, float]:
@@ -130,9 +152,11 @@ def main(argv=None) -> int:
     timed_run(K)
     curves(K)
     pool.submit(curves, K).result()  # imports and first calls out of the way
-    alone, with_curves, with_process = {}, {}, {}
-    totals = {"one after the other": [], "two threads": [], "two processes": []}
-    steps, done = 6 * args.repeats, 0
+    pool.submit(sketches, K).result()
+    alone, with_curves, with_process, with_half = {}, {}, {}, {}
+    totals = {"one after the other": [], "two threads": [], "two processes": [],
+              "halves": []}
+    steps, done = 8 * args.repeats, 0
     for _ in range(args.repeats):  # round robin: a load spike spreads over every variant
         for name, t in timed_run(K).items():
             alone.setdefault(name, []).append(t)
@@ -162,6 +186,15 @@ def main(argv=None) -> int:
         totals["two processes"].append(time.perf_counter() - t)
         done += 1
         progress(done, steps, "run and curves in two processes")
+        for name, t in in_halves(pool, K).items():
+            with_half.setdefault(name, []).append(t)
+        done += 1
+        progress(done, steps, "timed run beside the sketches' half")
+        t = time.perf_counter()
+        in_halves(pool, K)
+        totals["halves"].append(time.perf_counter() - t)
+        done += 1
+        progress(done, steps, "run and curves in halves")
     stalls = {"on a thread": [], "in the process": []}
     for _ in range(args.repeats):
         stalls["on a thread"].append(stall(lambda: curves(K))[1])
@@ -170,17 +203,21 @@ def main(argv=None) -> int:
     lines = [f"boston (m = {K.shape[0]}), rbf sigma = {SIGMA}, k = {K_COLS}, q = {Q}, "
              f"n = {N_EIG}; one BLAS thread; medians of {args.repeats}", "",
              "| method | alone [ms] (peer) | beside the curves on a thread [ms] | ratio | "
-             "beside the curves' process [ms] | ratio |",
-             "|---|---:|---:|---:|---:|---:|"]
+             "beside the curves' process [ms] | ratio | beside the sketches' half in the "
+             "process [ms] | ratio |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for name in alone:
-        a, b, c = (statistics.median(d[name]) for d in (alone, with_curves, with_process))
+        a, b, c, h = (statistics.median(d[name])
+                      for d in (alone, with_curves, with_process, with_half))
         lines.append(f"| {name} | {1e3 * a:.2f} | {1e3 * b:.2f} | {b / a:.2f} | "
-                     f"{1e3 * c:.2f} | {c / a:.2f} |")
-    seq, par, proc = (statistics.median(totals[k]) for k in totals)
+                     f"{1e3 * c:.2f} | {c / a:.2f} | {1e3 * h:.2f} | {h / a:.2f} |")
+    seq, par, proc, half = (statistics.median(totals[k]) for k in totals)
     lines += ["", "| timed run and error curves | total [s] | ratio |", "|---|---:|---:|",
               f"| one after the other (peer) | {seq:.3f} | 1.00 |",
               f"| on two threads | {par:.3f} | {par / seq:.2f} |",
-              f"| in two processes | {proc:.3f} | {proc / seq:.2f} |", "",
+              f"| in two processes | {proc:.3f} | {proc / seq:.2f} |",
+              f"| in two processes, the Nyström half after the timed run (the app) | "
+              f"{half:.3f} | {half / seq:.2f} |", "",
               "| the error curves computing | another thread's longest wait for the GIL, "
               "median [s] |", "|---|---:|"]
     lines += [f"| {where} | {statistics.median(w):.3f} |" for where, w in stalls.items()]
