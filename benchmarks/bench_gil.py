@@ -156,45 +156,32 @@ def main(argv=None) -> int:
     alone, with_curves, with_process, with_half = {}, {}, {}, {}
     totals = {"one after the other": [], "two threads": [], "two processes": [],
               "halves": []}
-    steps, done = 8 * args.repeats, 0
+    # (what it prints as it runs, the work, where each method's time goes, where the total goes)
+    variants = [
+        ("timed run alone", lambda: timed_run(K), alone, None),
+        ("timed run beside the curves", lambda: beside(K), with_curves, None),
+        ("run, then curves", lambda: (timed_run(K), curves(K)), None, "one after the other"),
+        ("run and curves on two threads", lambda: beside(K), None, "two threads"),
+        ("timed run beside the curves' process", lambda: in_process(pool, K), with_process,
+         None),
+        ("run and curves in two processes", lambda: in_process(pool, K), None,
+         "two processes"),
+        ("timed run beside the sketches' half", lambda: in_halves(pool, K), with_half, None),
+        ("run and curves in halves", lambda: in_halves(pool, K), None, "halves"),
+    ]
+    steps, done = len(variants) * args.repeats, 0
     for _ in range(args.repeats):  # round robin: a load spike spreads over every variant
-        for name, t in timed_run(K).items():
-            alone.setdefault(name, []).append(t)
-        done += 1
-        progress(done, steps, "timed run alone")
-        for name, t in beside(K).items():
-            with_curves.setdefault(name, []).append(t)
-        done += 1
-        progress(done, steps, "timed run beside the curves")
-        t = time.perf_counter()
-        timed_run(K)
-        curves(K)
-        totals["one after the other"].append(time.perf_counter() - t)
-        done += 1
-        progress(done, steps, "run, then curves")
-        t = time.perf_counter()
-        beside(K)
-        totals["two threads"].append(time.perf_counter() - t)
-        done += 1
-        progress(done, steps, "run and curves on two threads")
-        for name, t in in_process(pool, K).items():
-            with_process.setdefault(name, []).append(t)
-        done += 1
-        progress(done, steps, "timed run beside the curves' process")
-        t = time.perf_counter()
-        in_process(pool, K)
-        totals["two processes"].append(time.perf_counter() - t)
-        done += 1
-        progress(done, steps, "run and curves in two processes")
-        for name, t in in_halves(pool, K).items():
-            with_half.setdefault(name, []).append(t)
-        done += 1
-        progress(done, steps, "timed run beside the sketches' half")
-        t = time.perf_counter()
-        in_halves(pool, K)
-        totals["halves"].append(time.perf_counter() - t)
-        done += 1
-        progress(done, steps, "run and curves in halves")
+        for label, work, per_method, total in variants:
+            t = time.perf_counter()
+            out = work()
+            took = time.perf_counter() - t
+            if per_method is not None:
+                for name, seconds in out.items():
+                    per_method.setdefault(name, []).append(seconds)
+            if total is not None:
+                totals[total].append(took)
+            done += 1
+            progress(done, steps, label)
     stalls = {"on a thread": [], "in the process": []}
     for _ in range(args.repeats):
         stalls["on a thread"].append(stall(lambda: curves(K))[1])
