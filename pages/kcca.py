@@ -70,9 +70,9 @@ if present:  # a 16:9 screen: the controls beside the figure, which gets the who
         timeline(KCCA, n_steps=n_steps, lines=lines)
     figure_box, reserve = fig_col, 90
 else:
-    top_left, top_right = st.columns([3, 2])
+    top_left, top_right = st.columns(2)
     with top_left:
-        step_buttons(KCCA, n_steps)
+        step_buttons(KCCA, n_steps, wrap=True)
     with top_right:
         timeline(KCCA, n_steps=n_steps, lines=lines)
     figure_box, reserve = st.container(), 300

@@ -477,6 +477,21 @@ def _overlapping_texts(texts):
             if a[1] < b[3] - 1 and b[1] < a[3] - 1 and a[2] < b[4] - 1 and b[2] < a[4] - 1]
 
 
+#: At 1280x720 at least this much of the animation's first plot area shows on opening.
+FIRST_SCREEN_PLOT_PX = 60
+#: The top of the first plot area in the container of an animated figure (px, in the window).
+_PLOT_TOP_JS = """(key) => {
+  const plot = document.querySelector(`.st-key-${key} .cartesianlayer`);
+  return plot ? plot.getBoundingClientRect().top : null;
+}"""
+
+
+def chart_key_of(name: str) -> str:
+    from pages.common.schemas import KCCA, KMP, SKPCA
+    from pages.common.timeline import chart_key
+    return chart_key({"skpca": SKPCA, "kmp": KMP, "kcca": KCCA}[name])
+
+
 def _check_at(streamlit_server, shared_context, name, size):
     query = (PHONE_QUERY if size == "phone" else QUERY).get(name, QUERY.get(name, ""))
     pg = _open(shared_context, PAGES[name].url(streamlit_server.base, query), SIZES[size])
@@ -489,6 +504,11 @@ def _check_at(streamlit_server, shared_context, name, size):
             assert not _overlapping_texts(texts), _overlapping_texts(texts)
     if name == "kmp":  # the decision surface: its legend, colour bar and controls apart
         assert not overlapping(figure_parts(pg)), (size, overlapping(figure_parts(pg)))
+    if size == "projector" and name in ANIMATED:
+        # a projector without presentation mode (the sidebar open): the animation's plot
+        # area starts on the first screen, under the step controls, not below its edge
+        top = pg.evaluate(_PLOT_TOP_JS, chart_key_of(name))
+        assert top is not None and top <= SIZES[size][1] - FIRST_SCREEN_PLOT_PX, (name, top)
     if size == "phone" and name in ANIMATED:
         # one panel at a time (KMP's 2-D fit is a single panel), using most of the width
         panel = pg.locator('[data-testid="stRadio"]', has_text="Panel")
