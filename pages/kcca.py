@@ -70,6 +70,8 @@ if present:  # a 16:9 screen: the controls beside the figure, which gets the who
         timeline(KCCA, n_steps=n_steps, lines=lines)
     figure_box, reserve = fig_col, 90
 else:
+    # halves: at 1280x720 with the sidebar open, Play and Pause stay on one line and the
+    # figure starts on the first screen (tests/test_browser_layout.py)
     top_left, top_right = st.columns(2)
     with top_left:
         step_buttons(KCCA, n_steps, wrap=True)
