@@ -493,8 +493,7 @@ def spectrum_curves_started(choice: DataChoice, kern: KernelChoice, k_max: int,
     here, in the run, since the timed run needs it too; the process computes K's exact
     spectrum itself, while the run computes it for the methods (the curves start one dense
     ``eigh`` earlier). One future shared by every session."""
-    parts = (_SKETCHES,) if split_curves(choice) else _spectrum.CURVE_PARTS
-    args, kwargs = _curves_arguments(choice, kern, k_max, n_top, parts=parts)
+    args, kwargs = _curves_arguments(choice, kern, k_max, n_top, parts=_process_parts(choice))
     return _CURVES.submit(_spectrum.error_curves_by_eigenvalue, *args, **kwargs)
 
 
@@ -512,6 +511,11 @@ def split_curves(choice: DataChoice) -> bool:
     608 / 710 ms). Without Eq. 3 over the grid the timed run is the longer part (digits:
     1.5 s against 1.37 s for the whole curves), and the process computes every curve."""
     return load_data(choice).n_samples <= SPECTRUM_BOUND_GRID_MAX_M
+
+
+def _process_parts(choice: DataChoice) -> tuple[str, ...]:
+    """The halves of the error curves the curves' process computes (:func:`split_curves`)."""
+    return (_SKETCHES,) if split_curves(choice) else _spectrum.CURVE_PARTS
 
 
 def _curves_arguments(choice: DataChoice, kern: KernelChoice, k_max: int, n_top: int,
@@ -555,13 +559,13 @@ def spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int, k_max: i
     split = split_curves(choice)
     # the Nyström half computes here while the process computes the sketches'
     nystrom = spectrum_nystrom_curves(choice, kern, k_max, n_top) if split else None
-    parts = (_SKETCHES,) if split else _spectrum.CURVE_PARTS
     try:
         started = spectrum_curves_started(choice, kern, k_max, n_top).result()
     except BrokenProcessPool:  # the process died (killed, out of memory): computed here
         spectrum_curves_started.clear(choice, kern, k_max, n_top)  # a new process next time
         args, kwargs = _curves_arguments(choice, kern, k_max, n_top,
-                                         exact=spectrum_exact(choice, kern), parts=parts)
+                                         exact=spectrum_exact(choice, kern),
+                                         parts=_process_parts(choice))
         started = _spectrum.error_curves_by_eigenvalue(*args, **kwargs)
     except Exception:
         spectrum_curves_started.clear(choice, kern, k_max, n_top)  # the next run tries again
