@@ -183,8 +183,8 @@ def test_a_rank_3_polynomial_kernel_is_spanned_in_3_steps_without_a_false_refusa
     third step). The steps run without a refusal, every residual is >= 0, and 3 steps span
     K to rounding (a further step may pick up what rounding left above the tolerance). The
     steps stop before the third only as documented: once every residual diagonal is at or
-    below effective_tol(DIAG_TOL, m) times the largest diagonal of K (the third direction that small counts as
-    spanned), and K is then spanned to rounding as well."""
+    below effective_tol(DIAG_TOL, m) times the largest diagonal of K (a third direction that
+    small counts as spanned), and K is then spanned to rounding as well."""
     X = np.random.default_rng(seed).normal(size=(m, 1))
     K = kernel_matrix(X, kernel="polynomial", gamma=10.0**log_gamma, degree=2, coef0=1.0)
     steps = list(greedy_steps(K, m))
