@@ -68,20 +68,20 @@ def timed_run(K) -> dict[str, float]:
     return {row["method"]: row["time (s)"] for row in run["rows"]}
 
 
-def curves(K) -> None:
-    vs.error_curves_by_eigenvalue(validated_kernel(K.copy()), SEED, N_TOP, K_MAX)
+def curves(K, parts: tuple[str, ...] = vs.CURVE_PARTS) -> None:
+    """The error curves, or the halves named (``("ekm",)``: the sketches' half, what the
+    app's curves process computes)."""
+    vs.error_curves_by_eigenvalue(validated_kernel(K.copy()), SEED, N_TOP, K_MAX, parts=parts)
 
 
-def sketches(K) -> None:
-    """The sketches' half of the error curves (what the app's curves process computes)."""
-    vs.error_curves_by_eigenvalue(validated_kernel(K.copy()), SEED, N_TOP, K_MAX,
-                                  parts=("ekm",))
+#: The sketches' half of the error curves.
+SKETCHES = ("ekm",)
 
 
 def in_halves(pool, K) -> dict[str, float]:
     """The app's way: the sketches' half in the pool's process; meanwhile the timed run,
     then the Nyström half here, from the run's exact spectrum. The timed run's seconds."""
-    job = pool.submit(sketches, K)
+    job = pool.submit(curves, K, SKETCHES)
     time.sleep(0.02)  # as in_process: the half is under way
     K = validated_kernel(K.copy())
     exact = vs.exact_spectrum(K, N_TOP)
@@ -152,7 +152,7 @@ def main(argv=None) -> int:
     timed_run(K)
     curves(K)
     pool.submit(curves, K).result()  # imports and first calls out of the way
-    pool.submit(sketches, K).result()
+    pool.submit(curves, K, SKETCHES).result()
     alone, with_curves, with_process, with_half = {}, {}, {}, {}
     totals = {"one after the other": [], "two threads": [], "two processes": [],
               "halves": []}
