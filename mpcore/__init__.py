@@ -52,6 +52,8 @@ from .spectrum import (
     random_indices,
     relative_error,
     subspace_distance,
+    Tridiagonal,
+    tridiagonal_form,
 )
 
 __all__ = [
@@ -61,7 +63,8 @@ __all__ = [
     "compression_bound", "kpca_bound", "kmp_bound",
     "KMPRegressor", "KMPClassifier", "KMPStep", "kmp_steps", "kmp_steps_from_data", "KernelSpec",
     "normalize_kernel_specs", "KMPDictionary", "kmp_dictionary", "loss_functions", "LOSSES",
-    "exact_eigenvalues", "exact_eigenpairs", "nystrom_eigenvalues", "nystrom_eigenpairs",
+    "exact_eigenvalues", "exact_eigenpairs", "tridiagonal_form", "Tridiagonal",
+    "nystrom_eigenvalues", "nystrom_eigenpairs",
     "nystrom_nested_eigenvalues", "nystrom_indices", "random_indices", "ekm_eigenvalues",
     "ekm_eigenpairs", "ekm_sketch", "ekm_perturbation_bound", "EKMPerturbation",
     "LanczosBudgetExceeded", "incomplete_cholesky", "subspace_distance",

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse
-from scipy.linalg import eigh, solve_triangular, subspace_angles
+from scipy.linalg import eigh, eigh_tridiagonal, lapack, solve_triangular, subspace_angles
 from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, LinearOperator, eigsh
 from sklearn.random_projection import GaussianRandomProjection
 
@@ -55,6 +55,8 @@ from .skpca import _greedy_checked
 __all__ = [
     "exact_eigenvalues",
     "exact_eigenpairs",
+    "tridiagonal_form",
+    "Tridiagonal",
     "nystrom_eigenvalues",
     "nystrom_nested_eigenvalues",
     "nystrom_eigenpairs",
@@ -271,6 +273,110 @@ def exact_eigenpairs(K, n, *, method="auto", strict=False):
     Each eigenvector's largest-magnitude entry is positive.
     """
     return _exact(K, n, method, want_vectors=True, strict=strict)
+
+
+@dataclass(frozen=True)
+class Tridiagonal:
+    r"""A symmetric matrix reduced once, :math:`K = QTQ'` with T tridiagonal: every
+    eigenvalue and the top eigenvectors from the one reduction (:func:`tridiagonal_form`).
+
+    The dense solvers start with this reduction (LAPACK's ``dsytrd``, about
+    :math:`\tfrac43 m^3` flops, most of their time): ``eigh(K, eigvals_only=True)`` then
+    sweeps T for every eigenvalue (``dsterf``) and ``eigh(K, subset_by_index=...)`` finds
+    the top eigenvectors of T (``dstemr``) and maps them back by Q (``dormtr``). Asking for
+    both from here reduces K once instead of twice.
+
+    Attributes
+    ----------
+    d, e : ndarray
+        T's diagonal (m,) and off-diagonal (m - 1,).
+    reflectors, tau : ndarray
+        Q as LAPACK stores it (``dsytrd`` with the lower triangle): the Householder vectors
+        below the subdiagonal of ``reflectors`` (m, m), and their scalars (m - 1,).
+    """
+
+    d: np.ndarray
+    e: np.ndarray
+    reflectors: np.ndarray
+    tau: np.ndarray
+
+    @property
+    def m(self) -> int:
+        return int(self.d.shape[0])
+
+    def eigenvalues(self):
+        """Every eigenvalue of K, descending (as ``exact_eigenvalues(K, m, method="eigh")``)."""
+        if self.m == 1:
+            return self.d.copy()
+        w = eigh_tridiagonal(self.d, self.e, eigvals_only=True, lapack_driver="sterf",
+                             check_finite=False)
+        return w[::-1].copy()
+
+    def eigenpairs(self, n):
+        """The n largest eigenvalues, descending, and unit eigenvectors (m, n) of K, each
+        eigenvector's largest-magnitude entry positive (as ``exact_eigenpairs(K, n,
+        method="eigh")``)."""
+        m = self.m
+        n = _check_n(n, m)
+        if not (np.any(self.d) or np.any(self.e)):  # the zero matrix, as _exact answers it
+            return np.zeros(n), np.eye(m, n)
+        if m == 1:
+            return self.d.copy(), np.ones((1, 1))
+        w, Z = eigh_tridiagonal(self.d, self.e, select="i", select_range=(m - n, m - 1),
+                                lapack_driver="stemr", check_finite=False)
+        # V = QZ: Q = H(1)...H(m-1) acts on rows 2..m (LAPACK's dormtr for the lower triangle)
+        rows = np.array(Z[1:], order="F")
+        a = self.reflectors[1:, :-1]
+        _, work, info = lapack.dormqr("L", "N", a, self.tau, rows, lwork=-1)
+        rows, _, info = lapack.dormqr("L", "N", a, self.tau, rows, lwork=int(work[0]),
+                                      overwrite_c=1)
+        if info != 0:  # pragma: no cover - LAPACK's argument check; the shapes are fixed here
+            raise ValueError(f"LAPACK dormqr failed (info={info}).")
+        V = np.vstack([Z[:1], rows])
+        return w[::-1].copy(), _sign_flip(V[:, ::-1])
+
+
+def tridiagonal_form(K):
+    r"""Reduce a symmetric K to tridiagonal form once (LAPACK ``dsytrd``), to take every
+    eigenvalue and the top eigenvectors from the one reduction.
+
+    ``exact_eigenvalues(K, m, method="eigh")`` and ``exact_eigenpairs(K, n, method="eigh")``
+    each reduce K; :class:`Tridiagonal`'s two methods give the same answers (to rounding)
+    from one, for about the cost of the first: at m = 1797 with one BLAS thread, 0.25 s
+    against 0.38 s for the two calls.
+
+    Parameters
+    ----------
+    K : array of shape (m, m)
+        Symmetric matrix (its lower triangle is read, as ``eigh`` reads it).
+
+    Returns
+    -------
+    Tridiagonal
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.random.default_rng(0).normal(size=(30, 2))
+    >>> K = np.exp(-((X[:, None] - X[None]) ** 2).sum(-1))
+    >>> T = tridiagonal_form(K)
+    >>> bool(np.allclose(T.eigenvalues(), exact_eigenvalues(K, 30, method="eigh")))
+    True
+    >>> w, U = T.eigenpairs(3)
+    >>> bool(np.allclose(K @ U, U * w))
+    True
+    """
+    K = np.asarray(check_square_kernel(K), dtype=float)
+    m = K.shape[0]
+    if m == 1:
+        return Tridiagonal(d=K[0].copy(), e=np.zeros(0), reflectors=K.copy(), tau=np.zeros(0))
+    work, info = lapack.dsytrd_lwork(m, lower=1)
+    c, d, e, tau, info = lapack.dsytrd(K, lower=1, lwork=int(work), overwrite_a=0)
+    if info != 0:  # pragma: no cover - LAPACK's argument check; the shapes are fixed here
+        raise ValueError(f"LAPACK dsytrd failed (info={info}).")
+    for a in (c, d, e, tau):
+        a.setflags(write=False)
+    return Tridiagonal(d=d, e=e, reflectors=c, tau=tau)
 
 
 # ----------------------------------------------------------------------------

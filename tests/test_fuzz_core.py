@@ -273,6 +273,22 @@ def test_exact_eigen(K, n, method, strict):
 
 
 @FUZZ
+@given(K=_psd_matrix(array_or_odd(small_data(1, 6, 1, 6))), n=scalar_or_odd(st.integers(1, 6)))
+def test_tridiagonal_form(K, n):
+    reduced = refused_or(sp.tridiagonal_form, ("K",), K)
+    if reduced is None:
+        return
+    w_all = reduced.eigenvalues()
+    assert_finite(w_all)
+    assert np.all(np.diff(w_all) <= 1e-9 * max(1.0, abs(w_all).max()))
+    pairs = refused_or(reduced.eigenpairs, ("n",), n)
+    if pairs is not None:
+        w, U = pairs
+        assert_finite(w, U)
+        assert U.shape == (reduced.m, w.shape[0])
+
+
+@FUZZ
 @given(K=_psd_matrix(array_or_odd(small_data(1, 6, 1, 6))),
        idx=st.one_of(st.lists(st.integers(-2, 10), min_size=1, max_size=4),
                      st.sampled_from([None, [], "1", [1.5], [True], [[0]]])),

@@ -70,6 +70,54 @@ def test_exact_eigenpairs_are_eigenpairs(K):
         assert np.all(V[idx, np.arange(5)] > 0)  # deterministic sign
 
 
+@given(m=st.integers(1, 40), n_frac=st.floats(0.0, 1.0), seed=st.integers(0, 2**31 - 1),
+       gamma=st.floats(0.01, 5.0), shift=st.sampled_from([0.0, -0.5]))
+@settings(max_examples=40, deadline=None)
+def test_one_tridiagonal_reduction_gives_what_two_dense_solves_give(m, n_frac, seed, gamma,
+                                                                   shift):
+    """tridiagonal_form(K): every eigenvalue and the top n eigenpairs from one reduction are
+    eigh's, to rounding: the same values, true eigenpairs (K u = lambda u, orthonormal, the
+    sign convention), and on every leading block set apart by a gap the same subspace as
+    exact_eigenpairs' (an eigenvector inside a cluster is any basis of it). ``shift`` makes
+    K indefinite: the reduction asks for symmetry only."""
+    X = np.random.default_rng(seed).normal(size=(m, 3))
+    K = kernel_matrix(X, kernel="rbf", gamma=gamma) + shift * np.eye(m)
+    n = max(1, round(n_frac * m))
+    reduced = sp.tridiagonal_form(K)
+    scale = max(float(np.max(np.abs(eig_desc(K)))), 1.0)
+    assert_allclose(reduced.eigenvalues(), sp.exact_eigenvalues(K, m, method="eigh"),
+                    rtol=0, atol=ATOL_EXACT * scale)
+    w, U = reduced.eigenpairs(n)
+    w_ref, U_ref = sp.exact_eigenpairs(K, n, method="eigh")
+    assert w.shape == (n,) and U.shape == (m, n)
+    assert_allclose(w, w_ref, rtol=0, atol=ATOL_EXACT * scale)
+    assert_allclose(K @ U, U * w, rtol=0, atol=ATOL_EXACT * scale)
+    assert_allclose(U.T @ U, np.eye(n), rtol=0, atol=ATOL_EXACT)
+    rows = np.argmax(np.abs(U), axis=0)
+    assert np.all(U[rows, np.arange(n)] > 0)
+    lam = eig_desc(K)
+    for j in range(1, n + 1):
+        gap = lam[j - 1] - lam[j] if j < m else np.inf
+        if gap > 1e-6 * scale:  # the top j set apart from the rest
+            angle = sp.subspace_distance(U[:, :j], U_ref[:, :j])
+            assert angle < 1e-6, (j, angle)
+
+
+def test_tridiagonal_form_refuses_what_the_solvers_refuse(K):
+    m = K.shape[0]
+    reduced = sp.tridiagonal_form(K)
+    for n, error in ((0, ValueError), (m + 1, ValueError), (2.5, TypeError), ("3", TypeError)):
+        for solve in (reduced.eigenpairs, lambda n: sp.exact_eigenpairs(K, n, method="eigh")):
+            with pytest.raises(error, match="n must"):
+                solve(n)
+    for bad in (K[:, :-1], np.full((3, 3), np.nan), np.triu(K) + 1.0):
+        with pytest.raises(ValueError):
+            sp.tridiagonal_form(bad)
+    w, U = sp.tridiagonal_form(np.zeros((4, 4))).eigenpairs(2)  # as exact_eigenpairs answers
+    assert_array_equal(w, 0.0)
+    assert_array_equal(U, np.eye(4, 2))
+
+
 def test_eigsh_needs_n_below_m(K):
     with pytest.raises(ValueError, match="eigsh"):
         sp.exact_eigenvalues(K, K.shape[0], method="eigsh")
