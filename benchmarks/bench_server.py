@@ -16,6 +16,13 @@ runs them: pages.common.cached.BLAS_THREADS) and the ratio to the peer:
 * that view's animated figure (one frame per step) encoded for plotly.js
   (``mpcore.plots.typed_arrays``, done once per new data set) against the peer, plotly's
   own walk (``_plotly_utils.utils.convert_to_base64``) on a copy of the figure's containers.
+* the eigenvalue page's reference spectrum of a new K (``views.spectrum.exact_spectrum``:
+  every eigenvalue, and the top 50 eigenvectors, from one reduction of K to tridiagonal
+  form) against the peer, the two dense solves it took before (``exact_eigenvalues(K, m,
+  method="eigh")``, then ``exact_eigenpairs(K, 50, method="eigh")``); and its Lanczos row
+  (the top 10 eigenpairs, one ``eigsh`` run) against the two runs it took before (the
+  values timed, then the vectors for the angle), on boston (m = 506, the page's default)
+  and digits (m = 1797), RBF kernel.
 
 Usage::
 
@@ -41,13 +48,16 @@ from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from _plotly_utils.utils import convert_to_base64  # noqa: E402
+import datasets  # noqa: E402
 from _progress import progress  # noqa: E402  (benchmarks/, this script's folder)
 from mpcore._linalg import top_eigh  # noqa: E402
 from mpcore.plots import skpca_animation_dict, typed_arrays  # noqa: E402
 from mpcore.plots._frames import _containers_copy  # noqa: E402
+from mpcore import exact_eigenpairs, exact_eigenvalues, validated_kernel  # noqa: E402
 from mpcore.kernels import kernel_matrix  # noqa: E402
 from mpcore.skpca import SparseKPCA  # noqa: E402
 from views import skpca as skpca_views  # noqa: E402
+from views import spectrum as spectrum_views  # noqa: E402
 from views.data import KernelChoice  # noqa: E402
 
 EIG_SIZES = ((354, (5, 20, 100)), (1000, (5, 20, 100)), (2100, (5, 20, 100)))
@@ -74,6 +84,24 @@ def view_peer(X, labels, kern, k, steps, K, lam):
         return skpca_views.skpca_view(X, labels, kern, steps, K=K, lam=lam)
     finally:
         skpca_views.chosen_coordinates = ours
+
+
+#: The eigenvalue page's data sets measured (bundled), and its solvers' sizes.
+SPECTRUM_DATASETS = ("boston", "digits")
+SPECTRUM_VECTORS, LANCZOS_N = spectrum_views.EXACT_VECTORS, 10
+
+
+def two_dense_solves(K):
+    """The peer of the reference spectrum: every eigenvalue, then the top eigenvectors, each
+    by its own dense solve (each reduces K to tridiagonal form)."""
+    values = exact_eigenvalues(K, K.shape[0], method="eigh")
+    return values, exact_eigenpairs(K, SPECTRUM_VECTORS, method="eigh")[1]
+
+
+def two_lanczos_runs(K):
+    """The peer of the Lanczos row: the values timed, then a second run for the vectors."""
+    exact_eigenvalues(K, LANCZOS_N, method="eigsh", strict=True)
+    return exact_eigenpairs(K, LANCZOS_N, method="eigsh", strict=True)
 
 
 def plotly_walk(fig):
@@ -124,6 +152,22 @@ def main(argv=None) -> int:
         cases.append(("typed", f"m = {m}, {len(steps)} frames",
                       lambda fig=fig: typed_arrays(fig), lambda fig=fig: plotly_walk(fig)))
 
+    for name in SPECTRUM_DATASETS:
+        K = validated_kernel(kernel_matrix(datasets.load(name).X, kernel="rbf"))
+        ours, peer = spectrum_views.exact_spectrum(K), two_dense_solves(K)
+        lam = peer[0][0]
+        np.testing.assert_allclose(ours["values"], peer[0], rtol=0, atol=1e-12 * lam)
+        np.testing.assert_allclose(ours["vectors"].T @ peer[1], np.eye(SPECTRUM_VECTORS),
+                                   rtol=0, atol=1e-6)  # the same eigenvectors, signs too
+        m = K.shape[0]
+        cases.append(("spectrum", f"{name}, m = {m}: every eigenvalue and the top "
+                      f"{SPECTRUM_VECTORS} eigenvectors",
+                      lambda K=K: spectrum_views.exact_spectrum(K),
+                      lambda K=K: two_dense_solves(K)))
+        cases.append(("spectrum", f"{name}, m = {m}: Lanczos, the top {LANCZOS_N} eigenpairs",
+                      lambda K=K: exact_eigenpairs(K, LANCZOS_N, method="eigsh", strict=True),
+                      lambda K=K: two_lanczos_runs(K)))
+
     times = {i: ([], []) for i in range(len(cases))}
     total = args.repeats * len(cases)
     done = 0
@@ -143,7 +187,10 @@ def main(argv=None) -> int:
              "view": ("The sparse-KPCA page's view (views.skpca.skpca_view)",
                       "coordinates from K", "a second greedy run (the peer)"),
              "typed": ("Its animated figure encoded for plotly.js",
-                       "mpcore.plots.typed_arrays", "plotly's convert_to_base64 (the peer)")}
+                       "mpcore.plots.typed_arrays", "plotly's convert_to_base64 (the peer)"),
+             "spectrum": ("The eigenvalue page's exact solvers for a new K",
+                          "one reduction / one Lanczos run",
+                          "two dense solves / two Lanczos runs (the peer)")}
     for table, (title, ours_name, peer_name) in heads.items():
         print(f"{title}:\n")
         print(f"| case | {ours_name}, median [ms] | {peer_name}, median [ms] | ratio |")
