@@ -113,8 +113,8 @@ def exact_spectrum(K, n_vectors: int = EXACT_VECTORS) -> dict:
     one reduction of K to tridiagonal form (:func:`mpcore.spectrum.tridiagonal_form`): the
     time is that of the reduction and the sweep for every eigenvalue, what
     ``eigh(K, eigvals_only=True)`` does; the eigenvectors are computed after it, untimed
-    (one reduction instead of two: 0.25 against 0.38 s at m = 1797, 19 against 23 ms at
-    m = 506).
+    (one reduction instead of two: 13 against 25 ms at m = 506, 0.37 against 0.59 s at
+    m = 1797; ``benchmarks/bench_server.py``).
     """
     K = validated_kernel(K)
     m = K.shape[0]
@@ -185,7 +185,7 @@ def exact_methods(K, n_eig: int, exact: dict | None = None) -> dict:
     _add_row(out, "eigh, top n only", f"top {n_eig}, exact", sec, vals, ref, 0.0, n_cmp)
     try:  # strict: a Lanczos that gives up is reported, not replaced by the dense solver
         # one Lanczos run gives the row's eigenvalues and its vectors (ARPACK computes the
-        # Ritz vectors either way: a second run for them took 0.14 s at m = 1797)
+        # Ritz vectors either way: two runs took 0.25 s at m = 1797, one 0.13 s)
         (vals, V), sec = _timed(lambda: exact_eigenpairs(K, n_eig, method="eigsh",
                                                          strict=True))
         angle = np.degrees(subspace_distance(U[:, :n_cmp], V[:, :n_cmp]))  # n_cmp <= n_eig
