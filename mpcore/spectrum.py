@@ -306,8 +306,6 @@ class Tridiagonal:
 
     def eigenvalues(self):
         """Every eigenvalue of K, descending (as ``exact_eigenvalues(K, m, method="eigh")``)."""
-        if self.m == 1:
-            return self.d.copy()
         w = eigh_tridiagonal(self.d, self.e, eigvals_only=True, lapack_driver="sterf",
                              check_finite=False)
         return w[::-1].copy()
@@ -320,7 +318,7 @@ class Tridiagonal:
         n = _check_n(n, m)
         if not (np.any(self.d) or np.any(self.e)):  # the zero matrix, as _exact answers it
             return np.zeros(n), np.eye(m, n)
-        if m == 1:
+        if m == 1:  # no reflector to apply (LAPACK's dormqr refuses an empty one)
             return self.d.copy(), np.ones((1, 1))
         w, Z = eigh_tridiagonal(self.d, self.e, select="i", select_range=(m - n, m - 1),
                                 lapack_driver="stemr", check_finite=False)
@@ -369,8 +367,6 @@ def tridiagonal_form(K):
     """
     K = np.asarray(check_square_kernel(K), dtype=float)
     m = K.shape[0]
-    if m == 1:
-        return Tridiagonal(d=K[0].copy(), e=np.zeros(0), reflectors=K.copy(), tau=np.zeros(0))
     work, info = lapack.dsytrd_lwork(m, lower=1)
     c, d, e, tau, info = lapack.dsytrd(K, lower=1, lwork=int(work), overwrite_a=0)
     if info != 0:  # pragma: no cover - LAPACK's argument check; the shapes are fixed here

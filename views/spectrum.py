@@ -118,7 +118,6 @@ def exact_spectrum(K, n_vectors: int = EXACT_VECTORS) -> dict:
     """
     K = validated_kernel(K)
     m = K.shape[0]
-
     (reduced, values), seconds = _timed(lambda: every_eigenvalue(K))
     n_vec = int(min(max(1, n_vectors), m))
     _, U = reduced.eigenpairs(n_vec)
