@@ -125,9 +125,9 @@ def exact_spectrum(K, n_vectors: int = EXACT_VECTORS) -> dict:
 
 
 def _remember_spectrum(K, exact: dict) -> None:
-    """Give the checked K the spectrum :func:`exact_spectrum` computed (every eigenvalue, by
-    the same dense ``eigh``), so that Eq. 3 (``ekm_perturbation_bound``) does not compute
-    it again: once per sketch and grid of a slider notch, 40 ms each at m = 505."""
+    """Give the checked K the spectrum :func:`exact_spectrum` computed (every eigenvalue, from
+    its reduction to tridiagonal form), so that Eq. 3 (``ekm_perturbation_bound``) does not
+    compute it again: once per sketch and grid of a slider notch, 40 ms each at m = 505."""
     values = np.asarray(exact["values"], dtype=float)
     if values.shape == (K.shape[0],):
         K.memo(ABS_EIGENVALUES_MEMO, lambda: np.sort(np.abs(values))[::-1])
