@@ -42,15 +42,13 @@ sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / "tests"), str(Path(__file__).res
 
 from _progress import progress  # noqa: E402
 from bench_pages import (  # noqa: E402
-    _ARM_KEY_JS,
-    _MARK_CHARTS_JS,
     _RUNS_JS,
-    _SLIDER_ANSWERED_JS,
     FLOOR_SLIDER,
     WINDOW,
-    _drawn_after,
     floor_server,
+    press_notch,
     sidebar_sliders,
+    slider_room,
 )
 from browser_util import (  # noqa: E402
     StreamlitServer,
@@ -128,9 +126,7 @@ def notches(browser, url: str, label: str | None, n: int, cached: bool, tick) ->
             raise SystemExit(f"{url}: no sidebar slider whose label starts with {label!r}; "
                              f"the sliders: {[lab for lab, _ in sliders]}")
         thumb = found[0]
-        room_up, room_down = thumb.evaluate(
-            "(e) => [Number(e.max) - Number(e.value), Number(e.value) - Number(e.min)]"
-            ".map(d => Math.round(d / Number(e.step || 1)))")
+        room_up, room_down = slider_room(thumb)
         way, back = (("ArrowRight", "ArrowLeft") if room_up >= room_down
                      else ("ArrowLeft", "ArrowRight"))
         if not cached and max(room_up, room_down) < n + 2:
@@ -139,17 +135,15 @@ def notches(browser, url: str, label: str | None, n: int, cached: bool, tick) ->
         out = []
         for i in range(n + 2):  # two notches first, untimed: the values, the code warm
             key = (way if i % 2 == 0 else back) if cached else way
-            before = pg.evaluate("() => window.__mpRuns")
-            pg.evaluate(_MARK_CHARTS_JS)
-            pg.evaluate(_ARM_KEY_JS)
             pg.evaluate("() => { window.__mpWs = []; window.__mpReact = []; }")
-            thumb.focus()
             timed = i >= 2
-            if timed:
-                browser.start_tracing(page=pg, categories=_TRACE_CATEGORIES)
-            pg.evaluate("() => performance.mark('mp-key')")
-            thumb.press(key)
-            drawn = _drawn_after(pg, _SLIDER_ANSWERED_JS, [before])
+
+            def traced(timed=timed):
+                if timed:
+                    browser.start_tracing(page=pg, categories=_TRACE_CATEGORIES)
+                pg.evaluate("() => performance.mark('mp-key')")
+
+            seconds = press_notch(pg, thumb, key, traced)
             pg.evaluate("() => performance.mark('mp-drawn')")
             if timed:
                 raw = browser.stop_tracing()
@@ -158,7 +152,7 @@ def notches(browser, url: str, label: str | None, n: int, cached: bool, tick) ->
                 key_at = pg.evaluate("() => window.__mpKeyAt")
                 ws = pg.evaluate("() => window.__mpWs")
                 react = pg.evaluate("() => window.__mpReact")
-                out.append({"seconds": (drawn - key_at) / 1000, "busy": _busy_ms(events),
+                out.append({"seconds": seconds, "busy": _busy_ms(events),
                             "last message": (max(ws) - key_at) if ws else float("nan"),
                             "charts": [(k, b - a) for k, a, b in sorted(react, key=lambda r: r[1])]})
                 tick()

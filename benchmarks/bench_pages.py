@@ -345,20 +345,33 @@ def interact_slider(pg, n: int, loc=None) -> list[float]:
     # already computed, cached from then on)
     # (a slider with fewer than n notches to either end, such as a select slider of six
     # speeds, is moved as far as it goes the roomier way)
-    room_up, room_down = loc.evaluate(
-        "(e) => [Number(e.max) - Number(e.value), Number(e.value) - Number(e.min)]"
-        ".map(d => Math.round(d / Number(e.step || 1)))")
+    room_up, room_down = slider_room(loc)
     key = "ArrowRight" if room_up >= n or room_up >= room_down else "ArrowLeft"
     for _ in range(min(n, max(room_up, room_down))):
-        before = pg.evaluate("() => window.__mpRuns")
-        pg.evaluate(_MARK_CHARTS_JS)
-        pg.evaluate(_ARM_KEY_JS)
-        loc.focus()
-        loc.press(key)
-        drawn = _drawn_after(pg, _SLIDER_ANSWERED_JS, [before])
-        out.append((drawn - pg.evaluate("() => window.__mpKeyAt")) / 1000)
+        out.append(press_notch(pg, loc, key))
         wait_for_app(pg, content=None)  # nothing else arrives before the next change
     return out
+
+
+def slider_room(loc) -> tuple[int, int]:
+    """Notches from slider ``loc``'s value to its maximum and to its minimum."""
+    return tuple(loc.evaluate(
+        "(e) => [Number(e.max) - Number(e.value), Number(e.value) - Number(e.min)]"
+        ".map(d => Math.round(d / Number(e.step || 1)))"))
+
+
+def press_notch(pg, loc, key: str, before_press=None) -> float:
+    """Seconds from pressing ``key`` on slider ``loc`` to the redrawn view (run over, every
+    chart drawn); ``before_press()`` (optional) runs just before the key press."""
+    before = pg.evaluate("() => window.__mpRuns")
+    pg.evaluate(_MARK_CHARTS_JS)
+    pg.evaluate(_ARM_KEY_JS)
+    loc.focus()
+    if before_press is not None:
+        before_press()
+    loc.press(key)
+    drawn = _drawn_after(pg, _SLIDER_ANSWERED_JS, [before])
+    return (drawn - pg.evaluate("() => window.__mpKeyAt")) / 1000
 
 
 def interact_step(pg, n: int) -> dict[str, list[float]]:
