@@ -20,6 +20,8 @@ import json
 import os
 import re
 import signal
+import subprocess
+import sys
 import time
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
@@ -666,3 +668,48 @@ def test_the_curves_process_is_started_again_after_it_died():
         except BrokenProcessPool:
             answers.append("broken")
     assert answers[-1] not in ("broken", first, os.getpid()), answers
+
+
+#: What the app's processes import before a page computes: the server imports
+#: pages.common.cached (which sets the limit) and then the views of each page it runs.
+_SERVER_IMPORTS = ("import json\n"
+                   "import pages.common.cached as cached\n"
+                   "import views.bounds, views.kcca, views.kmp, views.skpca, views.spectrum\n"
+                   "import sklearn.svm\n"
+                   "from threadpoolctl import threadpool_info\n"
+                   "print(json.dumps([cached.BLAS_THREADS, threadpool_info()]))\n")
+
+
+def _blas(info) -> list:
+    """(library file, threads) of each BLAS library in threadpoolctl's ``info``."""
+    return [(i["filepath"], i["num_threads"]) for i in info if i["user_api"] == "blas"]
+
+
+def test_every_blas_library_runs_one_thread_in_the_server_and_the_curves_process():
+    """pages.common.cached limits every BLAS library the app loads (NumPy's and SciPy's
+    OpenBLAS are two libraries) to BLAS_THREADS threads, in the server's process once the
+    pages' computations are imported and in the error curves' process after a real job.
+    threadpoolctl acts only on the libraries loaded when it is called: a library loaded
+    after it keeps one thread per core, which spin against each other (in a scratch script
+    that set the limit before SciPy was imported, a 100 x 100 ``eigh`` took 4 ms instead of
+    0.3 ms, the eigenvalue page's sketches' rows 65 to 160 ms instead of 19 ms)."""
+    from threadpoolctl import threadpool_info
+
+    from pages.common.cached import CurvesProcess
+    from views import spectrum as spectrum_views
+
+    out = subprocess.run([sys.executable, "-c", _SERVER_IMPORTS], cwd=REPO_ROOT,
+                         capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    threads, info = json.loads(out.stdout.strip().splitlines()[-1])
+    server = _blas(info)
+    assert server, "threadpoolctl found no BLAS library in the server's process"
+    assert all(n == threads for _, n in server), server
+
+    proc = CurvesProcess()
+    X = np.random.default_rng(0).normal(size=(40, 3))
+    K = kernel_matrix(X, kernel="rbf", gamma=0.5)
+    proc.submit(spectrum_views.error_curves_by_eigenvalue, K, 0, 5, 10).result(timeout=RUN_TIMEOUT)
+    curves = _blas(proc.submit(threadpool_info).result(timeout=RUN_TIMEOUT))
+    assert curves, "threadpoolctl found no BLAS library in the curves' process"
+    assert all(n == threads for _, n in curves), curves
