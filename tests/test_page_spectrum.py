@@ -696,7 +696,7 @@ def test_every_blas_library_runs_one_thread_in_the_server_and_the_curves_process
     from threadpoolctl import threadpool_info
 
     from pages.common.cached import CurvesProcess
-    from views import spectrum as spectrum_views
+    from views import spectrum as views_spectrum
 
     out = subprocess.run([sys.executable, "-c", _SERVER_IMPORTS], cwd=REPO_ROOT,
                          capture_output=True, text=True, timeout=RUN_TIMEOUT)
@@ -709,7 +709,7 @@ def test_every_blas_library_runs_one_thread_in_the_server_and_the_curves_process
     proc = CurvesProcess()
     X = np.random.default_rng(0).normal(size=(40, 3))
     K = kernel_matrix(X, kernel="rbf", gamma=0.5)
-    proc.submit(spectrum_views.error_curves_by_eigenvalue, K, 0, 5, 10).result(timeout=RUN_TIMEOUT)
+    proc.submit(views_spectrum.error_curves_by_eigenvalue, K, 0, 5, 10).result(timeout=RUN_TIMEOUT)
     curves = _blas(proc.submit(threadpool_info).result(timeout=RUN_TIMEOUT))
     assert curves, "threadpoolctl found no BLAS library in the curves' process"
     assert all(n == threads for _, n in curves), curves
