@@ -62,6 +62,7 @@ __all__ = [
     "nystrom_eigenpairs",
     "nystrom_indices",
     "random_indices",
+    "random_order",
     "ekm_eigenvalues",
     "ekm_eigenpairs",
     "ekm_sketch",
@@ -458,12 +459,32 @@ def _incomplete_cholesky(K, rank, eta):
 # ----------------------------------------------------------------------------
 
 
-def random_indices(m, k, random_state=None):
-    """k distinct indices drawn uniformly from range(m), sorted (seeded)."""
+def random_order(m, k, random_state=None):
+    """The first k entries of a seeded uniform random permutation of range(m).
+
+    :func:`random_indices` with the same seed is the first j of them, sorted, for every
+    j <= k: the random rule's subsets of one seed are nested, so the Nystroem eigenvalues of
+    all of them come from one pass (:func:`nystrom_nested_eigenvalues`) over this order.
+
+    Examples
+    --------
+    >>> order = random_order(10, 6, random_state=0)
+    >>> [int(i) for i in np.sort(order[:4])] == [int(i) for i in random_indices(10, 4, 0)]
+    True
+    """
     m = check_positive_int(m, "m", maximum=MAX_POPULATION)
     k = check_positive_int(k, "k", maximum=m)
     rng = check_random_state_arg(random_state)
-    return np.sort(rng.choice(m, size=k, replace=False))
+    # what RandomState.choice(m, k, replace=False) draws: its first k (NumPy's legacy
+    # stream, which NEP 19 keeps fixed), so random_indices' subsets stay those of earlier
+    # releases
+    return rng.permutation(m)[:k]
+
+
+def random_indices(m, k, random_state=None):
+    """k distinct indices drawn uniformly from range(m), sorted (seeded): the first k of
+    :func:`random_order`."""
+    return np.sort(random_order(m, k, random_state))
 
 
 def nystrom_indices(K, k, *, rule="skpca", random_state=None):

@@ -268,6 +268,34 @@ def test_random_indices_are_distinct_seeded_and_in_range():
     assert not np.array_equal(a, sp.random_indices(50, 20, random_state=2))
 
 
+
+
+@settings(max_examples=60, deadline=None)
+@given(m=st.integers(1, 400), data=st.data(), seed=st.integers(0, 2**32 - 1))
+def test_random_subsets_of_one_seed_are_the_sorted_prefixes_of_random_order(m, data, seed):
+    """The random rule's subsets are nested: for every j <= k the subset drawn at j is the
+    first j of random_order, sorted, and still what RandomState.choice draws (the subsets
+    of earlier releases), so the error curve takes every k of its grid from one pass."""
+    k = data.draw(st.integers(1, m), label="k")
+    order = sp.random_order(m, k, random_state=seed)
+    assert order.size == k and np.unique(order).size == k and 0 <= order.min() <= order.max() < m
+    for j in sorted({1, k, data.draw(st.integers(1, k), label="j")}):
+        drawn = sp.random_indices(m, j, random_state=seed)
+        assert_array_equal(drawn, np.sort(order[:j]))
+        legacy = np.random.RandomState(seed).choice(m, size=j, replace=False)
+        assert_array_equal(drawn, np.sort(legacy))
+
+
+def test_the_random_curve_from_one_pass_is_each_subsets_own_nystrom(K):
+    """nystrom_nested_eigenvalues over random_order gives, at each size, the eigenvalues
+    nystrom_eigenvalues gives on random_indices of that size (the page's timed row)."""
+    m = K.shape[0]
+    sizes = [1, 3, 8, 20, m]
+    order = sp.random_order(m, m, random_state=7)
+    nested = sp.nystrom_nested_eigenvalues(K, order, sizes, 6)
+    for row, s in zip(nested, sizes):
+        own = sp.nystrom_eigenvalues(K, sp.random_indices(m, s, random_state=7), 6)
+        assert_allclose(row, own, rtol=RTOL_EXACT, atol=ATOL_EXACT * max(1.0, own[0]))
 # --------------------------------------------------------------------------- EKM (Marukatat)
 
 

@@ -26,6 +26,7 @@ from mpcore import (
     nystrom_eigenvalues,
     nystrom_indices,
     nystrom_nested_eigenvalues,
+    random_order,
     relative_error,
     subspace_distance,
     validated_kernel,
@@ -36,9 +37,6 @@ __all__ = ["N_EIG_MAX", "EXACT_VECTORS", "exact_spectrum", "SPECTRUM_GRID", "SPE
            "ekm_methods", "merge_methods", "error_curves", "error_curves_by_eigenvalue",
            "CURVE_PARTS", "merge_curve_parts", "curves_for_n", "errors_at"]
 
-#: Nystroem rules whose subsets are nested (the first k of k + 1 columns): the error
-#: curves take every k from one run to the largest (mpcore.nystrom_nested_eigenvalues).
-NESTED_RULES = ("skpca", "cholesky")
 #: The two halves of the error curves (:func:`error_curves_by_eigenvalue`'s ``parts``): the
 #: Nyström rules over the k grid, and the sketches over the q grid with Eq. 3.
 CURVE_PARTS = ("nystrom", "ekm")
@@ -377,14 +375,13 @@ def error_curves_by_eigenvalue(K, seed: int, n_top: int, k_max: int, *,
     k_grid, q_grid = log_grid(min(k_max, m)), log_grid(min(m, SPECTRUM_Q_GRID_MAX))
     nystrom = {}
     for rule, name in (NYSTROM_SERIES.items() if "nystrom" in parts else ()):
-        if rule in NESTED_RULES:  # every k of the grid from one run to the largest, one pass
-            idx = nystrom_indices(K, int(k_grid[-1]), rule=rule)
-            sizes = np.minimum(k_grid, idx.size)  # fewer once K is spanned
-            vals = nystrom_nested_eigenvalues(K, idx, sizes, n_cmp)
-        else:  # a new random subset for each k
-            vals = [nystrom_eigenvalues(K, nystrom_indices(K, int(kk), rule=rule,
-                                                           random_state=seed), n_cmp)
-                    for kk in k_grid]
+        # every k of the grid from one pass over the points in their order: the greedy
+        # rules' choices are nested, and so are the random rule's subsets of one seed (the
+        # sorted prefixes of random_order: each is the subset compare_methods draws at k)
+        idx = (random_order(m, int(k_grid[-1]), random_state=seed) if rule == "random"
+               else nystrom_indices(K, int(k_grid[-1]), rule=rule))
+        sizes = np.minimum(k_grid, idx.size)  # fewer once K is spanned
+        vals = nystrom_nested_eigenvalues(K, idx, sizes, n_cmp)
         nystrom[name] = np.asarray([relative_error(v, exact) for v in vals])
     with_bound = m <= bound_grid_max_m
     errors, bounds, eq3 = {}, {}, {}
