@@ -12,7 +12,8 @@ from pages.common.schemas import SPECTRUM
 from pages.common.share import data_snippet, kernel_kwargs, page_footer
 from pages.common.text import fitted_number, formatted, literal, markdown_table
 from pages.common.timeline import is_narrow
-from pages.common.widgets import data_choice, draw, kernel_choice, show_notes, sync
+from pages.common.widgets import (data_choice, draw, kernel_choice, next_notch, show_notes,
+                                  sync)
 from views import spectrum as spectrum_views
 
 st.title("Approximate vs exact eigenvalues")
@@ -22,6 +23,7 @@ st.caption("Hussain & Shawe-Taylor (2008), Eq. 5 (Nyström on chosen columns); M
            "on the same kernel matrix K.")
 
 state = sync(SPECTRUM)
+cached.start_prefetch()  # the process that computes the next notch ahead (one visitor)
 with st.sidebar:
     draw(state)
 show_notes(SPECTRUM)
@@ -29,6 +31,22 @@ choice = data_choice(state)
 if choice is None:
     st.stop()
 kern = kernel_choice(state)
+# A slider stepped one way (n or the width: each notch a new K) is likely to step on: the
+# next notch's view computes ahead, in the app's processes, while the browser draws this one
+# (on a server with one or two visitors: cached.prefetch_on). It starts now if this view was
+# itself computed ahead (this run only reads it), at the end of the run otherwise.
+ahead = next_notch(state, ("n", "sigma"))
+
+
+def compute_ahead():
+    if ahead is not None and (ahead_choice := data_choice(ahead)) is not None:
+        cached.prefetch_spectrum(ahead_choice, kernel_choice(ahead), ahead["k"],
+                                 ahead["spectrum.q"], ahead["spectrum.n_eig"],
+                                 SPECTRUM["k"].at("hi", ahead))
+
+
+if cached.computed_ahead(choice, kern):
+    compute_ahead()
 try:
     m = cached.load_data(choice).n_samples
 except ValueError as exc:  # an upload whose chosen target leaves no usable feature, say
@@ -183,3 +201,5 @@ rows = plotted_rows(run["scree"], k_grid=curves["k_grid"], nystrom_errors=curves
                     ekm_bounds=curves["ekm_bounds"], eq3=curves["eq3"], angles=run["angles"])
 page_footer(snippet=snippet, table=pd.DataFrame(rows), name="spectrum", state=state,
             extra_json={"timing": run["rows"]})
+
+compute_ahead()  # (a no-op if it started above)

@@ -35,7 +35,7 @@ from mpcore import (
 __all__ = ["N_EIG_MAX", "EXACT_VECTORS", "exact_spectrum", "SPECTRUM_GRID", "SPECTRUM_Q_GRID_MAX", "SPECTRUM_BOUND_GRID_MAX_M", "SPECTRUM_ZERO_RATIO", "scree_length",
            "log_grid", "n_compared", "compare_methods", "exact_methods", "nystrom_methods",
            "ekm_methods", "merge_methods", "error_curves", "error_curves_by_eigenvalue",
-           "CURVE_PARTS", "merge_curve_parts", "curves_for_n", "errors_at"]
+           "CURVE_PARTS", "merge_curve_parts", "curves_for_n", "errors_at", "view_parts"]
 
 #: The two halves of the error curves (:func:`error_curves_by_eigenvalue`'s ``parts``): the
 #: Nyström rules over the k grid, and the sketches over the q grid with Eq. 3.
@@ -57,13 +57,18 @@ def scree_length(m: int, n_eig: int, k: int, q: int) -> int:
     return int(min(m, max(50, 2 * n_eig, k + 10, q + 10)))
 
 
-def limit_blas_threads(threads: int) -> None:
+def limit_blas_threads(threads: int, niceness: int = 0) -> None:
     """Limit the BLAS libraries NumPy and SciPy loaded to ``threads`` threads (threadpoolctl
-    acts on the libraries loaded when it is called: this module has loaded them). The
-    initializer of the app's process for the error curves."""
+    acts on the libraries loaded when it is called: this module has loaded them) and, with
+    ``niceness`` > 0, lower the process's priority by that much (``os.nice``). The
+    initializer of the app's processes for the error curves and the views computed ahead."""
+    import os
+
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(limits=threads, user_api="blas")
+    if niceness > 0:
+        os.nice(niceness)
 
 
 def log_grid(top: int) -> np.ndarray:
@@ -304,6 +309,35 @@ def compare_methods(K, seed: int, k: int, q: int, n_eig: int, exact: dict | None
     return merge_methods(exact, k, q, n_eig, exact_methods(K, n_eig, exact),
                          nystrom_methods(K, seed, k, n_eig, exact),
                          ekm_methods(K, seed, q, n_eig, exact))
+
+
+def view_parts(choice, kern, k: int, q: int, n_eig: int, n_top: int, k_max: int, *,
+               max_rows: int | None = None,
+               bound_grid_max_m: int = SPECTRUM_BOUND_GRID_MAX_M) -> dict:
+    """Every part the eigenvalue page computes for one view of a bundled data set, from the
+    data, in one call: the app computes the next slider notch's view ahead with it, in a
+    process of its own.
+
+    ``choice`` and ``kern`` are :class:`views.data.DataChoice` and ``KernelChoice``. The
+    parts are what the page's cached functions compute from the same K: ``exact``
+    (:func:`exact_spectrum`), ``exact_rows`` (:func:`exact_methods` at ``n_eig``),
+    ``nystrom`` (:func:`nystrom_methods` at k), ``ekm`` (:func:`ekm_methods` at q) and
+    ``curves`` (:func:`error_curves_by_eigenvalue` on the top ``n_top``, both halves).
+    """
+    from mpcore.kernels import kernel_matrix
+    from views.data import load
+
+    if choice.csv_digest is not None:
+        raise ValueError("view_parts computes bundled data sets only (an upload's bytes stay "
+                         "with its session).")
+    K = validated_kernel(kernel_matrix(load(choice, None, max_rows=max_rows).X,
+                                       **kern.params()))
+    exact = exact_spectrum(K)
+    return dict(exact=exact, exact_rows=exact_methods(K, n_eig, exact),
+                nystrom=nystrom_methods(K, choice.seed, k, n_eig, exact),
+                ekm=ekm_methods(K, choice.seed, q, n_eig, exact),
+                curves=error_curves_by_eigenvalue(K, choice.seed, n_top, k_max, exact=exact,
+                                                  bound_grid_max_m=bound_grid_max_m))
 
 
 def errors_at(run: dict) -> dict:

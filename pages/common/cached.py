@@ -386,6 +386,9 @@ def full_kernel(choice: DataChoice, kern: KernelChoice):
             show_spinner="Exact eigenvalues of K (dense eigh, once per data set and kernel)...")
 def spectrum_exact(choice: DataChoice, kern: KernelChoice) -> dict:
     """views.spectrum.exact_spectrum: the reference, shared by every k, q, n and session."""
+    ahead = _prefetched(choice, kern, "exact")
+    if ahead is not None:
+        return freeze_tree(ahead)
     K = full_kernel(choice, kern)
     return freeze_tree(_spectrum.exact_spectrum(K))
 
@@ -393,6 +396,9 @@ def spectrum_exact(choice: DataChoice, kern: KernelChoice) -> dict:
 @cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
 def spectrum_exact_methods(choice: DataChoice, kern: KernelChoice, n_eig: int) -> dict:
     """views.spectrum.exact_methods: the exact solvers' rows, kept across every k and q."""
+    ahead = _prefetched(choice, kern, "exact_rows", n_eig=n_eig)
+    if ahead is not None:
+        return freeze_tree(ahead)
     return freeze_tree(_spectrum.exact_methods(full_kernel(choice, kern), n_eig,
                                                spectrum_exact(choice, kern)))
 
@@ -400,6 +406,9 @@ def spectrum_exact_methods(choice: DataChoice, kern: KernelChoice, n_eig: int) -
 @cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
 def spectrum_nystrom_methods(choice: DataChoice, kern: KernelChoice, k: int, n_eig: int) -> dict:
     """views.spectrum.nystrom_methods: the Nyström rows at k, kept across every q."""
+    ahead = _prefetched(choice, kern, "nystrom", k=k, n_eig=n_eig)
+    if ahead is not None:
+        return freeze_tree(ahead)
     return freeze_tree(_spectrum.nystrom_methods(full_kernel(choice, kern), choice.seed, k,
                                                  n_eig, spectrum_exact(choice, kern)))
 
@@ -407,6 +416,9 @@ def spectrum_nystrom_methods(choice: DataChoice, kern: KernelChoice, k: int, n_e
 @cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
 def spectrum_ekm_methods(choice: DataChoice, kern: KernelChoice, q: int, n_eig: int) -> dict:
     """views.spectrum.ekm_methods: the EKM rows at q, kept across every k."""
+    ahead = _prefetched(choice, kern, "ekm", q=q, n_eig=n_eig)
+    if ahead is not None:
+        return freeze_tree(ahead)
     return freeze_tree(_spectrum.ekm_methods(full_kernel(choice, kern), choice.seed, q, n_eig,
                                              spectrum_exact(choice, kern)))
 
@@ -438,7 +450,8 @@ class CurvesProcess:
     """A pool of one process (``spawn``: nothing of the server's threads is copied),
     started on the first job and again after its process died."""
 
-    def __init__(self):
+    def __init__(self, niceness: int = 0):
+        self._niceness = niceness
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
 
@@ -452,7 +465,8 @@ class CurvesProcess:
                     pass
             self._pool = ProcessPoolExecutor(
                 max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_spectrum.limit_blas_threads, initargs=(BLAS_THREADS,))
+                initializer=_spectrum.limit_blas_threads,
+                initargs=(BLAS_THREADS, self._niceness))
             # the first job starts the process. Streamlit runs each page as the module
             # __main__, which a spawned process imports again (and would run the page in
             # it): the process starts with an empty one
@@ -462,6 +476,10 @@ class CurvesProcess:
                 return self._pool.submit(fn, *args, **kwargs)
             finally:
                 sys.modules["__main__"] = main
+
+    def idle_since_start(self) -> bool:
+        """Whether no job was ever handed to the process (it is not started)."""
+        return self._pool is None
 
     def start(self) -> None:
         """Start the process now (a no-op job), not on the first curves: spawning it and
@@ -473,6 +491,119 @@ class CurvesProcess:
 #: that the process's start overlaps what a visitor reads before the eigenvalue page.
 _CURVES = CurvesProcess()
 _CURVES.start()
+
+
+#: How much lower than the server's the priority of the process computing views ahead is
+#: (``os.nice``): the browser's drawing and every view asked for come first.
+PREFETCH_NICENESS = 10
+#: The eigenvalue page's next view, computed one slider notch ahead (:func:`prefetch_spectrum`)
+#: in a process of its own, started by the page's first view where views may be computed
+#: ahead (:func:`start_prefetch`): a server that never computes ahead (a hall,
+#: :func:`prefetch_on`) never starts it.
+_PREFETCH = CurvesProcess(niceness=PREFETCH_NICENESS)
+#: (repr(choice), repr(kern)) -> (the view's k, q, n_eig, n_top, k_max; the future of
+#: views.spectrum.view_parts), the newest last; at most :data:`PREFETCH_ENTRIES`.
+_PREFETCHED: dict[tuple[str, str], tuple[tuple, Future]] = {}
+_PREFETCH_LOCK = threading.Lock()
+PREFETCH_ENTRIES = 2
+#: Views are computed ahead only while the server has at most this many sessions: one
+#: person (a lecturer rehearsing, a student alone) has two cores to spare between notches;
+#: a hall has none, and its students' own views come first.
+PREFETCH_MAX_SESSIONS = 2
+#: ... and only for data sets of up to this many points (boston, 506: a view computes in
+#: about 0.2 s; digits, 1797: 1.5 s, longer than a person waits between two notches).
+PREFETCH_MAX_M = SPECTRUM_BOUND_GRID_MAX_M
+
+
+def _active_sessions() -> int | None:
+    """Sessions the server holds now; None where no server counts them (AppTest's
+    stand-in runtime, a script): then nothing is computed ahead."""
+    from streamlit import runtime
+
+    if not runtime.exists():
+        return None
+    try:
+        return int(runtime.get_instance()._session_mgr.num_active_sessions())
+    except Exception:  # a Streamlit without the count: as if unknown
+        return None
+
+
+def prefetch_on() -> bool:
+    """Whether views may be computed ahead now: ``MP_PREFETCH=0`` in the server's
+    environment turns it off (the benchmarks' comparison); otherwise while the server holds
+    at most :data:`PREFETCH_MAX_SESSIONS` sessions."""
+    if os.environ.get("MP_PREFETCH", "1").strip() == "0":
+        return False
+    sessions = _active_sessions()
+    return sessions is not None and sessions <= PREFETCH_MAX_SESSIONS
+
+
+def start_prefetch() -> None:
+    """Start the prefetch process on the eigenvalue page's first view, if views may be
+    computed ahead (:func:`prefetch_on`): a first notch ahead would otherwise wait for its
+    start (about 1.4 s), longer than computing the notch on request."""
+    if _PREFETCH.idle_since_start() and prefetch_on():
+        _PREFETCH.start()
+
+
+def prefetch_spectrum(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: int,
+                      k_max: int) -> bool:
+    """Compute the eigenvalue page's view of (choice, kern) at (k, q, n_eig) ahead, in the
+    prefetch process, for the cached parts below to take when a page asks for it; whether
+    it was started. Not while another is computing, for an upload, for a large data set,
+    on a busy server or with ``MP_PREFETCH=0`` (:func:`prefetch_on`, :data:`PREFETCH_MAX_M`)."""
+    if choice.csv_digest is not None or not prefetch_on():
+        return False
+    key = (repr(choice), repr(kern))
+    with _PREFETCH_LOCK:
+        if key in _PREFETCHED or any(not f.done() for _, f in _PREFETCHED.values()):
+            return False
+        try:
+            m = load_data(choice).n_samples
+        except ValueError:
+            return False
+        if m > PREFETCH_MAX_M or m < 3:
+            return False
+        n_top = _curves_top(choice, n_eig)
+        # in one process, at a lower priority than the server, its curves' process and the
+        # browser drawing this view (the two halves side by side in two processes were no
+        # sooner drawn: 2026-12-01, bench_pages' notches)
+        future = _PREFETCH.submit(_spectrum.view_parts, choice, kern, k, q, n_eig, n_top,
+                                  k_max, max_rows=MAX_APP_SAMPLES,
+                                  bound_grid_max_m=SPECTRUM_BOUND_GRID_MAX_M)
+        _PREFETCHED[key] = ((k, q, n_eig, n_top, k_max), future)
+        while len(_PREFETCHED) > PREFETCH_ENTRIES:
+            _PREFETCHED.pop(next(iter(_PREFETCHED)))
+    return True
+
+
+def _prefetched(choice: DataChoice, kern: KernelChoice, part: str, **at):
+    """The part ``part`` of a view of (choice, kern) computed ahead, if one was computed
+    with the settings ``at`` (k, q, n_eig, n_top, k_max: those ``part`` depends on); None
+    otherwise. Waits for one still computing: it is ahead of anything begun now."""
+    entry = _PREFETCHED.get((repr(choice), repr(kern)))
+    if entry is None:
+        return None
+    settings, future = entry
+    names = ("k", "q", "n_eig", "n_top", "k_max")
+    if any(dict(zip(names, settings))[name] != value for name, value in at.items()):
+        return None
+    try:
+        return future.result()[part]
+    except Exception:  # its process died, or the view raised: computed here, as without it
+        return None
+
+
+def computed_ahead(choice: DataChoice, kern: KernelChoice) -> bool:
+    """Whether the view of (choice, kern) was computed ahead and is ready."""
+    entry = _PREFETCHED.get((repr(choice), repr(kern)))
+    return entry is not None and entry[1].done()
+
+
+def clear_prefetched() -> None:
+    """Forget every view computed ahead (the tests' switch between with and without)."""
+    with _PREFETCH_LOCK:
+        _PREFETCHED.clear()
 
 
 def _curves_top(choice: DataChoice, n_eig: int) -> int:
@@ -544,8 +675,13 @@ def spectrum_nystrom_curves(choice: DataChoice, kern: KernelChoice, k_max: int,
 def start_spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int,
                           k_max: int) -> None:
     """Start the error curves of :func:`spectrum_curves` in their process (a no-op once
-    they are started), so they compute while the page times the methods."""
-    spectrum_curves_started(choice, kern, k_max, _curves_top(choice, n_eig))
+    they are started; none when the view was computed ahead), so they compute while the
+    page times the methods."""
+    n_top = _curves_top(choice, n_eig)
+    if (repr(choice), repr(kern)) in _PREFETCHED and _prefetched(
+            choice, kern, "curves", n_top=n_top, k_max=k_max) is not None:
+        return
+    spectrum_curves_started(choice, kern, k_max, n_top)
 
 
 @cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=_CURVES_SPINNER)
@@ -556,6 +692,9 @@ def spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int, k_max: i
     page offers), computed once (:func:`spectrum_curves_started`): a new n costs no
     eigenproblem."""
     n_top = _curves_top(choice, n_eig)
+    ahead = _prefetched(choice, kern, "curves", n_top=n_top, k_max=k_max)
+    if ahead is not None:
+        return freeze_tree(_spectrum.curves_for_n(freeze_tree(ahead), n_eig))
     split = split_curves(choice)
     # the Nyström half computes here while the process computes the sketches'
     nystrom = spectrum_nystrom_curves(choice, kern, k_max, n_top) if split else None
