@@ -37,6 +37,10 @@ import time
 import urllib.request
 from pathlib import Path
 
+#: The environment the Streamlit processes add to this one's: no view computed ahead (it is
+#: for one or two visitors; a hall's cores are its students').
+SERVER_ENV = {"MP_PREFETCH": "0"}
+
 ROOT = Path(__file__).resolve().parents[1]
 #: Name of the affinity cookie HAProxy sets.
 COOKIE = "mp_server"
@@ -243,10 +247,11 @@ class Hall:
     def pids(self) -> list[int]:
         return [p.pid for p in self.procs]
 
-    def _spawn(self, cmd, name):
+    def _spawn(self, cmd, name, env=None):
         log = open(self.log_dir / f"{name}.log", "wb")
         self._logs.append(log)
-        return subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        return subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                env=None if env is None else {**os.environ, **env})
 
     def __enter__(self) -> Hall:
         if not Path(self.haproxy).exists():
@@ -260,7 +265,9 @@ class Hall:
                 for opt in self.server_options:
                     key, _, value = opt.partition("=")
                     cmd += [f"--{key}", value]
-                self.procs.append(self._spawn(cmd, f"streamlit{i}"))
+                # a hall's processes never compute a view ahead of its asking (the
+                # eigenvalue page's next notch for one visitor: pages.common.cached.prefetch_on)
+                self.procs.append(self._spawn(cmd, f"streamlit{i}", env=SERVER_ENV))
             deadline = time.monotonic() + START_TIMEOUT
             waiting = set(self.ports)
             while waiting:

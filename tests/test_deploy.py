@@ -131,6 +131,7 @@ def test_a_few_students_through_the_balancer():
     assert result["uploads"] == 2
     assert result["interactions"] >= 6 * 3  # every student acted, whatever the machine's speed
     assert set(result["spread"]) == {"app1", "app2"}, result["spread"]  # both processes used
+    assert result["prefetch_off"] == [True, True]  # no view computed ahead in a hall
 
     async def upload_with_the_wrong_cookie(hall):
         b = Browser(hall.url, 60)

@@ -688,14 +688,15 @@ def _blas(info) -> list:
 def test_every_blas_library_runs_one_thread_in_the_server_and_the_curves_process():
     """pages.common.cached limits every BLAS library the app loads (NumPy's and SciPy's
     OpenBLAS are two libraries) to BLAS_THREADS threads, in the server's process once the
-    pages' computations are imported and in the error curves' process after a real job.
+    pages' computations are imported and in the error curves' process after a real job (and
+    in the process computing views ahead, which runs at a lower priority).
     threadpoolctl acts only on the libraries loaded when it is called: a library loaded
     after it keeps one thread per core, which spin against each other (in a scratch script
     that set the limit before SciPy was imported, a 100 x 100 ``eigh`` took 4 ms instead of
     0.3 ms, the eigenvalue page's sketches' rows 65 to 160 ms instead of 19 ms)."""
     from threadpoolctl import threadpool_info
 
-    from pages.common.cached import CurvesProcess
+    from pages.common.cached import PREFETCH_NICENESS, CurvesProcess
     from views import spectrum as views_spectrum
 
     out = subprocess.run([sys.executable, "-c", _SERVER_IMPORTS], cwd=REPO_ROOT,
@@ -713,3 +714,10 @@ def test_every_blas_library_runs_one_thread_in_the_server_and_the_curves_process
     curves = _blas(proc.submit(threadpool_info).result(timeout=RUN_TIMEOUT))
     assert curves, "threadpoolctl found no BLAS library in the curves' process"
     assert all(n == threads for _, n in curves), curves
+    # the process computing views ahead: the same limit, and a lower priority
+    ahead = CurvesProcess(niceness=PREFETCH_NICENESS)
+    ahead.submit(views_spectrum.error_curves_by_eigenvalue, K, 0, 5, 10).result(
+        timeout=RUN_TIMEOUT)
+    libraries = _blas(ahead.submit(threadpool_info).result(timeout=RUN_TIMEOUT))
+    assert libraries and all(n == threads for _, n in libraries), libraries
+    assert ahead.submit(os.nice, 0).result(timeout=RUN_TIMEOUT) == os.nice(0) + PREFETCH_NICENESS
