@@ -18,7 +18,9 @@ chart (``bench_pages.py``'s), and each median's ratio to the peer's.
 computed before the notches timed and what is left is the browser's part and Streamlit's
 round trip; without it the slider moves one way, each value new, as a student explores.
 Tracing adds work to the browser: compare a notch here with the peer's here, not with
-``bench_pages.py``'s medians.
+``bench_pages.py``'s medians. On the eigenvalue page, n and the width, stepped one way, are
+computed one notch ahead (the server has one visitor); ``MP_PREFETCH=0`` in the environment
+measures them computed on request.
 
 Usage::
 

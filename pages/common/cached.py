@@ -11,6 +11,10 @@ session will see. All are st.cache_data but two st.cache_resource, shared as one
 object: the eigenvalue page's K (:func:`full_kernel`, read-only) and its error curves,
 computed in a process of their own beside the script run (:func:`spectrum_curves_started`,
 a future). An upload's bytes live in ``st.session_state["csv.bytes"]``.
+
+While one or two people use the server, the eigenvalue page's next notch of n or the width
+is computed ahead in a process of its own (:func:`prefetch_spectrum`), and the wrappers of
+that page take its parts from there when asked for that view (:func:`_prefetched`).
 """
 
 from __future__ import annotations
