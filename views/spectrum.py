@@ -333,13 +333,11 @@ def view_parts(choice, kern, k: int, q: int, n_eig: int, n_top: int, k_max: int,
     K = validated_kernel(kernel_matrix(load(choice, None, max_rows=max_rows).X,
                                        **kern.params()))
     exact = exact_spectrum(K)
-    # the curves (untimed, most of the work) first: the methods are timed once the browser,
-    # drawing the view before, has likely finished
-    curves = error_curves_by_eigenvalue(K, choice.seed, n_top, k_max, exact=exact,
-                                        bound_grid_max_m=bound_grid_max_m)
-    return dict(exact=exact, curves=curves, exact_rows=exact_methods(K, n_eig, exact),
+    return dict(exact=exact, exact_rows=exact_methods(K, n_eig, exact),
                 nystrom=nystrom_methods(K, choice.seed, k, n_eig, exact),
-                ekm=ekm_methods(K, choice.seed, q, n_eig, exact))
+                ekm=ekm_methods(K, choice.seed, q, n_eig, exact),
+                curves=error_curves_by_eigenvalue(K, choice.seed, n_top, k_max, exact=exact,
+                                                  bound_grid_max_m=bound_grid_max_m))
 
 
 def errors_at(run: dict) -> dict:
