@@ -333,6 +333,8 @@ def view_parts(choice, kern, k: int, q: int, n_eig: int, n_top: int, k_max: int,
     K = validated_kernel(kernel_matrix(load(choice, None, max_rows=max_rows).X,
                                        **kern.params()))
     exact = exact_spectrum(K)
+    # the methods timed first, as the page times them on request: before the curves, whose
+    # sketches K keeps (a timed sketch at a q of the grid would be read, not computed)
     return dict(exact=exact, exact_rows=exact_methods(K, n_eig, exact),
                 nystrom=nystrom_methods(K, choice.seed, k, n_eig, exact),
                 ekm=ekm_methods(K, choice.seed, q, n_eig, exact),
