@@ -245,3 +245,35 @@ def _view(at):
     """The page's current view (its validated state), read back from the session."""
     state, _ = SPECTRUM.build(at.session_state["_notch.spectrum"])
     return state
+
+
+@pytest.mark.slow
+def test_a_view_still_far_from_computed_ahead_is_computed_on_request(monkeypatch):
+    """A view asked for while its computation ahead has not got far (its process still
+    starting, say) is waited for PREFETCH_WAIT seconds once, then computed in the run, and
+    the computation ahead is left: every part of the run asks once, not once each."""
+    from concurrent.futures import Future
+
+    import streamlit as st
+
+    monkeypatch.setattr(cached, "PREFETCH_WAIT", 0.2)
+    waits = []
+    never = Future()  # never done
+    real_result = never.result
+
+    def timed_result(timeout=None):
+        waits.append(timeout)
+        return real_result(timeout=timeout)
+
+    never.result = timed_result
+    params = dict(dataset="moons", n="77", sigma="0.5")
+    state, _ = SPECTRUM.build(params)
+    cached.clear_prefetched()
+    st.cache_data.clear()
+    cached._PREFETCHED[(repr(data_choice(state)), repr(kernel_choice(state)))] = (
+        (state["k"], state["spectrum.q"], state["spectrum.n_eig"], 49, 77), never)
+    at = open_app_page(PAGE, params=params)
+    assert_clean(at)
+    assert waits == [0.2]  # one wait, then the run computed the view itself
+    assert not cached._PREFETCHED
+    assert len(chart_elements(at)) == 3

@@ -517,6 +517,9 @@ PREFETCH_MAX_SESSIONS = 2
 #: ... and only for data sets of up to this many points (boston, 506: a view computes in
 #: about 0.2 s; digits, 1797: 1.5 s, longer than a person waits between two notches).
 PREFETCH_MAX_M = SPECTRUM_BOUND_GRID_MAX_M
+#: Seconds a run waits for its view computed ahead before computing it itself (about what
+#: computing it takes: the view was asked for before the process could start on it).
+PREFETCH_WAIT = 0.5
 
 
 def _active_sessions() -> int | None:
@@ -584,7 +587,8 @@ def prefetch_spectrum(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_
 def _prefetched(choice: DataChoice, kern: KernelChoice, part: str, **at):
     """The part ``part`` of a view of (choice, kern) computed ahead, if one was computed
     with the settings ``at`` (k, q, n_eig, n_top, k_max: those ``part`` depends on); None
-    otherwise. Waits for one still computing: it is ahead of anything begun now."""
+    otherwise. Waits for one still computing, up to :data:`PREFETCH_WAIT` seconds: it is
+    ahead of anything begun now."""
     entry = _PREFETCHED.get((repr(choice), repr(kern)))
     if entry is None:
         return None
@@ -593,7 +597,13 @@ def _prefetched(choice: DataChoice, kern: KernelChoice, part: str, **at):
     if any(dict(zip(names, settings))[name] != value for name, value in at.items()):
         return None
     try:
-        return future.result()[part]
+        return future.result(timeout=PREFETCH_WAIT)[part]
+    except TimeoutError:  # still far from done (its process starting, say): left, and
+        # this view computed here, as without it
+        with _PREFETCH_LOCK:
+            if _PREFETCHED.get((repr(choice), repr(kern))) is entry:
+                del _PREFETCHED[(repr(choice), repr(kern))]
+        return None
     except Exception:  # its process died, or the view raised: computed here, as without it
         return None
 
