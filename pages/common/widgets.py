@@ -212,8 +212,9 @@ def next_notch(state: State, keys) -> State | None:
 def notch_after(state: State, before, keys) -> State | None:
     """The view one notch further along the slider that moved from ``before`` (a mapping
     of the values of the run before, or None) to ``state``, if one of ``keys`` was the only
-    value to change (or the others only as its new range asked): the same direction again (a lecturer stepping a slider with the arrow
-    keys goes on); None otherwise, and at either end of the slider."""
+    value to change (or the others only as its new range asked): the same direction again
+    (a lecturer stepping a slider with the arrow keys goes on); None otherwise, and at
+    either end of the slider."""
     if not before:
         return None
     moved = [key for key in state if before.get(key) != state[key]]
