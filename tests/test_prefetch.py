@@ -31,6 +31,7 @@ from views import spectrum
 from views.data import DataChoice, KernelChoice
 
 PAGE = "pages/spectrum.py"
+RUN_TIMEOUT = 180
 #: Fields of a timing row that do not depend on the run's timing.
 UNTIMED = ("method", "computes", "largest angle (°)", "vectors compared")
 
@@ -129,11 +130,11 @@ class _Refused:
 ])
 def test_no_view_is_computed_ahead_for_an_upload_or_a_large_data_set(monkeypatch, choice):
     monkeypatch.setattr(cached, "_active_sessions", lambda: 1)
-    monkeypatch.setattr(cached, "_PREFETCH", _Refused())
+    monkeypatch.setattr(cached._AHEAD, "process", _Refused())
     cached.clear_prefetched()
     assert cached.prefetch_spectrum(choice, KernelChoice("rbf", gamma=0.1), 50, 100, 10,
                                     300) is False
-    assert not cached._PREFETCHED
+    assert not cached._AHEAD.keys()
 
 
 # ---------------------------------------------------------------- the same numbers
@@ -226,10 +227,13 @@ def test_a_page_stepped_with_views_computed_ahead_draws_what_a_fresh_session_dra
             assert sorted(calls) == ["ekm_methods", "exact_methods", "exact_spectrum",
                                      "nystrom_methods"], (key, value, calls)
         views.append((dict(view), _drawn(at)))
-        # the notch after it is being computed ahead
+        # the notch after it is being computed ahead; the next move waits for it, as a
+        # person reading the view would (a run waits PREFETCH_WAIT at most: the next test)
         nxt = dict(n=value - 1) if key == "n" else dict(sigma=SIGMAS[SIGMAS.index(value) + 1])
         ahead = view.replace(**nxt)
-        assert (repr(data_choice(ahead)), repr(kernel_choice(ahead))) in cached._PREFETCHED
+        entry = cached._AHEAD.get((repr(data_choice(ahead)), repr(kernel_choice(ahead))))
+        assert entry is not None, (key, value)
+        entry[1].result(timeout=RUN_TIMEOUT)
     # each view as a fresh session computes it, on request
     monkeypatch.setenv("MP_PREFETCH", "0")
     for values, drawn in views:
@@ -266,14 +270,25 @@ def test_a_view_still_far_from_computed_ahead_is_computed_on_request(monkeypatch
         return real_result(timeout=timeout)
 
     never.result = timed_result
+    class Stalled:  # a process that has not got to the job
+        def submit(self, *args, **kwargs):
+            return never
+
+        def idle_since_start(self):
+            return False
+
     params = dict(dataset="moons", n="77", sigma="0.5")
     state, _ = SPECTRUM.build(params)
     cached.clear_prefetched()
     st.cache_data.clear()
-    cached._PREFETCHED[(repr(data_choice(state)), repr(kernel_choice(state)))] = (
-        (state["k"], state["spectrum.q"], state["spectrum.n_eig"], 49, 77), never)
+    monkeypatch.setattr(cached._AHEAD, "process", Stalled())
+    monkeypatch.setattr(cached, "_active_sessions", lambda: 1)
+    assert cached.prefetch_spectrum(data_choice(state), kernel_choice(state), state["k"],
+                                    state["spectrum.q"], state["spectrum.n_eig"],
+                                    SPECTRUM["k"].at("hi", state))
+    monkeypatch.setattr(cached, "_active_sessions", lambda: None)  # no new one in the run
     at = open_app_page(PAGE, params=params)
     assert_clean(at)
     assert waits == [0.2]  # one wait, then the run computed the view itself
-    assert not cached._PREFETCHED
+    assert not cached._AHEAD.keys()
     assert len(chart_elements(at)) == 3

@@ -500,15 +500,7 @@ _CURVES.start()
 #: How much lower than the server's the priority of the process computing views ahead is
 #: (``os.nice``): the browser's drawing and every view asked for come first.
 PREFETCH_NICENESS = 10
-#: The eigenvalue page's next view, computed one slider notch ahead (:func:`prefetch_spectrum`)
-#: in a process of its own, started by the page's first view where views may be computed
-#: ahead (:func:`start_prefetch`): a server that never computes ahead (a hall,
-#: :func:`prefetch_on`) never starts it.
-_PREFETCH = CurvesProcess(niceness=PREFETCH_NICENESS)
-#: (repr(choice), repr(kern)) -> (the view's k, q, n_eig, n_top, k_max; the future of
-#: views.spectrum.view_parts), the newest last; at most :data:`PREFETCH_ENTRIES`.
-_PREFETCHED: dict[tuple[str, str], tuple[tuple, Future]] = {}
-_PREFETCH_LOCK = threading.Lock()
+#: Views computed ahead kept at once (the newest; the one shown and the next).
 PREFETCH_ENTRIES = 2
 #: Views are computed ahead only while the server has at most this many sessions: one
 #: person (a lecturer rehearsing, a student alone) has two cores to spare between notches;
@@ -520,6 +512,56 @@ PREFETCH_MAX_M = SPECTRUM_BOUND_GRID_MAX_M
 #: Seconds a run waits for its view computed ahead before computing it itself (about what
 #: computing it takes: the view was asked for before the process could start on it).
 PREFETCH_WAIT = 0.5
+
+
+class ViewsAhead:
+    """The eigenvalue page's views computed ahead (:func:`prefetch_spectrum`): a process of
+    their own, at a lower priority, and the newest ``entries`` of them, each (the settings
+    it was computed at, its future) under the key (repr(choice), repr(kern)); one computing
+    at a time. Shared by every session of the server, behind one lock."""
+
+    def __init__(self, niceness: int, entries: int):
+        self.process = CurvesProcess(niceness=niceness)
+        self._entries: dict[tuple[str, str], tuple[tuple, Future]] = {}
+        self._most = entries
+        self._lock = threading.Lock()
+
+    def get(self, key) -> tuple[tuple, Future] | None:
+        return self._entries.get(key)
+
+    def keys(self) -> list:
+        return list(self._entries)
+
+    def taken(self, key) -> bool:
+        """Whether ``key`` is kept, or another view is still computing."""
+        return key in self._entries or any(not f.done() for _, f in self._entries.values())
+
+    def submit(self, key, settings: tuple, fn, /, *args, **kwargs) -> bool:
+        """``fn(*args, **kwargs)`` in the process, kept under ``key``, unless
+        :meth:`taken`; whether it was handed over."""
+        with self._lock:
+            if self.taken(key):
+                return False
+            self._entries[key] = (settings, self.process.submit(fn, *args, **kwargs))
+            while len(self._entries) > self._most:
+                self._entries.pop(next(iter(self._entries)))
+        return True
+
+    def drop(self, key, entry) -> None:
+        """Forget ``key`` if it still holds ``entry``."""
+        with self._lock:
+            if self._entries.get(key) is entry:
+                del self._entries[key]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+#: The eigenvalue page's next view, computed one slider notch ahead; its process is started
+#: by the page's first view where views may be computed ahead (:func:`start_prefetch`): a
+#: server that never computes ahead (a hall, :func:`prefetch_on`) never starts it.
+_AHEAD = ViewsAhead(PREFETCH_NICENESS, PREFETCH_ENTRIES)
 
 
 def _active_sessions() -> int | None:
@@ -549,8 +591,8 @@ def start_prefetch() -> None:
     """Start the prefetch process on the eigenvalue page's first view, if views may be
     computed ahead (:func:`prefetch_on`): a first notch ahead would otherwise wait for its
     start (about 1.4 s), longer than computing the notch on request."""
-    if _PREFETCH.idle_since_start() and prefetch_on():
-        _PREFETCH.start()
+    if _AHEAD.process.idle_since_start() and prefetch_on():
+        _AHEAD.process.start()
 
 
 def prefetch_spectrum(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_eig: int,
@@ -562,26 +604,21 @@ def prefetch_spectrum(choice: DataChoice, kern: KernelChoice, k: int, q: int, n_
     if choice.csv_digest is not None or not prefetch_on():
         return False
     key = (repr(choice), repr(kern))
-    with _PREFETCH_LOCK:
-        if key in _PREFETCHED or any(not f.done() for _, f in _PREFETCHED.values()):
-            return False
-        try:
-            m = load_data(choice).n_samples
-        except ValueError:
-            return False
-        if m > PREFETCH_MAX_M or m < 3:
-            return False
-        n_top = _curves_top(choice, n_eig)
-        # in one process, at a lower priority than the server, its curves' process and the
-        # browser drawing this view (the two halves side by side in two processes were no
-        # sooner drawn: 2026-12-01, bench_pages' notches)
-        future = _PREFETCH.submit(_spectrum.view_parts, choice, kern, k, q, n_eig, n_top,
-                                  k_max, max_rows=MAX_APP_SAMPLES,
-                                  bound_grid_max_m=SPECTRUM_BOUND_GRID_MAX_M)
-        _PREFETCHED[key] = ((k, q, n_eig, n_top, k_max), future)
-        while len(_PREFETCHED) > PREFETCH_ENTRIES:
-            _PREFETCHED.pop(next(iter(_PREFETCHED)))
-    return True
+    if _AHEAD.taken(key):
+        return False
+    try:
+        m = load_data(choice).n_samples
+    except ValueError:
+        return False
+    if m > PREFETCH_MAX_M or m < 3:
+        return False
+    n_top = _curves_top(choice, n_eig)
+    # in one process, at a lower priority than the server, its curves' process and the
+    # browser drawing this view (the two halves side by side in two processes were no
+    # sooner drawn: benchmarks/results_pages.md, 2026-12-01)
+    return _AHEAD.submit(key, (k, q, n_eig, n_top, k_max), _spectrum.view_parts, choice, kern,
+                         k, q, n_eig, n_top, k_max, max_rows=MAX_APP_SAMPLES,
+                         bound_grid_max_m=SPECTRUM_BOUND_GRID_MAX_M)
 
 
 def _prefetched(choice: DataChoice, kern: KernelChoice, part: str, **at):
@@ -589,7 +626,8 @@ def _prefetched(choice: DataChoice, kern: KernelChoice, part: str, **at):
     with the settings ``at`` (k, q, n_eig, n_top, k_max: those ``part`` depends on); None
     otherwise. Waits for one still computing, up to :data:`PREFETCH_WAIT` seconds: it is
     ahead of anything begun now."""
-    entry = _PREFETCHED.get((repr(choice), repr(kern)))
+    key = (repr(choice), repr(kern))
+    entry = _AHEAD.get(key)
     if entry is None:
         return None
     settings, future = entry
@@ -600,9 +638,7 @@ def _prefetched(choice: DataChoice, kern: KernelChoice, part: str, **at):
         return future.result(timeout=PREFETCH_WAIT)[part]
     except TimeoutError:  # still far from done (its process starting, say): left, and
         # this view computed here, as without it
-        with _PREFETCH_LOCK:
-            if _PREFETCHED.get((repr(choice), repr(kern))) is entry:
-                del _PREFETCHED[(repr(choice), repr(kern))]
+        _AHEAD.drop(key, entry)
         return None
     except Exception:  # its process died, or the view raised: computed here, as without it
         return None
@@ -610,14 +646,13 @@ def _prefetched(choice: DataChoice, kern: KernelChoice, part: str, **at):
 
 def computed_ahead(choice: DataChoice, kern: KernelChoice) -> bool:
     """Whether the view of (choice, kern) was computed ahead and is ready."""
-    entry = _PREFETCHED.get((repr(choice), repr(kern)))
+    entry = _AHEAD.get((repr(choice), repr(kern)))
     return entry is not None and entry[1].done()
 
 
 def clear_prefetched() -> None:
     """Forget every view computed ahead (the tests' switch between with and without)."""
-    with _PREFETCH_LOCK:
-        _PREFETCHED.clear()
+    _AHEAD.clear()
 
 
 def _curves_top(choice: DataChoice, n_eig: int) -> int:
@@ -692,7 +727,7 @@ def start_spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int,
     they are started; none when the view was computed ahead), so they compute while the
     page times the methods."""
     n_top = _curves_top(choice, n_eig)
-    if (repr(choice), repr(kern)) in _PREFETCHED and _prefetched(
+    if _AHEAD.get((repr(choice), repr(kern))) is not None and _prefetched(
             choice, kern, "curves", n_top=n_top, k_max=k_max) is not None:
         return
     spectrum_curves_started(choice, kern, k_max, n_top)
