@@ -727,8 +727,7 @@ def start_spectrum_curves(choice: DataChoice, kern: KernelChoice, n_eig: int,
     they are started; none when the view was computed ahead), so they compute while the
     page times the methods."""
     n_top = _curves_top(choice, n_eig)
-    if _AHEAD.get((repr(choice), repr(kern))) is not None and _prefetched(
-            choice, kern, "curves", n_top=n_top, k_max=k_max) is not None:
+    if _prefetched(choice, kern, "curves", n_top=n_top, k_max=k_max) is not None:
         return
     spectrum_curves_started(choice, kern, k_max, n_top)
 
