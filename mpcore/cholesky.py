@@ -16,13 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import (
-    DIAG_TOL,
-    check_positive_float,
-    check_positive_int,
-    check_psd_matrix,
-    check_square_kernel,
-)
+from ._arguments import check_positive_float, check_positive_int
+from ._validation import DIAG_TOL, check_psd_matrix, check_square_kernel
 
 __all__ = ["incomplete_cholesky"]
 

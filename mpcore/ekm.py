@@ -28,13 +28,8 @@ from scipy.sparse.linalg import ArpackError, ArpackNoConvergence
 from sklearn.random_projection import GaussianRandomProjection
 
 from ._linalg import budgeted_eigsh, pad_zeros, sign_flip, top_eigh
-from ._validation import (
-    ValidatedKernel,
-    check_positive_int,
-    check_random_state_arg,
-    check_seed,
-    check_square_kernel,
-)
+from ._arguments import check_positive_int, check_random_state_arg, check_seed
+from ._validation import check_square_kernel, ValidatedKernel
 
 __all__ = [
     "ekm_eigenvalues",

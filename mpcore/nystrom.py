@@ -25,14 +25,8 @@ import numpy as np
 from scipy.linalg import solve_triangular
 
 from ._linalg import pad_zeros, sign_flip, top_eigh
-from ._validation import (
-    DIAG_TOL,
-    check_positive_int,
-    check_psd_matrix,
-    check_random_state_arg,
-    check_seed,
-    check_square_kernel,
-)
+from ._arguments import check_positive_int, check_random_state_arg, check_seed
+from ._validation import DIAG_TOL, check_psd_matrix, check_square_kernel
 from .cholesky import _incomplete_cholesky
 from .skpca import _greedy_checked
 

@@ -36,13 +36,8 @@ from ._linalg import (
     sign_flip,
     top_eigh,
 )
-from ._validation import (
-    _as_float_array,
-    check_array_data,
-    check_bool,
-    check_positive_int,
-    check_square_kernel,
-)
+from ._arguments import _as_float_array, check_array_data, check_bool, check_positive_int
+from ._validation import check_square_kernel
 from .cholesky import incomplete_cholesky
 from .ekm import (
     SKETCHES,

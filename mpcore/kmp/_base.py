@@ -23,7 +23,7 @@ from sklearn.utils._param_validation import Interval, InvalidParameterError, Str
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._losses import LOSSES, Loss, get_loss
-from .._validation import (
+from .._arguments import (
     KERNELS,
     MAX_ABS_VALUE,
     MAX_STEPS,

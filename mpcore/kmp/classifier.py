@@ -12,7 +12,7 @@ from sklearn.base import ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import named_validation
+from .._arguments import named_validation
 from ._base import _BaseKMP
 
 __all__ = ["KMPClassifier"]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import (
+from .._arguments import (
     check_array_data,
     check_bool,
     check_positive_int,

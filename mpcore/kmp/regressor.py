@@ -11,7 +11,7 @@ import numpy as np
 from sklearn.base import RegressorMixin
 
 from .._losses import LOSSES
-from .._validation import check_array_data
+from .._arguments import check_array_data
 from ._base import PURSUIT_ATTRIBUTES, KMPPursuit, _BaseKMP
 
 __all__ = ["KMPRegressor"]

@@ -15,7 +15,7 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import _short, check_array_data, check_positive_int
+from .._arguments import _short, check_array_data, check_positive_int
 from ._base import KMPPursuit, _BaseKMP
 from .classifier import KMPClassifier
 

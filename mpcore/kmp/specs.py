@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._validation import (
+from .._arguments import (
     MAX_ABS_VALUE,
     _short,
     check_kernel_name,

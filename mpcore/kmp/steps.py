@@ -45,7 +45,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from .._linalg import cholesky_append, cholesky_solve
 from .._losses import backfit, get_loss, line_minimize
-from .._validation import (
+from .._arguments import (
     MAX_KERNEL_VALUE,
     MAX_STEPS,
     _short,
