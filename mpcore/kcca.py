@@ -57,21 +57,23 @@ import warnings
 
 from sklearn.exceptions import ConvergenceWarning
 
-from ._validation import (
-    DIAG_TOL,
+from ._arguments import (
     KERNELS,
     MAX_ABS_VALUE,
-    PSD_NEG_RATIO,
     check_array_data,
     check_kernel_name,
     check_parameters,
     check_positive_float,
     check_positive_int,
+    named_validation,
+    precheck_estimator_input,
+)
+from ._validation import (
+    DIAG_TOL,
+    PSD_NEG_RATIO,
     check_psd_diag,
     check_psd_matrix,
     check_square_kernel,
-    named_validation,
-    precheck_estimator_input,
 )
 from ._linalg import cholesky_with_jitter, pearson
 from .kernels import MAX_DEGREE, check_psd_kernel, kernel_matrix
