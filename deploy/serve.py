@@ -434,7 +434,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 1,
                         help="Streamlit processes (default: one per core)")
-    parser.add_argument("--port", type=_port_arg, default=8080, help="the hall's port (default 8080)")
+    parser.add_argument("--port", type=_port_arg, default=8080,
+                        help="the hall's port (default 8080)")
     parser.add_argument("--bind", default="0.0.0.0",
                         help="address the balancer listens on (default 0.0.0.0: the whole LAN)")
     parser.add_argument("--first-port", type=_port_arg, default=8501,
