@@ -589,6 +589,15 @@ class SparseKCCA(BaseEstimator):
         return self.fit(X, Y).transform(X, Y)
 
     def score(self, X, Y):
-        """Pearson correlation of the leading canonical pair on (X, Y)."""
+        """Pearson correlation of the leading canonical pair on (X, Y).
+
+        X and Y are paired row by row (unlike :meth:`transform`, which maps each
+        view alone): they must hold the same number of rows.
+        """
         U, V = self.transform(X, Y)
+        if U.shape[0] != V.shape[0]:
+            raise ValueError(
+                f"score(X, Y): X has {U.shape[0]} rows and Y has {V.shape[0]}: the views must "
+                "be paired (one row per sample in each) to be correlated."
+            )
         return pearson(U[:, 0], V[:, 0])
