@@ -211,7 +211,7 @@ def _animated_layout(fig, k, start, frame_ms, *, height, title, legend=True):
     colour bar, is laid out by :func:`_surface_style` and :func:`_controls`.)"""
     _animated_style(fig, height=height, title=title, legend=legend)
     # the controls last, placed at once: plotly walks every step of the slider on each later
-    # change of the layout (setting the slider's y afterwards cost 24 ms a figure)
+    # change of the layout, so setting the slider's y afterwards would cost a walk more
     return fig.update_layout(_controls(k, start, frame_ms, height=height, legend=legend))
 
 

@@ -236,7 +236,7 @@ def kmp_present_layout(fig: dict) -> dict:
     ----------
     fig : dict
         The surface's plotly dict at the height it is shown at (``layout.height``: after
-        :func:`mpcore.plots.resized`, which presentation mode calls first).
+        ``pages.common.resize.resized``, which presentation mode calls first).
 
     Returns
     -------

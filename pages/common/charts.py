@@ -6,8 +6,8 @@ JavaScript on the page itself, no iframe) with a plotly.js bundle of the app's o
 draws, scatter, bar, heatmap and contour; built by ``tools/plotly-bundle``), served by
 Streamlit's static file serving,
 instead of ``st.plotly_chart``, whose plotly.js is the full bundle (4.7 MB, every trace type
-and map): starting that bundle was the largest single item of a first visit (about 0.6 s of
-the browser's main thread). The bundle is requested by :mod:`pages.common.fit`'s component,
+and map): starting that bundle was the largest single item of a first visit's work on the
+browser's main thread. The bundle is requested by :mod:`pages.common.fit`'s component,
 the first element of every run (Home included), so it loads while the page computes or while
 Home is read.
 
