@@ -451,7 +451,7 @@ def test_the_bundle_has_every_trace_type_the_app_draws(bundle_page):
     used = {}
     for page_path, params, state in STATES:
         for call in _sent_charts(page_path, params, state):
-            fig = call["flat"]
+            fig = call["sent"]
             traces = list(fig["data"]) + [t for f in fig.get("frames") or [] for t in f.get("data", [])]
             for t in traces:
                 used.setdefault(t.get("type", "scatter"), f"{page_path} {params}")
@@ -481,7 +481,7 @@ def test_a_figure_draws_the_same_in_the_bundle_as_in_the_full_plotly_js(bundle_p
     }"""
     for page_path, params, state in STATES:
         for n, call in enumerate(_sent_charts(page_path, params, state)):
-            fig = _jsonable({"data": call["flat"]["data"], "layout": call["flat"]["layout"]})
+            fig = _jsonable({"data": call["sent"]["data"], "layout": call["sent"]["layout"]})
             got = bundle_page.evaluate(resolve, fig)
             want = _without_gregorian_calendars(plotly_page.evaluate(resolve, fig))
             assert got == want, f"chart {n} of {page_path} {params} resolves differently"
