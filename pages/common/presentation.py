@@ -24,7 +24,7 @@ def presentation_toggle(schema: Schema) -> bool:
                             "its controls on one screen for a projector. Keys: space play/pause, "
                             "← → step, Home / End.")
     if on:
-        st.markdown(f"<style>{asset('presentation.css')}</style>", unsafe_allow_html=True)
+        st.markdown(f"<style>\n{asset('presentation.css')}</style>", unsafe_allow_html=True)
     return bool(on)
 
 
