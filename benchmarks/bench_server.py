@@ -14,7 +14,7 @@ runs them: pages.common.cached.BLAS_THREADS) and the ratio to the peer:
   the peer, the same view with the heatmap's coordinates from a second greedy run
   (``SparseKPCA(k).fit(X).transform``), for m = 140 (the page's default n = 200) and 700;
 * that view's animated figure (one frame per step) encoded for plotly.js
-  (``mpcore.plots.typed_arrays``, done once per new data set) against the peer, plotly's
+  (``pages.common.figure_frames.typed_arrays``, done once per new data set) against the peer, plotly's
   own walk (``_plotly_utils.utils.convert_to_base64``) on a copy of the figure's containers.
 * the eigenvalue page's reference spectrum of a new K (``views.spectrum.exact_spectrum``:
   every eigenvalue, and the top 50 eigenvectors, from one reduction of K to tridiagonal
@@ -51,8 +51,8 @@ from _plotly_utils.utils import convert_to_base64  # noqa: E402
 import datasets  # noqa: E402
 from _progress import progress  # noqa: E402  (benchmarks/, this script's folder)
 from mpcore._linalg import top_eigh  # noqa: E402
-from mpcore.plots import skpca_animation_dict, typed_arrays  # noqa: E402
-from mpcore.plots._frames import _containers_copy  # noqa: E402
+from mpcore.plots import skpca_animation_dict  # noqa: E402
+from pages.common.figure_frames import _containers_copy, typed_arrays  # noqa: E402
 from mpcore import exact_eigenpairs, exact_eigenvalues, validated_kernel  # noqa: E402
 from mpcore.kernels import kernel_matrix  # noqa: E402
 from mpcore.skpca import SparseKPCA  # noqa: E402
@@ -187,7 +187,7 @@ def main(argv=None) -> int:
              "view": ("The sparse-KPCA page's view (views.skpca.skpca_view)",
                       "coordinates from K", "a second greedy run (the peer)"),
              "typed": ("Its animated figure encoded for plotly.js",
-                       "mpcore.plots.typed_arrays", "plotly's convert_to_base64 (the peer)"),
+                       "pages.common.figure_frames.typed_arrays", "plotly's convert_to_base64 (the peer)"),
              "spectrum": ("The eigenvalue page's exact solvers for a new K",
                           "one reduction / one Lanczos run",
                           "two dense solves / two Lanczos runs (the peer)")}

@@ -168,7 +168,7 @@ def _healthy(port: int) -> bool:
 
 
 #: The User-Agent of the warm-up's phone views: a phone's first run draws the phone layout
-#: (``pages.common.timeline.is_narrow``), whose figures are cached apart from the wide ones.
+#: (``pages.common.phone.is_narrow``), whose figures are cached apart from the wide ones.
 PHONE_AGENT = ("Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 "
                "(KHTML, like Gecko) Version/18.5 Mobile/15E148 Safari/604.1")
 

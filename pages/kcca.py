@@ -4,22 +4,17 @@ import pandas as pd
 import streamlit as st
 
 from mpcore.kernels import sigma_to_gamma
-from mpcore.plots import kcca_start_frame
 from pages.common import cached
 from pages.common.charts import plotly_chart
 from pages.common.schemas import KCCA
 from pages.common.share import page_footer
 from pages.common.text import literal
-from pages.common.timeline import (
-    chart_key,
-    figure_step,
-    fit_to_window,
-    offline_download,
-    phone_panel,
-    presentation_toggle,
-    step_buttons,
-    timeline,
-)
+from pages.common.figure_frames import open_at
+from pages.common.offline import offline_download
+from pages.common.phone import phone_panel
+from pages.common.presentation import fit_to_window, presentation_toggle
+from pages.common.step_buttons import step_buttons
+from pages.common.timeline import chart_key, figure_step, timeline
 from pages.common.widgets import draw, show_notes, sync
 
 state = sync(KCCA)
@@ -81,7 +76,7 @@ else:
 with figure_box, st.container(key=chart_key(KCCA)):
     opened = figure_step(KCCA, j)
     plotly_chart(phone_panel(
-                     KCCA, fit_to_window(kcca_start_frame(fig, opened - 1), present, reserve=reserve,
+                     KCCA, fit_to_window(open_at(fig, opened - 1), present, reserve=reserve,
                                          compact_axes=("xaxis", "xaxis2", "xaxis3")),
                      {"": "View X", "2": "View Y", "3": "Projections", "4": "Quotients",
                       "5": "Correlation"}),
@@ -89,7 +84,7 @@ with figure_box, st.container(key=chart_key(KCCA)):
 st.caption("Colour: the latent z. Rings: the chosen pairs, numbered in order, at the same index in "
            "both views. ▶ Play animates in the browser; the step and its numbers follow it, and "
            "Step continues from where it was paused.")
-offline_download(KCCA, kcca_start_frame(fig, j - 1), lines,
+offline_download(KCCA, open_at(fig, j - 1), lines,
                  title="Sparse kernel CCA: greedy choice of paired basis points",
                  caption=f"{n} pairs, noise {noise:g}, σx = {sx:g}, σy = {sy:g}, τ = {reg:g}")
 e1, e2, e3 = st.columns(3)

@@ -18,7 +18,6 @@ from mpcore.plots import (
     kmp_curves_figure,
     kmp_present_layout,
     margin_loss_figure,
-    start_at,
     step_time_figure,
 )
 from pages.common import cached
@@ -35,18 +34,12 @@ from pages.common.share import (
 )
 from pages.common.quiz import Reveal, guess_from_selection, quiz_box
 from pages.common.text import literal, markdown_table
-from pages.common.timeline import (
-    chart_key,
-    figure_step,
-    fit_to_window,
-    is_narrow,
-    offline_download,
-    phone_grid,
-    phone_panel,
-    presentation_toggle,
-    step_buttons,
-    timeline,
-)
+from pages.common.figure_frames import open_at
+from pages.common.offline import offline_download
+from pages.common.phone import is_narrow, phone_grid, phone_panel
+from pages.common.presentation import fit_to_window, presentation_toggle
+from pages.common.step_buttons import step_buttons
+from pages.common.timeline import chart_key, figure_step, timeline
 from pages.common.widgets import (
     current,
     data_or_stop,
@@ -250,7 +243,7 @@ with tabs[0]:
                                        int(1000 / state["kmp.speed"]))
             with st.container(key=chart_key(KMP)):
                 opened = figure_step(KMP, j, keep=not quiz)
-                shown = fit_to_window(start_at(fig, opened - 1), present, reserve=215)
+                shown = fit_to_window(open_at(fig, opened - 1), present, reserve=215)
                 if present and not is_narrow():  # the plot area takes the screen's height
                     shown = kmp_present_layout(shown)
                 figure = phone_panel(KMP, shown, {"": "Fit", "2": "Basis functions"})
@@ -333,7 +326,7 @@ with tabs[0]:
                     used.value_counts().rename_axis("kernel").to_frame("steps")))
             st.caption("Chosen so far (training indices, -1 = constant): "
                        + ", ".join(str(int(i)) for i in chosen))
-            offline_download(KMP, start_at(fig, j - 1), live,
+            offline_download(KMP, open_at(fig, j - 1), live,
                              title="Kernel matching pursuit",
                              caption=f"{choice.name}, {kern.label()}, {FITTING[fitting]}")
         if task == "classification" and not whole:

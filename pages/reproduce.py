@@ -12,7 +12,7 @@ from pages.common.charts import plotly_chart
 from pages.common.schemas import REPRODUCE_SIZES, reproduce_schema
 from pages.common.share import opened, page_footer
 from pages.common.text import literal, markdown_table
-from pages.common.timeline import is_narrow, phone_grid
+from pages.common.phone import is_narrow, phone_grid
 from pages.common.widgets import draw, show_notes, sync
 
 st.title("Reproduce the papers")

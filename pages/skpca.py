@@ -3,7 +3,6 @@
 import pandas as pd
 import streamlit as st
 
-from mpcore.plots import cut_animation
 from pages.common import cached
 from pages.common.charts import plotly_chart
 from pages.common.clicker import click_to_add
@@ -18,16 +17,12 @@ from pages.common.share import (
 )
 from pages.common.quiz import Reveal, guess_from_selection, quiz_box
 from pages.common.text import literal
-from pages.common.timeline import (
-    chart_key,
-    figure_step,
-    fit_to_window,
-    offline_download,
-    phone_panel,
-    presentation_toggle,
-    step_buttons,
-    timeline,
-)
+from pages.common.figure_frames import cut_animation
+from pages.common.offline import offline_download
+from pages.common.phone import phone_panel
+from pages.common.presentation import fit_to_window, presentation_toggle
+from pages.common.step_buttons import step_buttons
+from pages.common.timeline import chart_key, figure_step, timeline
 from pages.common.widgets import (
     current,
     data_or_stop,

@@ -11,7 +11,7 @@ from pages.common.charts import plotly_chart
 from pages.common.schemas import SPECTRUM
 from pages.common.share import data_snippet, kernel_kwargs, page_footer
 from pages.common.text import fitted_number, formatted, literal, markdown_table
-from pages.common.timeline import is_narrow
+from pages.common.phone import is_narrow
 from pages.common.widgets import (data_choice, draw, kernel_choice, next_notch, show_notes,
                                   sync)
 from views import spectrum as spectrum_views

@@ -2,8 +2,8 @@
 
 The app draws its charts with its own component and its own plotly.js bundle
 (pages.common.charts.plotly_chart; static/plotly-app.min.js, built by tools/plotly-bundle),
-each figure with its template flattened into its layout (mpcore.plots.react_ready). Four
-things are checked:
+each figure with its template and its displayed arrays as plain lists
+(pages.common.charts.chart_figure). Four things are checked:
 
 - in the app, each chart's computed data (``gd.calcdata``) is one object per new figure:
   on opening each chart page, and after a slider notch (the same graph, drawn once again);
@@ -12,8 +12,9 @@ things are checked:
   once ``Plotly.react`` has resolved, on opening and after a notch;
 - the bundle served by the app is the plotly.js of the installed plotly package, and it has
   every trace type of every chart the app draws in a set of page states;
-- the flattened figures resolve in plotly.js (the plotly package's own build, no
-  download) exactly as the templated ones they replace: the full layout and the full
+- the sent figures resolve in plotly.js (the plotly package's own build, no
+  download) exactly as the figures the pages built (with Streamlit's look laid over their
+  template as Streamlit does, for the charts drawn with it): the full layout and the full
   traces, on opening and after animating to the first and the last frame, for every chart
   the app draws in a set of page states (captured through AppTest);
 - ``STREAMLIT_LOOK`` is still what the running Streamlit lays over a chart for
@@ -336,25 +337,36 @@ def plotly_page(browser):
 
 
 def _sent_charts(page, params, state) -> list[dict]:
-    """Every react_ready call of one page run: its input figure, overlay and output."""
+    """Every chart_figure call of one page run: its input figure, look and output."""
     import pages.common.charts as charts
 
     calls = []
-    real = charts.react_ready
+    real = charts.chart_figure
 
-    def spy(fig, *, overlay=None):
-        out = real(fig, overlay=overlay)
-        calls.append({"fig": fig, "overlay": overlay, "flat": out})
+    def spy(fig, *, look=None):
+        out = real(fig, look=look)
+        calls.append({"fig": fig, "look": look, "sent": out})
         return out
 
-    charts.react_ready = spy
+    charts.chart_figure = spy
     try:
         at = open_app_page(page, params, state)
     finally:
-        charts.react_ready = real
+        charts.chart_figure = real
     assert not at.exception, [e.value for e in at.exception]
-    assert len(calls) == len(chart_elements(at)), "a chart was drawn without react_ready"
+    assert len(calls) == len(chart_elements(at)), "a chart was drawn without chart_figure"
     return calls
+
+
+def _over(base, top):
+    """``base`` deep-updated by ``top`` (``top`` wins, arrays whole): Streamlit's theme laid
+    over a template's layout."""
+    if isinstance(base, dict) and isinstance(top, dict):
+        out = dict(base)
+        for k, v in top.items():
+            out[k] = _over(base.get(k), v)
+        return out
+    return copy.deepcopy(top)
 
 
 def _jsonable(obj):
@@ -363,19 +375,17 @@ def _jsonable(obj):
 
 @pytest.mark.parametrize("page_path, params, state", STATES,
                          ids=[f"{p.split('/')[-1][:-3]}-{i}" for i, (p, _, _) in enumerate(STATES)])
-def test_flattened_charts_resolve_as_the_templated_ones(plotly_page, page_path, params, state):
-    from mpcore.plots._react import _over
-
+def test_sent_charts_resolve_as_the_templated_ones(plotly_page, page_path, params, state):
     calls = _sent_charts(page_path, params, state)
     assert calls
     for n, call in enumerate(calls):
         fig = call["fig"]
         template = copy.deepcopy(fig["layout"].get("template") or {})
-        assert template.get("layout"), "every chart of the app has a template to flatten"
-        if call["overlay"]:  # what Streamlit's theme="streamlit" built in the browser
-            template["layout"] = _over(template["layout"], call["overlay"])
+        assert template.get("layout"), "every chart of the app has a template"
+        if call["look"]:  # what Streamlit's theme="streamlit" built in the browser
+            template["layout"] = _over(template["layout"], call["look"])
         templated = dict(fig, layout=dict(fig["layout"], template=template))
-        differ = plotly_page.evaluate(_SAME_JS, [_jsonable(templated), _jsonable(call["flat"])])
+        differ = plotly_page.evaluate(_SAME_JS, [_jsonable(templated), _jsonable(call["sent"])])
         assert not differ, f"chart {n} of {page_path} {params}: " + "\n".join(differ)
 
 
@@ -384,10 +394,11 @@ def test_flattened_charts_resolve_as_the_templated_ones(plotly_page, page_path, 
 _LOOK_APP = """
 import sys
 sys.path.insert(0, {root!r})
+import plotly.io as pio
 import streamlit as st
-from mpcore.plots import prevalidated
-st.plotly_chart(prevalidated({{"data": [{{"type": "scatter", "x": [1, 2], "y": [1, 2]}}],
-                              "layout": {{"title": {{"text": "T"}}}}}}, typed=True), key="a")
+pio.templates.default = None  # a chart without a template
+st.plotly_chart({{"data": [{{"type": "scatter", "x": [1, 2], "y": [1, 2]}}],
+                 "layout": {{"title": {{"text": "T"}}}}}}, key="a")
 """
 
 
@@ -440,7 +451,7 @@ def test_the_bundle_has_every_trace_type_the_app_draws(bundle_page):
     used = {}
     for page_path, params, state in STATES:
         for call in _sent_charts(page_path, params, state):
-            fig = call["flat"]
+            fig = call["sent"]
             traces = list(fig["data"]) + [t for f in fig.get("frames") or [] for t in f.get("data", [])]
             for t in traces:
                 used.setdefault(t.get("type", "scatter"), f"{page_path} {params}")
@@ -470,7 +481,7 @@ def test_a_figure_draws_the_same_in_the_bundle_as_in_the_full_plotly_js(bundle_p
     }"""
     for page_path, params, state in STATES:
         for n, call in enumerate(_sent_charts(page_path, params, state)):
-            fig = _jsonable({"data": call["flat"]["data"], "layout": call["flat"]["layout"]})
+            fig = _jsonable({"data": call["sent"]["data"], "layout": call["sent"]["layout"]})
             got = bundle_page.evaluate(resolve, fig)
             want = _without_gregorian_calendars(plotly_page.evaluate(resolve, fig))
             assert got == want, f"chart {n} of {page_path} {params} resolves differently"

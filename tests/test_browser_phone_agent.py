@@ -1,5 +1,5 @@
 """A phone gets its layout from the first run: the server reads "Mobi" in the User-Agent
-(``pages.common.timeline.is_narrow``) before the window has reported its width.
+(``pages.common.phone.is_narrow``) before the window has reported its width.
 
 Before, every page opened on a phone was drawn twice: once for a wide window, then, after
 the fit component reported the width, again in the phone layout (KMP's animated figure,
@@ -30,7 +30,7 @@ from browser_util import (
     wait_for_charts,
     wait_for_fit,
 )
-from pages.common.timeline import NARROW, mobile_agent
+from pages.common.phone import NARROW, mobile_agent
 
 IPHONE = PHONE_USER_AGENT
 ANDROID = ("Mozilla/5.0 (Linux; Android 15; Pixel 9) AppleWebKit/537.36 (KHTML, like Gecko) "

@@ -14,7 +14,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from mpcore.plots import cut_animation, kcca_animation, skpca_animation_dict
+from mpcore.plots import kcca_animation, skpca_animation_dict
+from pages.common.figure_frames import cut_animation
 from pages.common.offline import animation_html
 from views import kcca as kcca_views
 from views import skpca as skpca_views

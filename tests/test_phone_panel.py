@@ -1,5 +1,5 @@
-"""A phone shows one panel of an animated figure at a time (pages/common/timeline.phone_panel,
-mpcore/plots/_panels.py)."""
+"""A phone shows one panel of an animated figure at a time (pages/common/phone.phone_panel,
+pages/common/phone_panels.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import datasets
 import pytest
 from apptest_util import assert_clean, chart_elements, chart_spec, open_app_page
 
-from mpcore.plots import cut_animation, skpca_animation_dict
-from mpcore.plots._panels import PHONE_MIN_PLOT_PX, narrow_layout, one_panel, panels
+from mpcore.plots import skpca_animation_dict
+from pages.common.figure_frames import cut_animation
+from pages.common.phone_panels import PHONE_MIN_PLOT_PX, narrow_layout, one_panel, panels
 from views.data import KernelChoice
 from views.skpca import skpca_steps, skpca_view
 
@@ -108,8 +109,8 @@ def test_a_titled_panel_has_its_legend_under_the_title():
     title (tests/test_browser_layout.py checks the drawn boxes)."""
     from kmp_figures import fit_animation, regression_1d
 
-    from mpcore.plots._panels import (_LEGEND_ROW_PX, _PANEL_LINE_PX, _TITLE_LINE_PX,
-                                      _TITLE_TOP_PX)
+    from pages.common.phone_panels import (_LEGEND_ROW_PX, _PANEL_LINE_PX, _TITLE_LINE_PX,
+                                           _TITLE_TOP_PX)
 
     fig = fit_animation(*regression_1d()).to_plotly_json()
     for sfx, panel_lines in (("", 0), ("2", 2)):  # the lower panel's title takes two lines

@@ -12,8 +12,8 @@ from hypothesis import strategies as hst
 from numpy.testing import assert_allclose, assert_array_equal
 
 from conftest import ATOL_EXACT
-from test_prevalidated import _pruned
-from mpcore.plots import prevalidated, typed_arrays
+from test_figure_frames import _pruned
+from pages.common.figure_frames import typed_arrays
 from mpcore.curves import bound_curves
 from mpcore.plots._bounds import (
     COMPRESSION,
@@ -99,9 +99,9 @@ def test_single_step_figure():
 # ------------------------------------------------------------- the page's dict of the figure
 
 def _sent(fig: dict):
-    """The JSON the page sends for ``fig`` (typed arrays, prevalidated) and the JSON of the
+    """The JSON the page sends for ``fig`` (typed arrays) and the JSON of the
     same figure validated by go.Figure."""
-    ours = json.loads(pio.to_json(prevalidated(typed_arrays(fig), typed=True), validate=False))
+    ours = json.loads(pio.to_json(typed_arrays(fig), validate=False))
     ref = json.loads(pio.to_json(go.Figure(fig), validate=False))
     return _pruned(ours), _pruned(ref)
 

@@ -19,14 +19,13 @@ from sklearn.datasets import make_moons
 from sklearn.exceptions import ConvergenceWarning
 
 from conftest import ATOL_EXACT
-from test_prevalidated import _pruned
+from test_figure_frames import _pruned
 from mpcore._losses import loss_functions
 from mpcore.kmp import KMPClassifier, KMPRegressor
 from mpcore.kmp import basis_functions, staged_values
 from mpcore.plots.geometry import grid_2d, zero_level
 from views.kmp_curves import kmp_curves
 from mpcore.plots import (
-    open_at,
     BOUND_STOP,
     TEST_ERR,
     TRAIN_ERR,
@@ -39,9 +38,9 @@ from mpcore.plots import (
     kmp_surface_animation_dict,
     kmp_values_animation,
     margin_loss_figure,
-    start_at,
     step_time_figure,
 )
+from pages.common.figure_frames import open_at
 from mpcore.plots._kmp_parts import (  # the trace names these tests look up
     BOUND,
     CONSTANT,
@@ -138,10 +137,10 @@ def test_surface_rings_follow_the_chosen_points(surface):
             assert frame.data[-1].x[0] == pytest.approx(X[i, 0])
 
 
-def test_start_at_opens_on_a_frame_with_its_title(surface):
+def test_open_at_opens_on_a_frame_with_its_title(surface):
     fig = surface["fig"].to_plotly_json()
     j = 3
-    opened = start_at(fig, j)
+    opened = open_at(fig, j)
     assert opened["layout"]["title"]["text"] == fig["frames"][j]["layout"]["title"]["text"]
     assert f"Step {j + 1} of" in opened["layout"]["title"]["text"]
     assert opened["layout"]["sliders"][0]["active"] == j
@@ -150,15 +149,13 @@ def test_start_at_opens_on_a_frame_with_its_title(surface):
 
 
 def test_open_at_keeps_the_first_k_frames_and_sets_the_play_speed(surface):
-    """open_at is the one helper (start_at is its older name): cut to k steps, speed set."""
-    assert start_at is open_at
+    """open_at is the one helper: cut to k steps, speed set."""
     fig = surface["fig"].to_plotly_json()
     cut = open_at(fig, 10, k=2, frame_ms=123)
     assert len(cut["frames"]) == 2 and len(cut["layout"]["sliders"][0]["steps"]) == 2
     assert cut["layout"]["sliders"][0]["active"] == 1  # j clipped to the k frames kept
     play = cut["layout"]["updatemenus"][0]["buttons"][0]
     assert play["args"][1]["frame"]["duration"] == 123
-    assert open_at(fig, 1) == start_at(fig, 1)
 
 
 def test_fit_animation_draws_each_weighted_kernel():

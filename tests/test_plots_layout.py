@@ -1,11 +1,12 @@
-"""Where a figure's parts go when its size changes, without a browser (mpcore.plots).
+"""Where a figure's parts go when its size changes, without a browser (mpcore.plots and the
+app's layout adapters, pages/common/resize.py and pages/common/phone_panels.py).
 
-- :func:`mpcore.plots.resized` (presentation mode fits an animation to the window): the
+- :func:`pages.common.resize.resized` (presentation mode fits an animation to the window): the
   Play/Pause buttons, the step slider and a colour bar under the plot area keep their
   distance in pixels from it; parts inside the plot area keep their place.
 - A legend on top (``base_layout``) is placed in the figure's own coordinates, under the
   title, so a relayout to another width cannot leave it over the data.
-- A phone's panel (:func:`mpcore.plots.one_panel`, :func:`mpcore.plots.narrow_layout`):
+- A phone's panel (:func:`pages.common.phone_panels.one_panel`, ``narrow_layout``):
   colour bars lie flat under the plot area, then the buttons, then the slider, all inside
   the bottom margin, so the plot area keeps the whole width.
 - The KMP decision surface: built for a column of any width (the legend in rows on top,
@@ -31,12 +32,9 @@ from mpcore.plots import (
     kmp_present_layout,
     kmp_surface_animation,
     kmp_values_animation,
-    narrow_layout,
-    one_panel,
-    resized,
     scree_figure,
 )
-from mpcore.plots._kmp_animations import (
+from mpcore.plots._kmp_surface import (
     PRESENT_AXIS_PX,
     PRESENT_CONTROLS_PX,
     PRESENT_FLAT_BAR_PX,
@@ -44,6 +42,8 @@ from mpcore.plots._kmp_animations import (
 )
 from mpcore.plots._kmp_parts import SURFACE
 from mpcore.plots.geometry import grid_2d
+from pages.common.phone_panels import narrow_layout, one_panel
+from pages.common.resize import resized
 
 GRID = 15
 
@@ -269,7 +269,8 @@ def test_a_long_kernel_name_puts_the_step_title_on_two_lines_above_the_legend():
     assert "<br>" in two["frames"][0]["layout"]["title"]["text"]  # the input is not changed
     # a phone (narrow_layout): each line of every title within a phone's line, the top
     # margin below the last, and the plot area as with a one-line title
-    from mpcore.plots._panels import PHONE_TITLE_CHARS, _lines
+    from mpcore.plots.text_size import PHONE_TITLE_CHARS
+    from mpcore.plots.text_size import text_lines as _lines
 
     phone1, phone2 = narrow_layout(one, height=1080), narrow_layout(two, height=1080)
     titles = [phone2["layout"]["title"]["text"]] + [f["layout"]["title"]["text"]
@@ -313,7 +314,7 @@ def test_the_1d_fits_legend_goes_on_top_when_its_names_are_long(labels, on_top):
         assert lay[key][0]["y"] == pytest.approx(ref[key][0]["y"])
     # a phone's panel of it: the plot area at least PHONE_MIN_PLOT_PX (the mixed dictionary's
     # title and legend above it left 112 px of 560), the figure taller for it
-    from mpcore.plots._panels import PHONE_MIN_PLOT_PX
+    from pages.common.phone_panels import PHONE_MIN_PLOT_PX
 
     panel, plain_panel = one_panel(fig, "", height=560), one_panel(plain, "", height=560)
     assert plain_panel["layout"]["height"] == 560  # short names: as it was
@@ -326,7 +327,8 @@ def test_the_1d_fits_legend_goes_on_top_when_its_names_are_long(labels, on_top):
     assert panel["layout"]["height"] > 560
     # its basis functions' panel: a name longer than a phone's row on two lines, each
     # within the legend entry's width (it ran past the legend's box, cut at the screen)
-    from mpcore.plots._panels import _lines, _text_px
+    from mpcore.plots.text_size import text_lines as _lines
+    from mpcore.plots.text_size import text_px as _text_px
 
     parts = one_panel(fig, "2", height=560)
     entry = parts["layout"]["legend"]["entrywidth"]

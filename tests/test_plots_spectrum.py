@@ -8,7 +8,7 @@ angles given, and ``plotted_rows`` (the page's CSV) holds exactly the drawn numb
 Sparse KCCA (mpcore/plots/_kcca.py): one frame per ``kcca_steps`` step, rings on the chosen
 pairs in both views, the argmax marker on the largest quotient, the projection title's
 correlation equal to the Pearson correlation of the drawn projections, fixed axis ranges that
-hold every frame, and ``kcca_start_frame(j)`` equal to frame j.
+hold every frame, and the figure opened on frame j (``open_at``) equal to frame j.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from hypothesis import strategies as hst
 from numpy.testing import assert_allclose, assert_array_equal
 
 from conftest import ATOL_EXACT, RTOL_EXACT
-from test_prevalidated import _pruned
+from test_figure_frames import _pruned
 from mpcore.kcca import kcca_steps
-from mpcore.plots import prevalidated, typed_arrays
+from pages.common.figure_frames import typed_arrays
 from mpcore.kernels import kernel_matrix
 from mpcore.plots._kcca import (
     ARGMAX,
@@ -43,8 +43,8 @@ from mpcore.plots._kcca import (
     TRAIN,
     kcca_animation,
     kcca_animation_dict,
-    kcca_start_frame,
 )
+from pages.common.figure_frames import open_at
 from mpcore.plots._spectrum import (
     BOUND_SUFFIX,
     EKM_COUNTSKETCH,
@@ -394,7 +394,7 @@ def test_start_frame_equals_that_frame(kcca):
     X, Y, z, steps, fig = kcca
     d = fig.to_plotly_json()
     for j in (0, 3, len(steps) - 1):
-        shown = kcca_start_frame(d, j)
+        shown = open_at(d, j)
         frame = d["frames"][j]
         for ti, patch in zip(frame["traces"], frame["data"]):
             for key in ("x", "y"):
@@ -504,7 +504,7 @@ def test_narrow_scree_and_angle_figures_fit_a_phone(spectra):
 
 
 # ---------------------------------------------------------------- the page's plain dicts
-# The eigenvalue page draws the figure dicts unvalidated (typed_arrays, prevalidated), their
+# The eigenvalue page draws the figure dicts unvalidated (typed_arrays), their
 # layouts styled through plotly once per shape and copied: each must be exactly what plotly
 # validates it to, and a cached layout must never carry one data set's values into another.
 
@@ -512,9 +512,8 @@ _NAMES = [EXACT, NYSTROM_SKPCA, NYSTROM_RANDOM, NYSTROM_CHOLESKY, EKM_GAUSSIAN, 
 
 
 def _sent(fig: dict):
-    """The JSON Streamlit sends for the page's cached form of ``fig`` (typed arrays,
-    prevalidated), and the JSON of the same figure validated by go.Figure."""
-    ours = json.loads(pio.to_json(prevalidated(typed_arrays(fig), typed=True), validate=False))
+    """The JSON the page sends for its cached form of ``fig`` (typed arrays), and the JSON of the same figure validated by go.Figure."""
+    ours = json.loads(pio.to_json(typed_arrays(fig), validate=False))
     ref = json.loads(pio.to_json(go.Figure(fig), validate=False))
     return _pruned(ours), _pruned(ref)
 

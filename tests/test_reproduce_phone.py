@@ -1,6 +1,6 @@
 """The "Reproduce the papers" page on a phone: once the window's width is known (the fit
 component drawn on every page reports it, pages/common/fit.py), its multi-panel figures
-are drawn one panel a row, as wide as the screen (mpcore.plots._reproduce.narrow_grid)."""
+are drawn one panel a row, as wide as the screen (pages.common.phone_grid.narrow_grid)."""
 
 from __future__ import annotations
 

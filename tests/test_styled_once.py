@@ -2,7 +2,7 @@
 
 Their layout is styled through plotly once per shape (``mpcore.plots._common.styled_once``)
 and the data are merged into a copy, without plotly validating the result. Streamlit is
-then handed the dict as it is (``prevalidated``). So, for any shape of figure:
+then sent as it is (``pages.common.figure_frames.typed_arrays``). So, for any shape of figure:
 
 - the dict must be what plotly's validation would make of it (same JSON);
 - the cached styling must never be shared: a page that changes its copy (presentation
@@ -27,16 +27,16 @@ from mpcore.plots import (
     kcca_animation_dict,
     kmp_surface_animation_dict,
     skpca_animation_dict,
-    typed_arrays,
 )
 from mpcore.plots._kcca import _styled_grid as kcca_style
 from mpcore.plots._kmp_parts import _surface_style
 from mpcore.plots._skpca import _styled_grid as skpca_style
 from mpcore.plots.geometry import grid_2d, zero_level
-from test_prevalidated import _pruned  # go.Figure drops empty objects; plotly.js reads both the same
+from test_figure_frames import _pruned  # go.Figure drops empty objects; plotly.js reads both the same
 from views import kcca as kcca_views
 from views import skpca as skpca_views
 from views.data import DataChoice, KernelChoice, load, split
+from pages.common.figure_frames import typed_arrays
 
 SLOW = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 

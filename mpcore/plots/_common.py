@@ -302,7 +302,7 @@ def deep_merge(base: dict, patch: dict) -> dict:
     """``base`` updated by ``patch`` recursively, as plotly applies a frame (inputs untouched)."""
     out = dict(base)
     for key, val in patch.items():
-        # a typed array ({"dtype", "bdata"}: mpcore.plots.typed_arrays) is one value
+        # a plotly.js typed array ({"dtype", "bdata"}) is one value
         if isinstance(val, dict) and isinstance(out.get(key), dict) and "bdata" not in val:
             out[key] = deep_merge(out[key], val)
         else:

@@ -23,7 +23,6 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .._linalg import pearson
-from ._frames import open_at
 from ._common import (
     FONT_SIZE,
     OKABE_ITO,
@@ -203,8 +202,8 @@ def _animation(X, Y, latent, steps, *, train=None, test=None, rho=None, frame_ms
         axes[f"xaxis{n}"] = dict(range=[A[:, 0].min() - pad[0], A[:, 0].max() + pad[0]],
                                  title=dict(text=f"{'x' if col == 1 else 'y'}<sub>1</sub>"))
         # y: plotly.js's own range (equal scales widen it to the panel's shape); a given
-        # range, widened and written back into the figure, made the copy Streamlit hands
-        # plotly.js next look changed, and the figure was drawn again (react_ready)
+        # range, widened and written back into the figure by plotly.js, made the next copy
+        # of the figure look changed, and plotly.js drew it again
         axes[f"yaxis{n}"] = dict(autorange=True,
                                  title=dict(text=f"{'x' if col == 1 else 'y'}<sub>2</sub>"),
                                  scaleanchor="x" if col == 1 else f"x{col}", scaleratio=1)
@@ -285,9 +284,3 @@ def _frames(base_titles, X, Y, z, steps, variates, corr, current_y, moving) -> l
         frames.append({"data": data, "traces": moving, "name": str(j + 1),
                        "layout": {"annotations": annotations}})
     return frames
-
-
-def kcca_start_frame(fig: dict, j: int) -> dict:
-    """Copy of the animated figure dict that opens on frame ``j`` (0-based), titles
-    included: :func:`mpcore.plots.open_at`, the one helper every animated page uses."""
-    return open_at(fig, j)

@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ._common import FONT_SIZE, OKABE_ITO, PALETTE, base_layout, finite
-from ._panels import _BREAK, _wrapped
+from .text_size import BREAK, wrapped
 from ._kmp_parts import (
     BOUND,
     EXCEED,
@@ -72,8 +72,8 @@ def kmp_curves_figure(errors, *, bound=None, bound_scale=1.0, exceed=None, t_fra
     # misclassification rate" ran past a phone's figure, cut at its edge): it grows up into
     # the gap between the panels (the upper panel shares its x axis: no tick labels there),
     # which holds its lines
-    bound_title = _wrapped(bound_title)
-    lines = len(_BREAK.split(bound_title)) if isinstance(bound_title, str) else 1
+    bound_title = wrapped(bound_title)
+    lines = len(BREAK.split(bound_title)) if isinstance(bound_title, str) else 1
     gap = (_TITLE_LINE_PX * lines + 16) / max(height - _TOP_PX - _BOTTOM_PX, 1)
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True,
                         vertical_spacing=min(max(0.1, gap), 0.3),

@@ -15,7 +15,7 @@ from ._common import (
     play_controls_layout,
     styled_once,
 )
-from ._panels import _LEGEND_SYMBOL, _text_px
+from .text_size import LEGEND_SYMBOL, text_px
 
 SURFACE = "decision value f(x)"
 ZERO = "boundary f(x) = 0"
@@ -124,7 +124,7 @@ def _fitted_titles(titles, width=SURFACE_TITLE_PX) -> tuple[list, int]:
     else every one broken before its kernel ("... added x₅₁" / "with polynomial(gamma=0.5,
     degree=2, coef0=1)", a mixed dictionary's long kernel names), which plotly.js would
     otherwise cut at the figure's right edge."""
-    if all(_text_px(t, FONT_SIZE + 3) <= width for t in titles):
+    if all(text_px(t, FONT_SIZE + 3) <= width for t in titles):
         return list(titles), 1
     broken = [t.replace(" with ", "<br>with ", 1) for t in titles]
     # one line still when no title names a kernel ("added the constant function (bias)")
@@ -184,8 +184,8 @@ def surface_legend_columns(names) -> int:
     a name (a class of a 20-digit label from a CSV, "class -9223372036854775808, test") is
     wider than a column's share of :data:`SURFACE_LEGEND_PLOT_PX`: two such entries a row
     ran over each other, their ends cut by the legend's box."""
-    share = SURFACE_LEGEND_PLOT_PX / SURFACE_LEGEND_COLUMNS - _LEGEND_SYMBOL
-    return SURFACE_LEGEND_COLUMNS if all(_text_px(n, FONT_SIZE) <= share for n in names) else 1
+    share = SURFACE_LEGEND_PLOT_PX / SURFACE_LEGEND_COLUMNS - LEGEND_SYMBOL
+    return SURFACE_LEGEND_COLUMNS if all(text_px(n, FONT_SIZE) <= share for n in names) else 1
 
 
 def _animated_style(fig, *, height, title, legend=True, colorbar=False, rows=0,
@@ -211,7 +211,7 @@ def _animated_layout(fig, k, start, frame_ms, *, height, title, legend=True):
     colour bar, is laid out by :func:`_surface_style` and :func:`_controls`.)"""
     _animated_style(fig, height=height, title=title, legend=legend)
     # the controls last, placed at once: plotly walks every step of the slider on each later
-    # change of the layout (setting the slider's y afterwards cost 24 ms a figure)
+    # change of the layout, so setting the slider's y afterwards would cost a walk more
     return fig.update_layout(_controls(k, start, frame_ms, height=height, legend=legend))
 
 

@@ -18,7 +18,6 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ._frames import open_at
 from ._common import (
     DIVERGING,
     OKABE_ITO,
@@ -104,7 +103,7 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
                     frame_ms=300, start=0, height=880):
     r"""One animated figure of the greedy selection, a frame per step, as a plotly dict.
 
-    Frames are plain dicts, so building is fast; :func:`cut_animation` shows
+    Frames are plain dicts, so building is fast; the app (``cut_animation``) shows
     the first k steps of it and opens it on any step without rebuilding.
 
     Parameters
@@ -306,23 +305,3 @@ def trace_curves_figure(curves: dict, *, title="Trace residual against the numbe
     fig.update_xaxes(title="number of basis vectors j")
     fig.update_yaxes(title=y_title)
     return base_layout(fig, height=height, title=title)
-
-
-def cut_animation(fig: dict, k: int, j: int, *, frame_ms: int | None = None) -> dict:
-    """The first ``k`` steps of an animated figure dict, opened on step ``j`` (1-based).
-
-    Greedy steps do not depend on how many follow, so one figure built for the
-    largest k serves every smaller k: frames and slider are cut, the step axis
-    of panel 4 is narrowed, and the traces the opening frame touches are
-    replaced. ``frame_ms`` sets the Play speed. Nothing is rebuilt or validated.
-    """
-    out = open_at(fig, j - 1, k=k, frame_ms=frame_ms)  # the one helper (mpcore.plots.open_at)
-    if out is not fig and "xaxis4" in out["layout"]:
-        k = len(out["frames"])
-        out["layout"] = dict(out["layout"], xaxis4=dict(out["layout"]["xaxis4"], range=[-0.3, k + 0.3]))
-    return out
-
-
-def with_start_frame(fig: dict, j: int) -> dict:
-    """Open an animated figure dict on frame ``j`` (0-based), keeping every frame."""
-    return cut_animation(fig, len(fig.get("frames", [])) or 1, j + 1)

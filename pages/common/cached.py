@@ -192,15 +192,17 @@ def skpca_view(choice: DataChoice, kern: KernelChoice, test_fraction: float, k: 
 def skpca_figure(choice: DataChoice, kern: KernelChoice, test_fraction: float, k: int,
                  n_candidates: int | None) -> dict:
     """The animated figure as a plotly dict for ``k`` steps, its arrays as plotly.js typed
-    arrays (mpcore.plots.typed_arrays).
+    arrays (pages.common.figure_frames.typed_arrays).
 
     The page asks for the largest k it offers and cuts the figure to the k on
-    the slider (mpcore.plots.cut_animation): moving the slider is then a cache hit.
+    the slider (pages.common.figure_frames.cut_animation): moving the slider is then a cache hit.
     """
-    from mpcore.plots import skpca_animation_dict, typed_arrays
+    from mpcore.plots import skpca_animation_dict
+
+    from .figure_frames import typed_arrays
 
     v = skpca_view(choice, kern, test_fraction, k, n_candidates)
-    # arrays encoded once here, not on every rerun (the page draws prevalidated(..., typed=True))
+    # arrays encoded once here, not on every rerun
     return freeze_tree(typed_arrays(skpca_animation_dict(
         v["X2"], v["steps"], axis_labels=v["axis_labels"], trace0=v["trace0"], curves=v["curves"],
         heatmaps=v["heat"], heat_index=v["heat_index"], added=added_rows(choice, test_fraction))))
@@ -229,7 +231,7 @@ def skpca_at_k(choice: DataChoice, kern: KernelChoice, test_fraction: float, k_m
     """What the sparse-KPCA page shows at sparsity ``k``: the first k steps and the figure
     cut to them, taken once per k from the ``k_max`` run. A Step rerun then reads k steps
     and k frames from the cache, not the k_max of them (the heatmaps above all)."""
-    from mpcore.plots import cut_animation
+    from .figure_frames import cut_animation
 
     view = skpca_view(choice, kern, test_fraction, k_max, n_candidates)
     steps = view["steps"][:k]
@@ -256,8 +258,10 @@ def bound_figure(choice: DataChoice, kern: KernelChoice, test_fraction: float, k
                  delta: float, show_terms: bool) -> dict:
     """mpcore.plots.bound_curves_figure_dict of :func:`bound_curves` (the layout styled
     once, the data written into a copy) with typed arrays, built once per setting for every
-    session (drawn with ``prevalidated``)."""
-    from mpcore.plots import bound_curves_figure_dict, typed_arrays
+    session."""
+    from mpcore.plots import bound_curves_figure_dict
+
+    from .figure_frames import typed_arrays
 
     c = bound_curves(choice, kern, test_fraction, k_max, delta)
     return typed_arrays(bound_curves_figure_dict(c, show_terms=show_terms))
@@ -332,8 +336,8 @@ def kmp_pick_scores(choice: DataChoice, kern: KernelChoice, test_fraction: float
 def kmp_animation(choice: DataChoice, kern: KernelChoice, test_fraction: float, s: KMPSettings,
                   early_stopping: str | None, cls: int | None, frame_ms: int) -> dict:
     """views.kmp.animation as a plotly dict, its arrays as plotly.js typed arrays
-    (mpcore.plots.typed_arrays: encoded once, not on every rerun)."""
-    from mpcore.plots import typed_arrays
+    (pages.common.figure_frames.typed_arrays: encoded once, not on every rerun)."""
+    from .figure_frames import typed_arrays
 
     d = load_data(choice)
     X, y, Xt, yt, names = kmp_data(choice, test_fraction, s.feature)
@@ -767,10 +771,12 @@ def spectrum_run_figures(choice: DataChoice, kern: KernelChoice, k: int, q: int,
                          narrow: bool) -> dict:
     """The eigenvalue page's figures of the timed run (scree and angles) as plotly dicts,
     their arrays as plotly.js typed arrays: built once per setting for every session, drawn
-    with ``prevalidated(..., typed=True)``. Their layouts are styled through plotly once per
+    as they are. Their layouts are styled through plotly once per
     shape (mpcore.plots' ``*_figure_dict``), so a new data set or kernel only fills in the
     data. They need the run only, so the page draws them while the error curves compute."""
-    from mpcore.plots import EXACT, angles_figure_dict, scree_figure_dict, typed_arrays
+    from mpcore.plots import EXACT, angles_figure_dict, scree_figure_dict
+
+    from .figure_frames import typed_arrays
 
     run = spectrum_run(choice, kern, k, q, n_eig)
     approx = {n: v for n, v in run["scree"].items() if n != EXACT}
@@ -786,7 +792,9 @@ def spectrum_errors_figure(choice: DataChoice, kern: KernelChoice, k: int, q: in
                            k_max: int, narrow: bool) -> dict:
     """The eigenvalue page's error curves with Eq. 3 and this run's stars, as
     :func:`spectrum_run_figures` builds its figures."""
-    from mpcore.plots import error_curves_figure_dict, typed_arrays
+    from mpcore.plots import error_curves_figure_dict
+
+    from .figure_frames import typed_arrays
 
     run = spectrum_run(choice, kern, k, q, n_eig)
     curves = spectrum_curves(choice, kern, n_eig, k_max)
@@ -818,8 +826,10 @@ def kcca_view(n: int, noise: float, seed: int, test: float, sigma_x: float, sigm
 def kcca_figure(n: int, noise: float, seed: int, test: float, sigma_x: float, sigma_y: float,
                 reg: float, k: int, frame_ms: int) -> dict:
     """The animated sparse-KCCA figure as a plotly dict (the page sets the start frame), its
-    arrays as plotly.js typed arrays (mpcore.plots.typed_arrays)."""
-    from mpcore.plots import kcca_animation_dict, typed_arrays
+    arrays as plotly.js typed arrays (pages.common.figure_frames.typed_arrays)."""
+    from mpcore.plots import kcca_animation_dict
+
+    from .figure_frames import typed_arrays
 
     d = kcca_data(n, noise, seed, test)
     v = kcca_view(n, noise, seed, test, sigma_x, sigma_y, reg, k)

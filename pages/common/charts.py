@@ -6,8 +6,8 @@ JavaScript on the page itself, no iframe) with a plotly.js bundle of the app's o
 draws, scatter, bar, heatmap and contour; built by ``tools/plotly-bundle``), served by
 Streamlit's static file serving,
 instead of ``st.plotly_chart``, whose plotly.js is the full bundle (4.7 MB, every trace type
-and map): starting that bundle was the largest single item of a first visit (about 0.6 s of
-the browser's main thread). The bundle is requested by :mod:`pages.common.fit`'s component,
+and map): starting that bundle was the largest single item of a first visit's work on the
+browser's main thread. The bundle is requested by :mod:`pages.common.fit`'s component,
 the first element of every run (Home included), so it loads while the page computes or while
 Home is read.
 
@@ -21,13 +21,18 @@ the Play button, not the panels.
 plotly package, that it has every trace type the app's figures use and draws them as the
 full bundle does, and that a chart page loads no other plotly.js.
 
-:func:`mpcore.plots.react_ready` flattens each figure's template into its layout (plotly.js
-then has no template to apply). The charts that used Streamlit's theme keep its look:
-:data:`STREAMLIT_LOOK` is laid over their template, as Streamlit does in the browser.
+Each figure is sent with its template, as plotly writes it (:func:`chart_figure`); the
+charts that used Streamlit's theme keep its look: :data:`STREAMLIT_LOOK` is laid over their
+template's layout, as Streamlit does in the browser. plotly.js compares a figure's template
+and typed arrays by identity, so a redraw from new JSON would recompute the graph: the
+component gives plotly.js the template it drew last when the new one is equal, and the
+displayed traces' arrays are sent as plain lists (trusted under ``layout.datarevision``).
+The JavaScript is ``load_plotly.js`` and ``charts.js``, beside this module.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import time
@@ -37,7 +42,10 @@ import numpy as np
 import streamlit as st
 from plotly.io.json import to_json_plotly
 
-from mpcore.plots import react_ready
+from mpcore.plots import deep_merge
+
+from .assets import asset
+from .phone import is_narrow
 
 #: What Streamlit (1.67) lays over a chart's ``layout.template`` for ``theme="streamlit"``,
 #: under this app's ``.streamlit/config.toml`` (light, base font 17 px, text #12110F), as
@@ -204,6 +212,41 @@ STREAMLIT_LOOK = {
 }
 
 
+def _plain(obj):
+    """Typed arrays and numpy arrays as (nested) lists, everything else as it is."""
+    if isinstance(obj, dict) and "bdata" in obj and "dtype" in obj:
+        a = np.frombuffer(base64.b64decode(obj["bdata"]), dtype=np.dtype(obj["dtype"]))
+        if "shape" in obj:
+            a = a.reshape([int(n) for n in str(obj["shape"]).split(",")])
+        return a.tolist()
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    if isinstance(obj, dict):
+        return {k: _plain(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_plain(v) for v in obj]
+    return obj
+
+
+def chart_figure(fig: dict, *, look: dict | None = None) -> dict:
+    """Copy of a figure dict as the chart component is sent it: its template as plotly wrote
+    it, with ``look`` (optional, a host theme's layout: :data:`STREAMLIT_LOOK`) laid over the
+    template's layout as Streamlit's ``theme="streamlit"`` does (a figure without a template
+    gets ``look`` as its template's layout), and the displayed traces' and the layout's
+    arrays as plain lists. The frames are shared with the input (plotly.js adds them, it does
+    not compare them); the input is not changed."""
+    layout = dict(fig.get("layout") or {})
+    if look:
+        template = dict(layout.get("template") or {})
+        template["layout"] = deep_merge(template.get("layout") or {}, look)
+        layout["template"] = template
+    template = layout.pop("template", None)
+    out = dict(fig, data=[_plain(t) for t in fig.get("data") or []], layout=_plain(layout))
+    if template is not None:
+        out["layout"]["template"] = template
+    return out
+
+
 def _bold_title(fig: dict) -> dict:
     """Streamlit's theme draws a layout's title in bold (``<b>``), an empty one too."""
     layout = fig.get("layout") or {}
@@ -224,170 +267,25 @@ CHART_COMPONENT = "mp_plotly_chart"
 
 #: JavaScript that defines ``window.__mpLoadPlotly(src)``: loads plotly.js once per page
 #: (a promise of ``window.Plotly``); used by this module's component and by pages.common.fit.
-LOAD_PLOTLY_JS = r"""
-if (!window.__mpLoadPlotly) {
-  window.__mpLoadPlotly = (src) => {
-    if (!window.__mpPlotly) {
-      window.__mpPlotly = new Promise((resolve, reject) => {
-        if (window.Plotly) { resolve(window.Plotly); return; }
-        const s = document.createElement("script");
-        s.src = src;
-        s.async = true;
-        s.onload = () => resolve(window.Plotly);
-        s.onerror = () => { window.__mpPlotly = null; reject(new Error(`plotly.js did not load from ${src}`)); };
-        document.head.appendChild(s);
-      });
-    }
-    return window.__mpPlotly;
-  };
-}
-"""
+LOAD_PLOTLY_JS = asset("load_plotly.js")
 
 #: A chart's element: its box (``.mp-chart``) and the graph plotly.js draws in (``.mp-graph``).
 _BOX_HTML = '<div class="mp-chart" style="width: 100%"><div class="mp-graph"></div></div>'
 
-_CHART_JS = LOAD_PLOTLY_JS + f"const BOX = {json.dumps(_BOX_HTML)};\n" + r"""
-const DECODER = new TextDecoder();
-// Streamlit's selection event for a point (as st.plotly_chart's on_select gives it)
-const selected = (ev) => ({ points: ((ev && ev.points) || []).map((p) => {
-  const out = { curve_number: p.curveNumber, point_number: p.pointNumber,
-                point_index: p.pointIndex, x: p.x, y: p.y };
-  if (p.z !== undefined) out.z = p.z;
-  if (p.customdata !== undefined) out.customdata = p.customdata;
-  if (p.data && p.data.legendgroup !== undefined) out.legendgroup = p.data.legendgroup;
-  return out;
-}) });
-
-// what decides between redrawing a graph in place and drawing a new one: the page's layout
-// (a phone's or a wide one), the figure's layout keys (its subplots, colour axes, menus),
-// size, margins, legend and colour bars, and each trace's type and axes
-const shape = (src) => {
-  const fig = src.figure, layout = fig.layout || {};
-  const bar = (c) => c && [c.orientation, c.x, c.y, c.len];
-  return JSON.stringify([src.narrow, Object.keys(layout).sort(), layout.height, layout.width,
-    layout.margin, layout.legend && layout.legend.orientation,
-    (fig.data || []).map((t) => [t.type, t.mode, t.xaxis, t.yaxis, t.coloraxis,
-                                  bar(t.colorbar), bar(t.marker && t.marker.colorbar)]),
-    Object.keys(layout).filter((k) => k.startsWith("coloraxis"))
-      .map((k) => bar(layout[k] && layout[k].colorbar)),
-    (layout.sliders || []).length, (layout.updatemenus || []).length,
-    (fig.frames || []).length > 0]);
-};
-
-export default function (component) {
-  const { data, parentElement, setStateValue } = component;
-  if (!data) return;
-  const sent = typeof data === "string" ? data : DECODER.decode(data);
-  // the figure's text without its draw number (pages.common.charts.draw_number, the last
-  // field): data of an older run that arrives after a newer one's is not drawn
-  const cut = sent.lastIndexOf(',"draw":');
-  const text = cut < 0 ? sent : sent.slice(0, cut) + "}";
-  const draw = cut < 0 ? 0 : parseInt(sent.slice(cut + 8), 10) || 0;
-  // the box is the component's html (on the page from the element's mount, before this
-  // runs: a chart not yet drawn is seen as one); the graph inside it
-  if (!parentElement.querySelector(".mp-chart")) parentElement.insertAdjacentHTML("beforeend", BOX);
-  const box = parentElement.querySelector(".mp-chart");
-  if (!box.__mpSized) {
-    box.__mpSized = true;
-    // the graph follows its column's width (a sidebar opened or closed, a window resized)
-    let width = 0, queued = false;
-    new ResizeObserver(() => {
-      if (queued) return;
-      queued = true;
-      requestAnimationFrame(() => {
-        queued = false;
-        const w = Math.round(box.clientWidth), g = box.firstElementChild;
-        if (w && w !== width && g && g._fullLayout && window.Plotly) window.Plotly.Plots.resize(g);
-        width = w;
-      });
-    }).observe(box);
-  }
-  const first = box.firstElementChild;
-  if (draw < (box.__mpDraw || 0)) return;
-  box.__mpDraw = draw;
-  first.__mpSet = setStateValue;
-  // box.__mpDone: the draw number whose figure is on screen (drawn, or the same figure as
-  // the one drawn before it): what the benchmarks wait for
-  const done = (p) => Promise.resolve(p).then(() => {
-    if (box.__mpDraw === draw) box.__mpDone = draw;
-  }, () => {});
-  if (first.__mpText === text) {  // the same figure again: nothing to draw
-    done(box.__mpDrawing);
-    return;
-  }
-  first.__mpText = text;
-  const src = JSON.parse(text);
-  box.__mpDrawing = window.__mpLoadPlotly(src.plotly).then((Plotly) => {
-    let gd = box.firstElementChild;
-    if (gd.__mpText !== text) return;  // a newer figure arrived while plotly.js loaded
-    const fig = src.figure;
-    const layout = fig.layout || {};
-    // Plotly.react redraws a figure of the same shape in place (a slider notch, a new data
-    // set); one of another shape (the phone's single panel after the wide row of panels)
-    // gets a new graph, drawn from scratch: react leaves parts of the old layout behind
-    const sig = shape(src);
-    if (gd._fullLayout && gd.__mpShape !== sig) {
-      const fresh = document.createElement("div");
-      fresh.className = "mp-graph";
-      fresh.__mpText = gd.__mpText;
-      fresh.__mpSet = gd.__mpSet;
-      Plotly.purge(gd);
-      box.replaceChild(fresh, gd);
-      gd = fresh;
-    }
-    gd.__mpShape = sig;
-    // a new revision for new data only (react_ready's datarevision is 1): with the same
-    // revision plotly.js takes the data as drawn and redraws the rest (a new Play speed)
-    // without recomputing the graph
-    const kept = !!gd.__mpRev && gd.__mpDataKey === src.data_key;
-    if (!kept) {
-      gd.__mpRev = (gd.__mpRev || 0) + 1;
-      gd.__mpDataKey = src.data_key;
-    }
-    layout.datarevision = gd.__mpRev;
-    if (src.select) layout.clickmode = layout.clickmode || "event+select";
-    const config = Object.assign({ responsive: true }, src.config || {});
-    // plotly.js compares the arguments of menu buttons and slider steps as String(args)
-    // ("[object Object]"), so react alone redraws neither for a new Play speed (only a
-    // recomputed graph redraws them): a changed menu or slider is given again, which draws it
-    const menus = {};
-    for (const name of ["updatemenus", "sliders"]) {
-      const now = JSON.stringify(layout[name] || null);
-      if (kept && layout[name] && gd.__mpMenus && gd.__mpMenus[name] !== now) menus[name] = layout[name];
-      (gd.__mpMenus || (gd.__mpMenus = {}))[name] = now;
-    }
-    let drawn = Plotly.react(gd, { data: fig.data || [], layout, frames: fig.frames || [], config });
-    if (Object.keys(menus).length) drawn = drawn.then(() => Plotly.relayout(gd, menus));
-    if (src.select && !gd.__mpSelect) {
-      gd.__mpSelect = true;
-      drawn.then(() => {
-        gd.on("plotly_selected", (ev) => gd.__mpSet && gd.__mpSet("selection", selected(ev)));
-        gd.on("plotly_deselect", () => gd.__mpSet && gd.__mpSet("selection", { points: [] }));
-      });
-    }
-    drawn.catch((err) => console.error("chart not drawn", err));
-    return drawn;
-  }, (err) => {
-    box.firstElementChild.textContent = "This chart could not be drawn: plotly.js did not load. Reload the page.";
-    console.error(err);
-    throw err;
-  });
-  done(box.__mpDrawing);
-}
-"""
+_CHART_JS = LOAD_PLOTLY_JS + asset("charts.js").replace("__BOX_HTML__", json.dumps(_BOX_HTML))
 
 _CHART = st.components.v2.component(
     CHART_COMPONENT, js=_CHART_JS, isolate_styles=False,
     html=_BOX_HTML)
 
 
-#: A preload hint for the bundle, in a hidden box: Markdown is drawn with the run's first
-#: elements (its code is Streamlit's own, loaded with the page), while a component's script
-#: runs only once React shows the page's elements, 0.5 s or more later on a first visit
-#: (README, "Where a first visit's time goes"): the browser fetches, and compiles off the
-#: main thread, the bundle in that time. Relative, so that it holds under
-#: ``server.baseUrlPath`` as on the root (every page's address is one segment deep).
-PRELOAD_HTML = ("<style>.st-key-mp_preload, :has(> .st-key-mp_preload) { display: none; }</style>"
+#: A preload hint for the bundle, in a hidden box (``preload.css``): Markdown is drawn with
+#: the run's first elements (its code is Streamlit's own, loaded with the page), while a
+#: component's script runs only once React shows the page's elements, later on a first
+#: visit: the browser fetches, and compiles off the main thread, the bundle in that time.
+#: Relative, so that it holds under ``server.baseUrlPath`` as on the root (every page's
+#: address is one segment deep).
+PRELOAD_HTML = (f"<style>{asset('preload.css').strip()}</style>"
                 f'<link rel="preload" href="app/static/{PLOTLY_BUNDLE.name}" as="script">')
 
 
@@ -412,12 +310,11 @@ def draw_number(key: str, data) -> int:
     Streamlit runs a component's JavaScript once per new data, each time after importing its
     module. While the module first loads, two runs' data can arrive (a phone's first visit:
     the run that guessed a wide window, then the one the window's width started), and
-    chromium may resolve the two imports in either order (measured: 19 of 200 pairs came
-    back reversed). Each component keeps the data with the largest number it has seen, so
-    the older run's data, arriving last, does not replace the newer. Unchanged data keeps its
-    number because Streamlit runs a component's JavaScript again only for a changed JSON: a
-    number new on every run made the timeline and fit components run on every run (KMP's
-    lighter sliders took 20 to 60 ms longer). A number is the clock's time in microseconds
+    chromium may resolve the two imports in either order. Each component keeps the data
+    with the largest number it has seen, so the older run's data, arriving last, does not
+    replace the newer. Unchanged data keeps its number because Streamlit runs a component's
+    JavaScript again only for a changed JSON: a number new on every run would make the
+    timeline and fit components run on every run. A number is the clock's time in microseconds
     (or one more than the last), so numbers never go back, even from one session to the
     next: a browser that reconnects to a restarted server gets a new session, and no
     component it still shows may refuse that session's data as older.
@@ -476,8 +373,8 @@ def data_key(parts: dict[str, str], layout) -> str:
     plotly.js recomputes a graph (``gd.calcdata``) when ``layout.datarevision`` changes, and
     with the same revision takes every data array as unchanged; the component gives a new
     revision only to a new key. A figure whose data did not change (a new Play speed is a
-    new argument of its Play button) is then redrawn without being recomputed: 11 to 18 ms
-    of the browser's main thread against 46 to 102 ms (benchmarks/results_pages.md)."""
+    new argument of its Play button) is then redrawn without being recomputed, a fraction of
+    the browser's time a recomputation takes (benchmarks/results_pages.md)."""
     digest = hashlib.blake2b(digest_size=16)
     for name in ("data", "frames"):
         digest.update(parts.get(name, "null").encode())
@@ -520,12 +417,10 @@ def plotly_chart(fig, *, key: str, streamlit_look: bool = False, config: dict | 
         raise ValueError(f"on_select must be 'ignore' or 'rerun', not {on_select!r}")
     d = fig if isinstance(fig, dict) else fig.to_dict()
     if streamlit_look:
-        d = react_ready(_bold_title(d), overlay=STREAMLIT_LOOK)
+        d = chart_figure(_bold_title(d), look=STREAMLIT_LOOK)
     else:
-        d = react_ready(d)
+        d = chart_figure(d)
     select = on_select == "rerun"
-    from .timeline import is_narrow  # (timeline's own imports reach this module)
-
     # the draw number goes last, outside what the browser compares to skip an unchanged figure
     payload = chart_payload(d, config=config, select=select, narrow=is_narrow())
     payload = payload[:-1] + b',"draw":%d}' % draw_number(key, payload)

@@ -18,16 +18,23 @@ lecture and opens it from a disk when the hall's network fails.
 - Title, caption and lines are plain text: they are escaped where written into
   the HTML, and set with ``textContent`` (never ``innerHTML``) by the script.
 
-No Streamlit import: a page offers the result with ``st.download_button``.
+:func:`animation_html` needs no Streamlit; :func:`offline_download`, the page's button,
+imports it when called. The file's CSS and JavaScript are ``offline.css`` and ``offline.js``,
+beside this module.
 """
 
 from __future__ import annotations
 
 import html
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["animation_html"]
+from .assets import asset
+
+if TYPE_CHECKING:
+    from .state import Schema
+
+__all__ = ["animation_html", "offline_download"]
 
 #: Keys of the figure's config in the file (no logo, no link to an online editor).
 _CONFIG = {"displaylogo": False, "responsive": True, "showLink": False,
@@ -63,158 +70,11 @@ def _start_step(fig: dict, k: int) -> int:
     return min(max(active + 1, 1), max(k, 1))
 
 
-_CSS = """
-:root { color-scheme: light; }
-* { box-sizing: border-box; }
-body { margin: 0; padding: 8px 16px 16px; background: #ffffff; color: #1f2230;
-       font-family: "Source Sans Pro", "Open Sans", "Segoe UI", Roboto, Helvetica, Arial, sans-serif;
-       font-size: 18px; line-height: 1.45; }
-/* the figure on the left, everything else in a column beside it (one screen on a projector);
-   a narrow window stacks the column above the figure */
-.view { display: grid; grid-template-columns: minmax(0, 1fr) minmax(16rem, 24rem); gap: 0 1.25rem;
-        align-items: start; }
-.side { grid-column: 2; grid-row: 1; position: sticky; top: 8px; }
-.plot { grid-column: 1; grid-row: 1; min-width: 0; }
-@media (max-width: 900px) {
-  .view { grid-template-columns: minmax(0, 1fr); }
-  .side { grid-column: 1; grid-row: 1; position: static; }
-  .plot { grid-row: 2; }
-}
-h1 { font-size: 1.35rem; line-height: 1.25; margin: 0.3rem 0 0.3rem 0; }
-.caption { color: #31333f; margin: 0 0 0.5rem 0; font-size: 1rem; }
-.counter { display: block; font-size: 1.7rem; font-weight: 700; font-variant-numeric: tabular-nums;
-           margin: 0.4rem 0 0.3rem 0; }
-.keys { color: #31333f; font-size: 0.95rem; margin: 0 0 0.6rem 0; }
-kbd { border: 1px solid #8a8d99; border-radius: 4px; padding: 0 0.3em; font-family: inherit;
-      background: #f5f5f7; color: #1f2230; }
-.lines { font-size: 1.15rem; font-variant-numeric: tabular-nums; }
-.line { overflow-wrap: anywhere; margin: 0 0 0.5rem 0; }
-.plot:focus { outline: none; }
-"""
-
-# The script: reads the figure and the lines from JSON script elements (data, never
-# code), draws the figure, then follows it. ``cur`` is the step shown (1-based).
-_JS = r"""
-(function () {
-  "use strict";
-  const fig = JSON.parse(document.getElementById("mp-figure").textContent);
-  const lines = JSON.parse(document.getElementById("mp-lines").textContent);
-  const config = JSON.parse(document.getElementById("mp-config").textContent);
-  const gd = document.getElementById("mp-plot");
-  const counter = document.getElementById("mp-counter");
-  const box = document.getElementById("mp-lines-box");
-  const frames = (fig.frames || []).map((f) => String(f.name));
-  const k = Math.max(frames.length, 1);
-  const menu = ((fig.layout || {}).updatemenus || [])[0] || {};
-  const button = (paused) => (menu.buttons || []).find((b) => b.method === "animate" &&
-      Array.isArray(b.args) && (paused ? Array.isArray(b.args[0]) && b.args[0][0] === null
-                                       : b.args[0] === null));
-  const playOpts = ((button(false) || {}).args || [])[1] ||
-      {frame: {duration: 300, redraw: true}, fromcurrent: true, transition: {duration: 0},
-       mode: "immediate"};
-  const stepOpts = {mode: "immediate", frame: {duration: 0, redraw: true},
-                    transition: {duration: 0}};
-  let cur = parseInt(document.body.dataset.step, 10) || 1;
-  let playing = false;
-
-  const show = (j) => {
-    cur = Math.max(1, Math.min(k, j));
-    document.body.dataset.step = String(cur);
-    counter.textContent = "Step " + cur + " of " + k;
-    const rows = lines[cur - 1] || [];
-    box.replaceChildren(...rows.map((t) => {
-      const p = document.createElement("p");
-      p.className = "line";
-      p.textContent = String(t);
-      return p;
-    }));
-  };
-  const stepOf = (name) => {
-    const i = frames.indexOf(String(name));
-    return i < 0 ? null : i + 1;
-  };
-  const setPlaying = (on) => {
-    playing = on;
-    document.body.dataset.playing = on ? "true" : "false";
-  };
-  // Pausing makes plotly.js reject the running animation's promise with no value.
-  window.addEventListener("unhandledrejection", (ev) => {
-    if (ev.reason === undefined) ev.preventDefault();
-  });
-  const quiet = (p) => (p && typeof p.catch === "function" ? p.catch(() => {}) : p);
-
-  const goTo = (j) => {
-    j = Math.max(1, Math.min(k, j));
-    setPlaying(false);
-    if (!frames.length) return;
-    quiet(Plotly.animate(gd, [frames[j - 1]], stepOpts));
-    show(j);
-  };
-  const play = () => {
-    if (!frames.length) return;
-    setPlaying(true);
-    quiet(Plotly.animate(gd, null, playOpts));
-  };
-  const pause = () => {
-    setPlaying(false);
-    quiet(Plotly.animate(gd, [null], stepOpts));
-  };
-
-  // Fit the figure to the window (a projector at 1280x720 shows it with its controls
-  // and no scrolling); never below MIN_HEIGHT, and a narrow window keeps the figure's own.
-  const MIN_HEIGHT = Math.max(480, Math.round(0.75 * ((fig.layout || {}).height || 600)));
-  const ownHeight = (fig.layout || {}).height || 600;
-  const fitHeight = () => {
-    if (window.innerWidth < 900) return ownHeight;
-    const top = gd.getBoundingClientRect().top + window.scrollY;
-    return Math.max(MIN_HEIGHT, Math.floor(window.innerHeight - top - 8));
-  };
-  fig.layout = Object.assign({}, fig.layout, {height: fitHeight()});
-  let resizing = null;
-  window.addEventListener("resize", () => {
-    clearTimeout(resizing);
-    resizing = setTimeout(() => {
-      const h = fitHeight();
-      if (gd._fullLayout && Math.abs(gd._fullLayout.height - h) > 2) Plotly.relayout(gd, {height: h});
-    }, 150);
-  });
-
-  Plotly.newPlot(gd, fig.data, fig.layout, config).then(() => {
-    if (frames.length) return Plotly.addFrames(gd, fig.frames);
-  }).then(() => {
-    gd.on("plotly_animatingframe", (ev) => {
-      const j = stepOf(ev && ev.name);
-      if (j !== null) show(j);
-    });
-    gd.on("plotly_animated", () => setPlaying(false));
-    gd.on("plotly_animationinterrupted", () => setPlaying(false));
-    gd.on("plotly_sliderchange", (ev) => {
-      const args = ev && ev.step && ev.step.args;
-      const j = stepOf(args && args[0] && args[0][0]);
-      if (j !== null) show(j);
-    });
-    gd.on("plotly_buttonclicked", (ev) => {
-      const args = ev && ev.button && ev.button.args;
-      if (!args || ev.button.method !== "animate") return;
-      setPlaying(args[0] === null);
-    });
-    show(cur);
-    document.body.dataset.ready = "true";
-  });
-
-  document.addEventListener("keydown", (ev) => {
-    if (ev.altKey || ev.ctrlKey || ev.metaKey || !document.body.dataset.ready) return;
-    const key = ev.key;
-    if (key === " " || key === "Spacebar") { playing ? pause() : play(); }
-    else if (key === "ArrowRight") { goTo(cur + 1); }
-    else if (key === "ArrowLeft") { goTo(cur - 1); }
-    else if (key === "Home") { goTo(1); }
-    else if (key === "End") { goTo(k); }
-    else return;
-    ev.preventDefault();
-  });
-})();
-"""
+#: The file's style sheet and script (``offline.css``, ``offline.js`` beside this module).
+#: The script reads the figure and the lines from JSON script elements (data, never code),
+#: draws the figure, then follows it.
+_CSS = asset("offline.css")
+_JS = asset("offline.js")
 
 
 def animation_html(fig: dict, *, title: str, lines: list[list[str]], caption: str = "") -> str:
@@ -226,7 +86,7 @@ def animation_html(fig: dict, *, title: str, lines: list[list[str]], caption: st
         An animated plotly figure dict (``data``, ``layout``, ``frames`` named
         "1".."k", with the Play / Pause buttons and slider of
         :func:`mpcore.plots._common.play_controls`), e.g. ``cached.skpca_figure(...)``
-        cut with :func:`mpcore.plots.cut_animation`. A ``go.Figure`` is accepted too.
+        cut with :func:`pages.common.figure_frames.cut_animation`. A ``go.Figure`` is accepted too.
     title : str
         Heading and window title (plain text).
     lines : list of list of str
@@ -290,3 +150,22 @@ def animation_html(fig: dict, *, title: str, lines: list[list[str]], caption: st
         "</html>",
         "",
     ])
+
+
+def offline_download(schema: Schema, fig: dict, lines: list[list[str]], *, title: str,
+                     caption: str = ""):
+    """"Download animation": one standalone HTML file (plotly.js inside, no network needed)
+    with the animation, its controls and the per-step numbers, for a hall without network.
+
+    The file (several MB, plotly.js embedded) is built only when the button is pressed.
+    """
+    import streamlit as st
+
+    def build() -> bytes:
+        return animation_html(fig, title=title, lines=lines, caption=caption).encode("utf-8")
+
+    st.download_button("⬇ Download animation (offline HTML)", data=build,
+                       file_name=f"{schema.page}_animation.html", mime="text/html",
+                       key=f"{schema.page}.offline", on_click="ignore",
+                       help="One file that plays in any browser without a network: the "
+                            "animation, Play/Pause, the step slider, keys and the numbers.")

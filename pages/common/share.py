@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from .assets import asset
 from .state import State
 from .widgets import CSV, DataChoice, KernelChoice, reset_url
 
@@ -126,9 +127,6 @@ def query_string(state: State) -> str:
     return urlencode(state.query(), safe=",:;")
 
 
-PRESET_STYLE = ("display:block;text-align:center;padding:0.45rem 0.5rem;margin:0 0 0.5rem 0;"
-                "border:1px solid rgba(49,51,63,0.25);border-radius:0.5rem;color:inherit;"
-                "text-decoration:none")
 
 
 def preset_state(state: State, values: dict) -> State:
@@ -142,9 +140,10 @@ def preset_links(state: State, presets: dict):
     A link, not a button: the URL (and so a copied link) then always shows what
     is on screen, every value the preset set included.
     """
-    st.sidebar.markdown("".join(
+    # the style sheet a block of its own: the links stay one paragraph, as without it
+    st.sidebar.markdown(f"<style>\n{asset('presets.css')}</style>\n\n" + "".join(
         f'<a href="?{html.escape(query_string(preset_state(state, values)))}" '
-        f'target="_self" style="{PRESET_STYLE}">{html.escape(name)}</a>'
+        f'target="_self" class="mp-preset">{html.escape(name)}</a>'
         for name, values in presets.items()), unsafe_allow_html=True)
 
 

@@ -39,8 +39,8 @@ await esbuild.build({
   format: 'iife',
   globalName: 'Plotly',
   platform: 'browser',
-  // ES2020 as written: lowered to ES2017, the source's object spreads became helper calls
-  // and Plotly.react ran 20% slower in a page (benchmarks/results_pages.md, 2026-11-29)
+  // ES2020 as written: lowered to ES2017, the source's object spreads become helper calls
+  // and Plotly.react runs slower in a page (benchmarks/results_pages.md)
   target: 'es2020',
   define: { global: 'window' },
   loader: { '.css': 'empty' },  // maplibre's stylesheet, required for map traces only

@@ -1,8 +1,9 @@
-"""prevalidated: what Streamlit receives for a cached figure dict is what go.Figure would give.
+"""typed_arrays and open_at (pages/common/figure_frames.py): what the browser receives for a
+cached figure dict is what go.Figure would give.
 
-Streamlit serialises ``figure.to_dict()``; a prevalidated figure skips building a
-``go.Figure`` (validation of every frame) but must give the same JSON, with numpy
-arrays as plotly.js typed arrays, and must never change the cached dict it wraps.
+plotly sends a ``go.Figure``'s numpy arrays as plotly.js typed arrays; the pages cache their
+figures with the arrays already encoded (typed_arrays) and open them at a step (open_at):
+the JSON must be the same as for the figure with arrays, and the cached dict never changes.
 """
 
 from __future__ import annotations
@@ -12,17 +13,20 @@ import json
 import pickle
 
 import numpy as np
-import plotly.graph_objects as go
 import plotly.io as pio
-import plotly.tools
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hst
 from hypothesis.extra import numpy as hnp
 
-from mpcore.plots import cut_animation, kcca_animation, prevalidated
+from _plotly_utils.utils import convert_to_base64
+
+from mpcore.plots import kcca_animation
 from mpcore.plots._kmp_parts import SURFACE
 from test_offline import _skpca_figure
+from pages.common.figure_frames import open_at, typed_arrays
+from pages.common.phone_panels import narrow_layout, one_panel, panels
+from pages.common.resize import resized
 from views import kcca as kcca_views
 
 
@@ -43,30 +47,9 @@ def _kcca_figure():
                           rho=v["rho"], frame_ms=200).to_plotly_json()
 
 
-@pytest.mark.parametrize("make", [lambda: _skpca_figure()[0],
-                                  lambda: cut_animation(_skpca_figure()[0], 4, 2),
-                                  _kcca_figure, lambda: _kmp_surface()],
-                         ids=["skpca", "skpca-cut", "kcca", "kmp-surface"])
-def test_streamlit_receives_the_same_json_as_from_a_go_figure(make):
-    fig = make()
-    before = copy.deepcopy(fig)
-    # what st.plotly_chart does with its argument
-    ours = plotly.tools.return_figure_from_figure_or_data(prevalidated(fig), validate_figure=True)
-    # (go.Figure converts the dict it is given in place: give it a copy)
-    ref = plotly.tools.return_figure_from_figure_or_data(go.Figure(copy.deepcopy(fig)),
-                                                         validate_figure=True)
-    assert _pruned(json.loads(pio.to_json(ours, validate=False))) == _pruned(
-        json.loads(pio.to_json(ref, validate=False)))
-    assert '"bdata"' in pio.to_json(ours, validate=False)  # arrays sent as typed arrays
-    # the wrapped (cached) dict is untouched: same structure, arrays still arrays
-    assert pio.to_json(fig, validate=False) == pio.to_json(before, validate=False)
-    assert any(isinstance(t.get("x"), np.ndarray) for t in fig["data"]) == any(
-        isinstance(t.get("x"), np.ndarray) for t in before["data"])
-
-
 # ---------------------------------------------------------------- typed arrays
 # The pages cache their animations with the arrays already encoded (typed_arrays) and
-# pass them as prevalidated(..., typed=True): what reaches the browser must be the same
+# send them as they are: what reaches the browser must be the same
 # JSON as for the figure with arrays, at every step and after every layout helper the
 # pages apply, and the cached figure must not change.
 
@@ -92,7 +75,12 @@ FIGURES = {"skpca": lambda: _skpca_figure()[0], "kcca": _kcca_figure, "kmp": _km
 
 
 def _sent(fig, typed=False) -> dict:
-    return json.loads(pio.to_json(prevalidated(fig, typed=typed), validate=False))
+    """The JSON the browser gets for ``fig``: as it is when its arrays are typed already,
+    else as go.Figure's to_dict encodes them (plotly's own convert_to_base64, on a copy)."""
+    if not typed:
+        fig = copy.deepcopy(fig)
+        convert_to_base64(fig)
+    return json.loads(pio.to_json(fig, validate=False))
 
 
 @pytest.fixture(scope="module", params=sorted(FIGURES))
@@ -101,8 +89,6 @@ def figure(request):
 
 
 def test_typed_figure_sends_the_same_json_and_leaves_its_input_alone(figure):
-    from mpcore.plots import typed_arrays
-
     before = pio.to_json(figure, validate=False)
     typed = typed_arrays(figure)
     assert pio.to_json(figure, validate=False) == before
@@ -128,8 +114,6 @@ def test_typed_figure_opens_on_every_step_as_the_figure_with_arrays(figure):
     """open_at merges a frame's patches into the traces: a typed array is one value, never
     merged key by key with the array it replaces (a 'shape' left behind would redraw a
     heatmap with the wrong dimensions)."""
-    from mpcore.plots import open_at, typed_arrays
-
     typed = typed_arrays(figure)
     frozen = pio.to_json(typed, validate=False)
     n = len(figure["frames"])
@@ -144,14 +128,7 @@ def test_typed_figure_opens_on_every_step_as_the_figure_with_arrays(figure):
 def test_typed_figure_through_the_pages_layout_helpers(figure):
     """What the pages do to a cached figure before drawing it (a short projector figure, a
     phone's one panel, the KMP presentation layout) gives the same JSON either way."""
-    from mpcore.plots import (
-        kmp_present_layout,
-        narrow_layout,
-        one_panel,
-        panels,
-        resized,
-        typed_arrays,
-    )
+    from mpcore.plots import kmp_present_layout
 
     typed = typed_arrays(figure)
     helpers = [lambda f: resized(f, 430), lambda f: narrow_layout(f, height=820)]
@@ -166,8 +143,6 @@ def test_a_frames_typed_array_replaces_the_traces_whole():
     """A typed array is a value: opening a frame whose patch gives a trace a 1-D array
     where it had a 2-D one must not keep the old array's 'shape' (a key only 2-D arrays
     have), as a key-by-key merge would."""
-    from mpcore.plots import open_at, typed_arrays
-
     fig = typed_arrays({
         "data": [{"type": "heatmap", "z": np.arange(6.0).reshape(2, 3)}],
         "layout": {},
@@ -217,8 +192,6 @@ def _figures(draw):
 @settings(max_examples=N_EXAMPLES, deadline=None)
 @given(fig=_figures(), j=hst.integers(-2, 5))
 def test_typed_arrays_send_what_plotly_sends_for_any_figure(fig, j):
-    from mpcore.plots import open_at, typed_arrays
-
     before = pio.to_json(fig, validate=False)
     typed = typed_arrays(fig)
     assert pio.to_json(fig, validate=False) == before  # the input is not changed
@@ -263,8 +236,6 @@ def test_typed_arrays_encodes_as_plotly_does(tree):
     meet (every dtype, empty, 2-D and 3-D, not C-contiguous, int64 plotly cannot narrow,
     under a key plotly skips), and leaves its input alone."""
     from _plotly_utils.utils import convert_to_base64
-
-    from mpcore.plots import typed_arrays
 
     before = pickle.dumps(tree)
     ours = typed_arrays(tree)

@@ -2,11 +2,11 @@
 
 Plotly places the Play/Pause buttons, the step slider, a colour bar or a legend
 outside the plot area in fractions of the plot area's height (paper coordinates).
-The builders of this package compute those fractions from pixel offsets for the
+The builders of :mod:`mpcore.plots` compute those fractions from pixel offsets for the
 height they build the figure at; :func:`resized` gives a figure another height
 (presentation mode fits it to the window) and recomputes the fractions, so each of
 those parts keeps its distance in pixels from the plot area: a colour bar stays
-under the x axis title, the buttons and the slider under the colour bar.
+under the x axis title, the buttons and the slider under the colour bar. Streamlit-free.
 """
 
 from __future__ import annotations

@@ -4,17 +4,21 @@
 ``make_subplots`` (animated or not): the chosen subplot's axes take the whole
 plotting area, every other subplot's traces, axes, titles and shapes are hidden,
 and the frames keep animating the panel that is left (frames address traces by
-index, and a hidden trace stays hidden). Nothing is recomputed.
+index, and a hidden trace stays hidden). Nothing is recomputed. :func:`narrow_layout`
+keeps every panel and lays the controls, colour bars and legend out for a phone's width.
+Streamlit-free: the page decides when a window is a phone's (:mod:`pages.common.phone`).
 """
 
 from __future__ import annotations
 
-import math
 import re
 
-from ._common import FONT_SIZE, title_top_y
+from mpcore.plots import FONT_SIZE, title_top_y
+from mpcore.plots.text_size import (LEGEND_HALF, LEGEND_SYMBOL, PHONE_FIGURE_PX, axis_domain,
+                                    axis_suffix, finite_number, frames_retitled, halved,
+                                    legend_names, phone_legend, text_lines, text_px, wrapped)
 
-__all__ = ["panels", "one_panel", "narrow_layout"]
+__all__ = ["panels", "one_panel", "narrow_layout", "PHONE_MIN_PLOT_PX"]
 
 _AXIS = re.compile(r"^([xy])axis(\d*)$")
 
@@ -41,48 +45,14 @@ _NARROW_MARGIN = dict(l=55, r=10)
 #: Least height (px) of a phone panel's plot area: a figure whose title, legend and controls
 #: leave it less (a mixed dictionary's 1-D fit: 112 px of 560) is made taller.
 PHONE_MIN_PLOT_PX = 200
-#: Width (px) a phone gives a figure: a 390 px window less the page's padding, and a little
-#: less again, so that text placed for it also stays on a 360 px phone's screen.
-PHONE_FIGURE_PX = 340
-#: Average glyph width and line height, as fractions of the font size (plotly's sans-serif).
-_CHAR = 0.56
-_LINE = 1.3
-#: Room (px) of a legend entry's symbol beside its name.
-_LEGEND_SYMBOL = 44
-#: Width of a legend entry, two a row, as a fraction of the figure's width (with the gaps
-#: between entries, two of them fit one row).
-_LEGEND_HALF = 0.45
-_BREAK = re.compile(r"\s*<br\s*/?>\s*", re.IGNORECASE)
-_TAG = re.compile(r"<[^>]+>")
 
 
 def _title_y(title: dict, height: int, lines: int) -> float:
     """A phone figure's title ``title.y``: its first line :data:`_TITLE_TOP_PX` under the top
     edge, whether it (or a frame's title) takes one line or several (see
-    :func:`mpcore.plots._common.title_top_y`)."""
+    :func:`mpcore.plots.title_top_y`)."""
     size = (title.get("font") or {}).get("size") or FONT_SIZE + 3
     return title_top_y(height, _TITLE_TOP_PX, multiline=lines > 1, font_size=size)
-
-
-def _lines(text) -> list[str]:
-    return [_TAG.sub("", part) for part in _BREAK.split(text)] if isinstance(text, str) else []
-
-
-def _text_px(text, size) -> float:
-    """Estimated width (px) of ``text`` at font ``size``: its longest line."""
-    return max((len(line) for line in _lines(text)), default=0) * size * _CHAR
-
-
-def phone_legend(names, size, width=PHONE_FIGURE_PX) -> tuple[int, int]:
-    """(entries a row, each entry's width in px) of a horizontal legend of ``names`` at font
-    ``size`` in a phone's figure ``width`` px wide: two a row when every name fits half the
-    width, else one. The width is in pixels (``entrywidthmode="pixels"``): a fraction is of
-    the plot area's width for plotly.js, which a wide y axis narrows, and a long name was cut
-    at the end of its box."""
-    two = bool(names) and max(_text_px(n, size) for n in names) + _LEGEND_SYMBOL \
-        <= _LEGEND_HALF * width
-    return (2, round(width * _LEGEND_HALF) - _LEGEND_SYMBOL) if two \
-        else (1, round(2 * width * _LEGEND_HALF) - _LEGEND_SYMBOL)
 
 
 def _colour_bar_shown(t: dict) -> bool:
@@ -148,39 +118,6 @@ def _stack_below(data: list, layout: dict, *, height: int, top: int, extra: int 
     return out, layout
 
 
-#: Trace types plotly leaves out of the legend unless ``showlegend`` is set.
-_NO_LEGEND = {"heatmap", "contour", "histogram2d", "histogram2dcontour", "surface"}
-
-
-def legend_names(data: list, layout: dict | None = None) -> list[str]:
-    """The names a figure's legend shows, in order (none when ``layout`` hides the legend)."""
-    if (layout or {}).get("showlegend") is False:
-        return []
-    names = []
-    for t in data:
-        shown = t.get("showlegend")
-        if shown is False or t.get("visible", True) is False or not t.get("name"):
-            continue
-        if t.get("type") in _NO_LEGEND and shown is not True:
-            continue
-        names.append(str(t["name"]))
-    return names
-
-
-def _suffix(ref: str | None) -> str:
-    """'x3' -> '3', 'x' / None -> '' (plotly's axis numbering)."""
-    return "" if not ref else ref[1:].split(" ")[0]
-
-
-def _num(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-
-
-def _domain(layout: dict, axis: str) -> tuple[float, float]:
-    d = (layout.get(axis) or {}).get("domain") or (0.0, 1.0)
-    return float(d[0]), float(d[1])
-
-
 def panels(fig: dict) -> list[str]:
     """Axis suffixes ('', '2', ...) of the subplots that hold at least one visible trace,
     in plotly's order (row by row)."""
@@ -188,7 +125,7 @@ def panels(fig: dict) -> list[str]:
     for t in fig.get("data", []):
         if t.get("visible", True) is False:
             continue
-        sx, sy = _suffix(t.get("xaxis")), _suffix(t.get("yaxis"))
+        sx, sy = axis_suffix(t.get("xaxis")), axis_suffix(t.get("yaxis"))
         if (sx, sy) not in seen:
             seen.append((sx, sy))
     return [sx for sx, _ in sorted(seen, key=lambda s: int(s[0] or 1))]
@@ -200,48 +137,6 @@ def _in_box(a: dict, box) -> bool:
     if not isinstance(x, (int, float)) or not isinstance(y, (int, float)):
         return False
     return x0 - 0.02 <= x <= x1 + 0.02 and y0 - 0.02 <= y <= y1 + 0.12
-
-
-#: Characters of a panel title that fit one line of a phone's plot area (about 290 px).
-PHONE_TITLE_CHARS = 34
-
-
-def _wrapped(text):
-    """A title too long for a phone's line on two lines: after its first ': ' (name, then
-    numbers), else at the space nearest its middle; a title already on several lines, each
-    line so. Markup counts for nothing."""
-    if not isinstance(text, str):
-        return text
-    if _BREAK.search(text):
-        return "<br>".join(_wrapped(line) for line in _BREAK.split(text))
-    plain = re.sub(r"<[^>]+>", "", text)
-    if len(plain) <= PHONE_TITLE_CHARS:
-        return text
-    if ": " in text:
-        return text.replace(": ", ":<br>", 1)
-    return _halved(text)
-
-
-def frames_retitled(frames, fn):
-    """``frames`` with ``fn`` applied to each frame's title text (a frame whose title
-    ``fn`` leaves as it is, or that has none, is kept as it is, not copied)."""
-    out = []
-    for f in frames or []:
-        title = (f.get("layout") or {}).get("title")
-        text = title.get("text") if isinstance(title, dict) else None
-        new = fn(text) if isinstance(text, str) else text
-        out.append(f if new == text else dict(f, layout=dict(f["layout"],
-                                                              title=dict(title, text=new))))
-    return out
-
-
-def _halved(text: str) -> str:
-    """``text`` on two lines, broken at the space nearest its middle (as it is without one)."""
-    spaces = [m.start() for m in re.finditer(" ", text)]
-    if not spaces:
-        return text
-    cut = min(spaces, key=lambda i: abs(i - len(text) / 2))
-    return text[:cut] + "<br>" + text[cut + 1:]
 
 
 def _annotations(items, sfx: str, box) -> list:
@@ -257,9 +152,9 @@ def _annotations(items, sfx: str, box) -> list:
                 moved = dict(a, x=(a.get("x", 0.5) - x0) / ((x1 - x0) or 1.0),
                              y=(a.get("y", 0.5) - y0) / ((y1 - y0) or 1.0))
                 if moved["y"] >= 1.0 and "text" in moved:
-                    moved["text"] = _wrapped(moved["text"])
+                    moved["text"] = wrapped(moved["text"])
                 keep.append(moved)
-        elif _suffix(xref) == sfx or _suffix(yref) == sfx:
+        elif axis_suffix(xref) == sfx or axis_suffix(yref) == sfx:
             keep.append(a)
     return keep
 
@@ -282,14 +177,14 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
     data = []
     ysfx = sfx
     for t in fig.get("data", []):
-        if _suffix(t.get("xaxis")) == sfx:
-            ysfx = _suffix(t.get("yaxis"))
+        if axis_suffix(t.get("xaxis")) == sfx:
+            ysfx = axis_suffix(t.get("yaxis"))
             break
     ya = "yaxis" + ysfx
-    box = (_domain(layout, xa), _domain(layout, ya))
+    box = (axis_domain(layout, xa), axis_domain(layout, ya))
     shown_legend = False
     for t in fig.get("data", []):
-        mine = _suffix(t.get("xaxis")) == sfx and _suffix(t.get("yaxis")) == ysfx
+        mine = axis_suffix(t.get("xaxis")) == sfx and axis_suffix(t.get("yaxis")) == ysfx
         if not mine:
             data.append(dict(t, visible=False))
             continue
@@ -316,9 +211,9 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
             layout[key] = dict(layout[key], visible=False, domain=[0.0, 0.01])
     layout["annotations"] = _annotations(layout.get("annotations"), sfx, box)
     layout["shapes"] = [s for s in layout.get("shapes") or []
-                        if _suffix(s.get("xref")) == sfx or _suffix(s.get("yref")) == sfx]
+                        if axis_suffix(s.get("xref")) == sfx or axis_suffix(s.get("yref")) == sfx]
     layout["images"] = [s for s in layout.get("images") or []
-                        if _suffix(s.get("xref")) == sfx]
+                        if axis_suffix(s.get("xref")) == sfx]
     if height is not None:
         layout["height"] = int(height)
     frames, frame_titles = [], []
@@ -327,7 +222,7 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
         if isinstance(fl, dict) and "annotations" in fl:
             fl = dict(fl, annotations=_annotations(fl["annotations"], sfx, box))
         if isinstance(fl, dict) and isinstance(fl.get("title"), dict) and "text" in fl["title"]:
-            fl = dict(fl, title=dict(fl["title"], text=_wrapped(fl["title"]["text"])))
+            fl = dict(fl, title=dict(fl["title"], text=wrapped(fl["title"]["text"])))
             frame_titles.append(fl["title"]["text"])
         if fl is not f.get("layout"):
             f = dict(f, layout=fl)
@@ -341,14 +236,14 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
     title_lines = 0
     if titled:
         title = dict(title if isinstance(title, dict) else dict(text=title))
-        title["text"] = _wrapped(title["text"])
-        title_lines = max(len(_lines(t)) for t in [title["text"], *frame_titles])
+        title["text"] = wrapped(title["text"])
+        title_lines = max(len(text_lines(t)) for t in [title["text"], *frame_titles])
         layout["title"] = dict(title, yref="container", yanchor="top",
                                y=_title_y(title, h, title_lines))
     below_title = _TITLE_TOP_PX + title_lines * _TITLE_LINE_PX + 8 if titled else 0
-    panel_title_px = max([len(_lines(a.get("text"))) * _PANEL_LINE_PX + 6
+    panel_title_px = max([len(text_lines(a.get("text"))) * _PANEL_LINE_PX + 6
                           for a in layout["annotations"]
-                          if a.get("yref", "paper") == "paper" and _num(a.get("y"))
+                          if a.get("yref", "paper") == "paper" and finite_number(a.get("y"))
                           and a["y"] >= 1.0 and a.get("text")], default=0)
     top = max(60, below_title + panel_title_px + 16)
     if shown_legend:  # on top, in the figure's own coordinates (see _common.legend_on_top)
@@ -357,9 +252,9 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
         per_row, entry_px = phone_legend(names, _PHONE_LEGEND_FONT)
         # a name longer than a whole row ("α K(x, xᵢ): polynomial(gamma=1, degree=2,
         # coef0=1)") on two lines, at the space nearest its middle: a row more each
-        long = {n for n in names if _text_px(n, _PHONE_LEGEND_FONT) > entry_px}
+        long = {n for n in names if text_px(n, _PHONE_LEGEND_FONT) > entry_px}
         if long:
-            data = [dict(t, name=_halved(t["name"])) if t.get("name") in long else t
+            data = [dict(t, name=halved(t["name"])) if t.get("name") in long else t
                     for t in data]
         layout["legend"] = dict(layout.get("legend") or {}, orientation="h", x=0.0,
                                 xanchor="left", xref="paper", yref="container",
@@ -398,10 +293,10 @@ def narrow_layout(fig: dict, *, height: int | None = None) -> dict:
         # a 20-digit label) gets a row of its own, as wide as the figure, and the figure
         # grows by the rows that adds
         names = legend_names(data, layout)
-        long_name = any(_text_px(n, _PHONE_LEGEND_FONT) > _LEGEND_HALF * PHONE_FIGURE_PX
+        long_name = any(text_px(n, _PHONE_LEGEND_FONT) > LEGEND_HALF * PHONE_FIGURE_PX
                         for n in names)
-        per_row, width = (1, dict(entrywidth=round(2 * PHONE_FIGURE_PX * _LEGEND_HALF)
-                                  - _LEGEND_SYMBOL, entrywidthmode="pixels")) if long_name \
+        per_row, width = (1, dict(entrywidth=round(2 * PHONE_FIGURE_PX * LEGEND_HALF)
+                                  - LEGEND_SYMBOL, entrywidthmode="pixels")) if long_name \
             else (2, dict(entrywidth=0.5, entrywidthmode="fraction"))
         h += _LEGEND_ROW_PX * (-(-len(names) // per_row) - -(-len(names) // 2))
         layout["height"] = h
@@ -416,11 +311,11 @@ def narrow_layout(fig: dict, *, height: int | None = None) -> dict:
     title = layout.get("title")
     titled = isinstance(title, dict) and isinstance(title.get("text"), str)
     if titled:
-        layout["title"] = dict(title, text=_wrapped(title["text"]), yref="container",
+        layout["title"] = dict(title, text=wrapped(title["text"]), yref="container",
                                yanchor="top")
         if frames:
-            frames = frames_retitled(frames, _wrapped)
-        lines = max(len(_lines(t)) for t in [layout["title"]["text"]] + [
+            frames = frames_retitled(frames, wrapped)
+        lines = max(len(text_lines(t)) for t in [layout["title"]["text"]] + [
             ((f.get("layout") or {}).get("title") or {}).get("text") or "" for f in frames or []])
         top = max(70, _TITLE_TOP_PX + lines * _TITLE_LINE_PX + 8)
     else:

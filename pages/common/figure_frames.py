@@ -1,26 +1,26 @@
-"""Open an animated figure dict at a frame: the one helper every animated page uses.
+"""Open an animated figure dict at a frame, and send it as plotly.js typed arrays.
 
-The figures of this package are dicts with ``frames``; each frame lists the
+The figures of :mod:`mpcore.plots` are dicts with ``frames``; each frame lists the
 traces it changes (``traces``), their patches (``data``) and, sometimes, a
 layout patch (a step title, annotations, axis ranges). A page shows one step
 without playing the animation by opening the figure at that frame:
 :func:`open_at` merges frame j's patches into the figure's own traces and
 layout and moves the slider, copying only what changes, so one cached figure
-serves every step.
+serves every step. :func:`typed_arrays` encodes a figure's arrays once, when it is
+cached. Streamlit-free.
 """
 
 from __future__ import annotations
 
-import numpy as np
-import plotly.graph_objects as go
 import base64
 
+import numpy as np
 from _plotly_utils.basevalidators import is_homogeneous_array
 from _plotly_utils.utils import is_skipped_key, plotlyjsShortTypes, to_typed_array_spec
 
-from ._common import deep_merge
+from mpcore.plots import deep_merge
 
-__all__ = ["open_at", "prevalidated", "typed_arrays"]
+__all__ = ["cut_animation", "open_at", "typed_arrays"]
 
 
 def open_at(fig: dict, j: int, *, k: int | None = None, frame_ms: int | None = None) -> dict:
@@ -75,33 +75,20 @@ def open_at(fig: dict, j: int, *, k: int | None = None, frame_ms: int | None = N
     return out
 
 
-class _Prevalidated(go.Figure):
-    """A figure dict of this package, handed to Streamlit as it is.
+def cut_animation(fig: dict, k: int, j: int, *, frame_ms: int | None = None) -> dict:
+    """The first ``k`` steps of an animated figure dict, opened on step ``j`` (1-based): what
+    the sparse KPCA page draws of :func:`mpcore.plots.skpca_animation_dict`.
 
-    Streamlit turns a dict into a ``go.Figure`` (validating every trace of every
-    frame) and a ``go.Figure`` back into a dict, on every rerun: for an animation
-    that was a quarter of a Step's server time even with ``_validate=False``. The
-    figures of this package were validated when built (the tests build each with
-    validation on), so this ``go.Figure`` only carries the dict: ``to_dict`` returns
-    it, nothing is copied or checked again. Not a general-purpose figure: its
-    other ``go.Figure`` methods are not available.
+    Greedy steps do not depend on how many follow, so one figure built for the
+    largest k serves every smaller k: frames and slider are cut, the step axis
+    of panel 4 is narrowed, and the traces the opening frame touches are
+    replaced. ``frame_ms`` sets the Play speed. Nothing is rebuilt or validated.
     """
-
-    def __init__(self, fig: dict, typed: bool = False):  # go.Figure.__init__ not called
-        object.__setattr__(self, "_mp_dict", fig)
-        object.__setattr__(self, "_mp_typed", typed)
-
-    def to_dict(self) -> dict:
-        fig = self._mp_dict
-        if self._mp_typed:
-            # arrays already typed (typed_arrays): nothing to encode or copy, except the
-            # trace dicts, from which plotly.io.to_json pops any "uid"
-            return dict(fig, data=[dict(t) for t in fig.get("data", [])])
-        # what go.Figure.to_dict gives, on a copy (the cached dict is not touched)
-        return typed_arrays(fig)
-
-    def to_plotly_json(self) -> dict:
-        return self.to_dict()
+    out = open_at(fig, j - 1, k=k, frame_ms=frame_ms)
+    if out is not fig and "xaxis4" in out["layout"]:
+        k = len(out["frames"])
+        out["layout"] = dict(out["layout"], xaxis4=dict(out["layout"]["xaxis4"], range=[-0.3, k + 0.3]))
+    return out
 
 
 def _containers_copy(obj):
@@ -113,18 +100,6 @@ def _containers_copy(obj):
     return obj
 
 
-def prevalidated(fig: dict, *, typed: bool = False) -> go.Figure:
-    """A ``go.Figure`` around a figure dict built (and validated) by this package, without
-    validating or copying it again (see :class:`_Prevalidated`); ``to_dict()`` gives the
-    dict back. Use it to pass a cached animation to ``st.plotly_chart``.
-
-    ``typed=True`` says the figure's arrays are already plotly.js typed arrays
-    (:func:`typed_arrays`): the figure is then not walked at all. An array left in it
-    is still sent right (as a JSON list, not base64).
-    """
-    return _Prevalidated(fig, typed)
-
-
 def typed_arrays(fig: dict) -> dict:
     """Copy of a figure dict with its numpy arrays as plotly.js typed arrays.
 
@@ -134,11 +109,10 @@ def typed_arrays(fig: dict) -> dict:
     values beyond int32, an axis ``range``) stays as it is and is sent as a list.
 
     Encoding is most of what serialising an animation costs, so a figure drawn on
-    every rerun (one Step, one slider move) is cached in this form and passed as
-    ``prevalidated(fig, typed=True)``: the server then only writes the JSON.
-    :func:`open_at` and the other helpers of this package take such a figure as they
-    take one with arrays (a typed array is one value, never merged key by key). The
-    input is not changed.
+    every rerun (one Step, one slider move) is cached in this form: the server then only
+    writes the JSON. :func:`open_at` and the figure helpers of :mod:`mpcore.plots` take such
+    a figure as they take one with arrays (a typed array is one value, never merged key by
+    key). The input is not changed.
     """
     return _encoded(fig)
 
@@ -152,10 +126,10 @@ def _encoded(obj):
     """plotly's ``convert_to_base64`` on a copy, with the same result, in one walk: nested
     dicts, lists and tuples (as lists) copied, leaves shared, and a numpy array that is a
     dict value made its typed-array spec (not under the keys plotly skips, such as
-    ``range``). plotly's own walk converts every value through narwhals, about 70 us each
-    (most of the time spent on a cached animation); here a plain float or int array of a
-    type plotly.js reads is encoded directly and anything else still goes through plotly
-    (int64 narrowed, an empty array, pandas values)."""
+    ``range``). plotly's own walk converts every value through narwhals (most of the time
+    spent on a cached animation); here a plain float or int array of a type plotly.js reads
+    is encoded directly and anything else still goes through plotly (int64 narrowed, an
+    empty array, pandas values)."""
     if isinstance(obj, dict):
         out = {}
         for key, value in obj.items():

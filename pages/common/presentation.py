@@ -1,0 +1,48 @@
+"""Presentation mode: the sidebar and header hidden, the animation as tall as the window.
+
+The switch is a URL field (``present``), so a classroom link can fix it; the style sheet
+that hides the page's furniture is ``presentation.css``, beside this module.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from .assets import asset
+from .resize import resized
+from .state import Schema
+from .widgets import current
+
+def presentation_toggle(schema: Schema) -> bool:
+    """The presentation-mode switch (a URL field, ``present``), top of the page."""
+    state = current(schema)
+    if "present" in state.hidden:  # a classroom link fixed it: not drawn, used as given
+        on = bool(state["present"])
+    else:
+        on = st.toggle("Presentation mode", key="present",
+                       help="Hides the sidebar, title and captions, and fits the animation and "
+                            "its controls on one screen for a projector. Keys: space play/pause, "
+                            "← → step, Home / End.")
+    if on:
+        st.markdown(f"<style>\n{asset('presentation.css')}</style>", unsafe_allow_html=True)
+    return bool(on)
+
+
+def fit_to_window(fig: dict, present: bool, *, reserve: int = 150,
+                  compact_axes: tuple = ()) -> dict:
+    """In presentation mode the figure is as tall as the window allows (the timeline
+    component reports the window's height; 720 px, a projector, until it has).
+
+    ``compact_axes``: axes whose titles are dropped when the figure gets short (the
+    top row's, which would otherwise run into the panel titles below them).
+    """
+    if not present:
+        return fig
+    height = max(int(st.session_state.get("_window_height", 720)) - reserve, 360)
+    fig = resized(fig, height)  # controls and colour bars keep their pixel offsets
+    layout = dict(fig.get("layout", {}), height=height)
+    if height < 640:
+        for axis in compact_axes:
+            if axis in layout:
+                layout[axis] = {k: v for k, v in layout[axis].items() if k != "title"}
+    return dict(fig, layout=layout)
