@@ -342,10 +342,7 @@ def interact_slider(pg, n: int, loc=None) -> list[float]:
     loc = _control(pg, "slider") if loc is None else loc
     # one way for every notch, so each value is one not seen before and the run computes
     # it, as when a student explores (turning back at the maximum would ask for the values
-    # already computed, cached from then on). The eigenvalue page computes the next notch
-    # of n or the width ahead while one or two people use the server, as here: from the
-    # second notch on, that is what is measured; MP_PREFETCH=0 in this script's environment
-    # (the server's) measures every notch computed on request
+    # already computed, cached from then on)
     # (a slider with fewer than n notches to either end, such as a select slider of six
     # speeds, is moved as far as it goes the roomier way)
     room_up, room_down = slider_room(loc)

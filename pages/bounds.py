@@ -4,7 +4,7 @@
 import pandas as pd
 import streamlit as st
 
-from pages.common import cached
+from pages.common.cached import bounds as cached
 from pages.common.charts import plotly_chart
 from pages.common.schemas import BOUNDS
 from pages.common.share import (

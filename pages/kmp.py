@@ -21,7 +21,7 @@ from mpcore.plots import (
     start_at,
     step_time_figure,
 )
-from pages.common import cached
+from pages.common.cached import kmp as cached
 from pages.common.charts import plotly_chart
 from pages.common.fit import LABEL_TABLE_KEY
 from pages.common.schemas import ALL, FITTING, KMP, KMP_TABS, LOSS

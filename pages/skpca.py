@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from mpcore.plots import cut_animation
-from pages.common import cached
+from pages.common.cached import skpca as cached
 from pages.common.charts import plotly_chart
 from pages.common.clicker import click_to_add
 from pages.common.schemas import SKPCA
