@@ -447,3 +447,26 @@ def test_the_figure_6_experiment_shows_the_pages_comparison(monkeypatch):
     assert calls == ["fittings"]
     assert list(res.table["method"]) == ["KMP basic", "KMP back-fitting", "KMP pre-fitting",
                                          "SVM (hard margin)"]
+
+
+def test_added_rows_are_the_clicked_points_among_the_training_rows():
+    """The points added by clicking are the data set's last rows: their positions in
+    X[train], whatever order the split put them in; none without a click."""
+    train = np.array([7, 0, 9, 3, 8])
+    np.testing.assert_array_equal(skpca.added_rows(train, 10, 2), [2, 4])
+    np.testing.assert_array_equal(skpca.added_rows(train, 10, 0), np.zeros(0, dtype=int))
+    assert skpca.added_rows(train, 10, 0).dtype.kind == "i"
+
+
+def test_curves_are_computed_for_the_most_eigenvalues_the_page_offers():
+    """A new n then only slices them: the top min(N_EIG_MAX, m - 1), or n if it is larger."""
+    assert spectrum.curves_top(506, 5) == spectrum.N_EIG_MAX
+    assert spectrum.curves_top(12, 5) == 11
+    assert spectrum.curves_top(12, 12) == 12
+
+
+def test_upload_facts_name_the_task_features_and_classes_or_nothing():
+    raw = b"a,b,label\n0.1,1.0,0\n0.2,2.0,1\n0.3,0.5,0\n0.9,1.5,1\n"
+    facts = data.upload_facts(raw, "label")
+    assert facts == {"_task": "classification", "_features": ("a", "b"), "_classes": (0, 1)}
+    assert data.upload_facts(raw, "no such column") == {}

@@ -125,7 +125,8 @@ def upload_facts(raw: bytes, target: str, *, max_rows: int | None = None) -> dic
     as its target, for the view's fields; none when the file cannot have that target (the
     page says why when it loads the data)."""
     try:
-        d = datasets.from_csv(raw, target=target, max_rows=max_rows)
+        d = datasets.from_csv(raw, target=target,
+                              **({} if max_rows is None else dict(max_rows=max_rows)))
     except (ValueError, KeyError):
         return {}
     classes = () if d.task != "classification" else tuple(int(c) for c in sorted(set(d.y.tolist())))

@@ -29,7 +29,8 @@ from .reference import scores, svm_reference
 
 __all__ = ["KMP_GRID", "KMP_CURVE_POINTS", "COMPARISON_MODES", "KMPSettings", "feature_split",
            "kmp_kernel", "kmp_estimator", "with_warnings", "fit_kmp", "kmp_curves", "svm_scores",
-           "path_of", "staged", "step_scores", "animation", "comparison_runs", "compare", "comparison_figure"]
+           "path_of", "staged", "step_scores", "animation", "comparison_runs", "compare",
+           "comparison_figure"]
 
 #: Decision-surface grid: points per axis (60 x 60 values per animation frame).
 KMP_GRID = 60
