@@ -4,6 +4,7 @@
 import pandas as pd
 import streamlit as st
 
+import pages.common  # noqa: F401  (first, for its legacy-mode guard)
 from pages.common.cached import bounds as cached
 from pages.common.charts import plotly_chart
 from pages.common.schemas import BOUNDS

@@ -5,6 +5,7 @@ import streamlit as st
 
 from mpcore.kernels import sigma_to_gamma
 from mpcore.plots import kcca_start_frame
+import pages.common  # noqa: F401  (first, for its legacy-mode guard)
 from pages.common.cached import kcca as cached
 from pages.common.charts import plotly_chart
 from pages.common.schemas import KCCA

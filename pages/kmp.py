@@ -21,6 +21,7 @@ from mpcore.plots import (
     start_at,
     step_time_figure,
 )
+import pages.common  # noqa: F401  (first, for its legacy-mode guard)
 from pages.common.cached import kmp as cached
 from pages.common.charts import plotly_chart
 from pages.common.fit import LABEL_TABLE_KEY

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from mpcore.plots import EKM_SERIES, NYSTROM_SERIES, plotted_rows
+import pages.common  # noqa: F401  (first, for its legacy-mode guard)
 from pages.common.cached import spectrum as cached
 from pages.common.charts import plotly_chart
 from pages.common.schemas import SPECTRUM
