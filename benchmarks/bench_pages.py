@@ -43,7 +43,7 @@ first-visit median is also given as a ratio to the chart at the root address. Fo
 changes the peer is Streamlit alone with a slider in its sidebar and one small plotly chart of
 that many points: a notch is one script run and one new figure, timed as the pages' sliders
 are; every control change is also given as a ratio to its median. On a shared machine the
-hour changes within a run (a page's notches 0.1 s slower in one run than the next), so the
+hour changes within a run (a page's notches slower in one run than the next), so the
 peer's notch is measured again just before each page's controls, and each control change is
 also given as a ratio to that one, with the load average as it started.
 
@@ -269,8 +269,7 @@ _MARK_CHARTS_JS = """() => document.querySelectorAll('.js-plotly-plot').forEach(
 #: and every chart shows a new figure: a chart Streamlit mounted anew (``st.plotly_chart``
 #: mounts a new chart for new JSON), or an app chart that was sent a new draw number (the app's
 #: charts redraw in place). A run short enough may leave the app's "running" state undrawn
-#: (React renders both changes at once), so the run counter alone can miss it (likely how a
-#: notch of the bounds page's test fraction was lost, 2026-11-29 06:19).
+#: (React renders both changes at once), so the run counter alone can miss it.
 _SLIDER_ANSWERED_JS = """([b]) => {
   if (window.__mpRuns > b) return true;
   const app = document.querySelector('[data-testid="stApp"]');
@@ -342,10 +341,7 @@ def interact_slider(pg, n: int, loc=None) -> list[float]:
     loc = _control(pg, "slider") if loc is None else loc
     # one way for every notch, so each value is one not seen before and the run computes
     # it, as when a student explores (turning back at the maximum would ask for the values
-    # already computed, cached from then on). The eigenvalue page computes the next notch
-    # of n or the width ahead while one or two people use the server, as here: from the
-    # second notch on, that is what is measured; MP_PREFETCH=0 in this script's environment
-    # (the server's) measures every notch computed on request
+    # already computed, cached from then on)
     # (a slider with fewer than n notches to either end, such as a select slider of six
     # speeds, is moved as far as it goes the roomier way)
     room_up, room_down = slider_room(loc)

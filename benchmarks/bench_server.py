@@ -3,7 +3,7 @@ data set (a slider notch of n, the noise, the kernel) runs, against the way they
 before, in the same run.
 
 Not a test. Prints median times over round-robin repeats (one BLAS thread, as the app
-runs them: pages.common.cached.BLAS_THREADS) and the ratio to the peer:
+runs them: pages.common.blas.BLAS_THREADS) and the ratio to the peer:
 
 * the n largest eigenvalues of an RBF kernel matrix (the bounds page's Theorem 6.14
   curve at K_max = n): ``mpcore._linalg.top_eigh`` against the peer, LAPACK's subset

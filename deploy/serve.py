@@ -39,10 +39,6 @@ import time
 import urllib.request
 from pathlib import Path
 
-#: The environment the Streamlit processes add to this one's: no view computed ahead (it is
-#: for one or two visitors; a hall's cores are its students').
-SERVER_ENV = {"MP_PREFETCH": "0"}
-
 ROOT = Path(__file__).resolve().parents[1]
 #: Name of the affinity cookie HAProxy sets.
 COOKIE = "mp_server"
@@ -324,9 +320,7 @@ class Hall:
                 for opt in self.server_options:
                     key, _, value = opt.partition("=")
                     cmd += [f"--{key}", value]
-                # a hall's processes never compute a view ahead of its asking (the
-                # eigenvalue page's next notch for one visitor: pages.common.cached.prefetch_on)
-                self.procs.append(self._spawn(cmd, f"streamlit{i}", env=SERVER_ENV))
+                self.procs.append(self._spawn(cmd, f"streamlit{i}"))
             deadline = time.monotonic() + START_TIMEOUT
             waiting = set(self.ports)
             while waiting:

@@ -42,10 +42,9 @@ import urllib.parse
 import urllib.request
 import uuid
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from run import early_stop, expected_steps
-from run import pct as _pct  # one percentile rule for both load tests
+from checks import early_stop, expected_steps
+from checks import pct as _pct  # one percentile rule for both load tests
 from stclient import STEP_RE, ProtocolError, StreamlitClient
 
 PAGE = "skpca"
@@ -265,9 +264,6 @@ async def run_hall(n_clients: int, args, progress=None) -> dict:
         await asyncio.gather(*tasks)
         elapsed = time.perf_counter() - start
         per_process = [_kb(p, "VmHWM") / 1024 for p in hall.pids()]
-        # each server's MP_PREFETCH=0: no view computed ahead in a hall (deploy.serve)
-        prefetch_off = [b"MP_PREFETCH=0" in Path(f"/proc/{p}/environ").read_bytes().split(b"\0")
-                        for p in hall.pids()]
         balancer_mb = _kb(hall.balancer.pid, "VmHWM") / 1024
         logs = hall.logs()
     inter = [x for s in stats for x in s.interactions]
@@ -286,8 +282,7 @@ async def run_hall(n_clients: int, args, progress=None) -> dict:
         uploads=sum(len(s.uploads) for s in stats),
         upload_p95=_pct([x for s in stats for x in s.uploads], 95),
         errors=len(errors), error_samples=errors[:10], spread=dict(sorted(spread.items())),
-        peak_mb_per_process=[round(x) for x in per_process], balancer_mb=round(balancer_mb, 1),
-        prefetch_off=prefetch_off)
+        peak_mb_per_process=[round(x) for x in per_process], balancer_mb=round(balancer_mb, 1))
 
 
 async def _delayed(delay, coro):

@@ -57,7 +57,6 @@ import contextlib
 import json
 import os
 import random
-import re
 import subprocess
 import sys
 import time
@@ -69,6 +68,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
+from checks import early_stop, expected_steps, pct  # noqa: E402,F401  (early_stop: the tests)
 from stclient import STEP_RE, ProtocolError, StreamlitClient  # noqa: E402
 
 HOST = "127.0.0.1"
@@ -76,26 +76,6 @@ PAGE = "skpca"
 K_KEY = "k"
 STEP_KEY = "skpca.next"
 
-#: The page's warning when the kernel matrix has numerical rank below k (pages/skpca.py).
-STOPPED_RE = re.compile(r"Stopped early after (\d+) of k = (\d+) steps")
-
-
-def early_stop(run) -> tuple[int, int] | None:
-    """(n, k) of the page's "Stopped early after n of k = k steps" warning, if it shows one."""
-    for text in run.warnings:
-        m = STOPPED_RE.search(text)
-        if m:
-            return int(m.group(1)), int(m.group(2))
-    return None
-
-
-def expected_steps(run, k: int) -> int:
-    """The step count the page must show for this client's ``k``: k itself, or the n < k
-    of a run that stopped early, when the page's warning names this very k."""
-    stop = early_stop(run)
-    if stop is not None and stop[1] == k and 1 <= stop[0] < k:
-        return stop[0]
-    return k
 
 
 def progress(msg: str) -> None:
@@ -282,13 +262,6 @@ async def student(port: int, deadline: float, args, rng: random.Random, stats: S
         stats.errors.append(f"disconnect: {exc}")
     finally:
         await c.close()
-
-
-def pct(values, q):
-    if not values:
-        return float("nan")
-    v = sorted(values)
-    return v[min(len(v) - 1, int(round(q / 100 * (len(v) - 1))))]
 
 
 async def run_level(n_clients: int, args) -> dict:

@@ -4,7 +4,8 @@
 import pandas as pd
 import streamlit as st
 
-from pages.common import cached
+import pages.common  # noqa: F401  (first, for its legacy-mode guard)
+from pages.common.cached import bounds as cached
 from pages.common.charts import plotly_chart
 from pages.common.schemas import BOUNDS
 from pages.common.share import (

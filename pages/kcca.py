@@ -4,7 +4,8 @@ import pandas as pd
 import streamlit as st
 
 from mpcore.kernels import sigma_to_gamma
-from pages.common import cached
+import pages.common  # noqa: F401  (first, for its legacy-mode guard)
+from pages.common.cached import kcca as cached
 from pages.common.charts import plotly_chart
 from pages.common.schemas import KCCA
 from pages.common.share import page_footer

@@ -20,7 +20,8 @@ from mpcore.plots import (
     margin_loss_figure,
     step_time_figure,
 )
-from pages.common import cached
+import pages.common  # noqa: F401  (first, for its legacy-mode guard)
+from pages.common.cached import kmp as cached
 from pages.common.charts import plotly_chart
 from pages.common.fit import LABEL_TABLE_KEY
 from pages.common.schemas import ALL, FITTING, KMP, KMP_TABS, LOSS

@@ -7,7 +7,8 @@ import pandas as pd
 import streamlit as st
 
 from experiments import EXPERIMENTS, VERDICT_RULES, VERDICTS, summary_frame
-from pages.common import cached
+import pages.common  # noqa: F401  (first, for its legacy-mode guard)
+from pages.common.cached import reproduce as cached
 from pages.common.charts import plotly_chart
 from pages.common.schemas import REPRODUCE_SIZES, reproduce_schema
 from pages.common.share import opened, page_footer

@@ -3,7 +3,8 @@
 import pandas as pd
 import streamlit as st
 
-from pages.common import cached
+import pages.common  # noqa: F401  (first, for its legacy-mode guard)
+from pages.common.cached import skpca as cached
 from pages.common.charts import plotly_chart
 from pages.common.clicker import click_to_add
 from pages.common.schemas import SKPCA

@@ -6,14 +6,14 @@ import pandas as pd
 import streamlit as st
 
 from mpcore.plots import EKM_SERIES, NYSTROM_SERIES, plotted_rows
-from pages.common import cached
+import pages.common  # noqa: F401  (first, for its legacy-mode guard)
+from pages.common.cached import spectrum as cached
 from pages.common.charts import plotly_chart
 from pages.common.schemas import SPECTRUM
 from pages.common.share import data_snippet, kernel_kwargs, page_footer
 from pages.common.text import fitted_number, formatted, literal, markdown_table
 from pages.common.phone import is_narrow
-from pages.common.widgets import (data_choice, draw, kernel_choice, next_notch, show_notes,
-                                  sync)
+from pages.common.widgets import data_choice, draw, kernel_choice, show_notes, sync
 from views import spectrum as spectrum_views
 
 st.title("Approximate vs exact eigenvalues")
@@ -30,22 +30,6 @@ choice = data_choice(state)
 if choice is None:
     st.stop()
 kern = kernel_choice(state)
-# A slider stepped one way (n or the width: each notch a new K) is likely to step on: the
-# next notch's view computes ahead, in the app's processes, while the browser draws this one
-# (on a server with one or two visitors: cached.prefetch_on). It starts now if this view was
-# itself computed ahead (this run only reads it), at the end of the run otherwise.
-ahead = next_notch(state, ("n", "sigma"))
-
-
-def compute_ahead():
-    if ahead is not None and (ahead_choice := data_choice(ahead)) is not None:
-        cached.prefetch_spectrum(ahead_choice, kernel_choice(ahead), ahead["k"],
-                                 ahead["spectrum.q"], ahead["spectrum.n_eig"],
-                                 SPECTRUM["k"].at("hi", ahead))
-
-
-if cached.computed_ahead(choice, kern):
-    compute_ahead()
 try:
     m = cached.load_data(choice).n_samples
 except ValueError as exc:  # an upload whose chosen target leaves no usable feature, say
@@ -59,10 +43,8 @@ k, q, n_eig = state["k"], state["spectrum.q"], state["spectrum.n_eig"]
 
 narrow = is_narrow()  # a phone: the figures' panels and titles stacked to its width
 try:
-    # the error curves compute in their own process while this run times the methods (on a
-    # thread they would share the GIL with the timing: benchmarks/bench_gil.py)
-    cached.start_spectrum_curves(choice, kern, n_eig, k_max)
-    cached.spectrum_exact(choice, kern)  # called here for its spinner (none inside the run)
+    cached.full_kernel(choice, kern)  # called here for their spinners (none inside the run)
+    cached.spectrum_exact(choice, kern)
     run = cached.spectrum_run(choice, kern, k, q, n_eig)
     figures = cached.spectrum_run_figures(choice, kern, k, q, n_eig, narrow)
 except ValueError as exc:
@@ -200,8 +182,3 @@ rows = plotted_rows(run["scree"], k_grid=curves["k_grid"], nystrom_errors=curves
                     ekm_bounds=curves["ekm_bounds"], eq3=curves["eq3"], angles=run["angles"])
 page_footer(snippet=snippet, table=pd.DataFrame(rows), name="spectrum", state=state,
             extra_json={"timing": run["rows"]})
-
-# the process computing notches ahead starts once this first view is sent (one visitor),
-# so that its start (1.4 s of a core) does not delay the view, nor the first notch ahead
-cached.start_prefetch()
-compute_ahead()  # (a no-op if it started above)

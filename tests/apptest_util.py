@@ -82,7 +82,7 @@ def widget(at, kind, key, default=None):
 
 # ---------------------------------------------------------------- independent references
 # The page tests rebuild the page's data with datasets + scikit-learn, not through
-# pages/common/cached.py, so a bug there cannot hide behind the same code.
+# pages/common/cached/, so a bug there cannot hide behind the same code.
 
 
 def kernel_params(s) -> dict:

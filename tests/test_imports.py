@@ -135,3 +135,21 @@ def test_every_source_file_compiles_without_a_warning():
             compile(path.read_text(encoding="utf-8"), str(path), "exec")
         problems += [f"{path.relative_to(root)}:{w.lineno}: {w.message}" for w in caught]
     assert not problems, "\n".join(problems)
+
+
+def test_importing_the_caches_starts_no_process():
+    """The app's caches compute in the server's process when a page asks: importing them
+    starts no process (one would outlive a server killed with SIGKILL)."""
+    code = ("import os\n"
+            "import pages.common.cached\n"
+            "from pages.common.cached import (bounds, data, kcca, kmp, link, reproduce, skpca,\n"
+            "                                 spectrum)\n"
+            "import pages.common.widgets\n"
+            "me = os.getpid()\n"
+            "children = [t for t in os.listdir(f'/proc/{me}/task')\n"
+            "            if open(f'/proc/{me}/task/{t}/children').read().split()]\n"
+            "print(len(children))\n")
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "0", out.stdout

@@ -180,7 +180,7 @@ def _arrays(obj, path="value", seen=None):
 @pytest.fixture(scope="module")
 def cached_values():
     from mpcore.kernels import sigma_to_gamma
-    from pages.common import cached
+    from pages.common.cached import skpca as cached
     from pages.common.widgets import DataChoice, KernelChoice
 
     choice = DataChoice(name="moons", n_samples=60, noise=0.2, seed=4)
@@ -211,7 +211,7 @@ def test_cached_arrays_are_read_only(cached_values, name):
 
 def test_mutating_a_returned_value_never_changes_the_cache():
     from mpcore.kernels import sigma_to_gamma
-    from pages.common import cached
+    from pages.common.cached import skpca as cached
     from pages.common.widgets import DataChoice, KernelChoice
 
     choice = DataChoice(name="circles", n_samples=50, noise=0.1, seed=7)
@@ -237,7 +237,7 @@ def test_mutating_a_returned_figure_never_changes_the_cache():
     import plotly.io as pio
 
     from mpcore.kernels import sigma_to_gamma
-    from pages.common import cached
+    from pages.common.cached import skpca as cached
     from pages.common.widgets import DataChoice, KernelChoice
 
     choice = DataChoice(name="moons", n_samples=50, noise=0.2, seed=8)
@@ -480,7 +480,7 @@ def _cache_decorators(tree):
             for dec in fn.decorator_list:
                 call = dec if isinstance(dec, ast.Call) else None
                 f = dec.func if call else dec
-                # st.cache_data(...) or cached.py's own cache_data(...) (the same, with the
+                # st.cache_data(...) or the cache package's own cache_data(...) (the same, with the
                 # app's choices keyed by their repr)
                 name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
                 if name in CACHE_DECORATORS:
@@ -498,35 +498,39 @@ def test_every_streamlit_cache_has_max_entries_and_ttl():
             for name in ("max_entries", "ttl"):
                 if name not in kw or (isinstance(kw[name], ast.Constant) and kw[name].value is None):
                     problems.append(f"{where}: no {name}")
-    assert found >= 5, "expected the cached wrappers in pages/common/cached.py"
+    assert found >= 5, "expected the cached wrappers in pages/common/cached/"
     assert not problems, "\n".join(problems)
 
 
 def test_cache_bounds_are_finite_numbers():
-    from pages.common import cached
+    from pages.common.cached import base, skpca
 
-    assert 1 <= cached.ENTRIES <= 256
+    assert 1 <= base.ENTRIES <= 256
     # the sparse-KPCA page's per-k cache: the slider's whole range, and still bounded
-    assert 100 <= cached.SKPCA_AT_K_ENTRIES <= 256
-    assert 0 < cached.TTL <= 24 * 3600
+    assert 100 <= skpca.SKPCA_AT_K_ENTRIES <= 256
+    assert 0 < base.TTL <= 24 * 3600
+
+
+CACHE_PACKAGE = ROOT / "pages" / "common" / "cached"
 
 
 def test_caches_are_only_defined_in_cached_module():
-    """One place to audit: every st.cache_* wrapper lives in pages/common/cached.py."""
+    """One place to audit: every st.cache_* wrapper lives in pages/common/cached/."""
     elsewhere = [f"{p.relative_to(ROOT)}:{fn.lineno} {fn.name}"
                  for p in sorted((ROOT / "pages").rglob("*.py")) + [ROOT / "app.py"]
-                 if p.name != "cached.py"
+                 if p.parent != CACHE_PACKAGE
                  for fn, _ in _cache_decorators(ast.parse(p.read_text()))]
     assert not elsewhere, elsewhere
 
 
 def test_every_cache_keys_the_apps_choices_by_their_repr():
-    """cached.py's caches all go through its cache_data / cache_resource, which key the
-    app's frozen choices (DataChoice, KernelChoice, KMPSettings) by repr."""
-    from pages.common import cached
+    """The cache package's caches all go through its cache_data / cache_resource, which key
+    the app's frozen choices (DataChoice, KernelChoice, KMPSettings) by repr."""
+    from pages.common.cached import base as cached
 
-    tree = ast.parse((ROOT / "pages" / "common" / "cached.py").read_text())
-    kinds = [type(call.func).__name__ if call else "bare" for _, call in _cache_decorators(tree)]
+    kinds = [type(call.func).__name__ if call else "bare"
+             for path in sorted(CACHE_PACKAGE.glob("*.py"))
+             for _, call in _cache_decorators(ast.parse(path.read_text()))]
     assert len(kinds) >= 30 and set(kinds) == {"Name"}, kinds
     assert set(cached.CHOICE_KEYS) == {cached.DataChoice, cached.KernelChoice, cached.KMPSettings}
     assert all(key is repr for key in cached.CHOICE_KEYS.values())
@@ -550,7 +554,7 @@ def _fields(choice):
 def _choice_strategies():
     from hypothesis import strategies as hs
 
-    from pages.common.cached import DataChoice, KernelChoice, KMPSettings
+    from pages.common.cached.base import DataChoice, KernelChoice, KMPSettings
 
     text = hs.text(max_size=6)
     number = hs.floats(allow_nan=False) | hs.integers(-3, 3)

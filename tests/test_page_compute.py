@@ -23,7 +23,9 @@ import pytest
 
 import datasets
 from mpcore.plots._spectrum import EXACT, NYSTROM_SERIES
-from pages.common import cached
+from pages.common.cached import bounds as cached_bounds
+from pages.common.cached import kmp as cached_kmp
+from pages.common.cached import spectrum as cached_spectrum
 from pages.common.schemas import ALL_SCHEMAS
 from pages.common.widgets import data_choice, kernel_choice
 
@@ -67,9 +69,9 @@ def test_spectrum_computations_for_every_kernel(name):
         state = _state("spectrum", name, kernel)
         choice, kern = data_choice(state), kernel_choice(state)
         k_max = ALL_SCHEMAS["spectrum"]["k"].at("hi", state)
-        run = cached.spectrum_run(choice, kern, state["k"], state["spectrum.q"],
+        run = cached_spectrum.spectrum_run(choice, kern, state["k"], state["spectrum.q"],
                                   state["spectrum.n_eig"])
-        curves = cached.spectrum_curves(choice, kern, state["spectrum.n_eig"], k_max)
+        curves = cached_spectrum.spectrum_curves(choice, kern, state["spectrum.n_eig"], k_max)
         exact = np.asarray(run["scree"][EXACT], dtype=float)
         assert np.all(np.isfinite(exact)), (name, kernel)
         assert np.all(exact >= -1e-8 * exact.max()), (name, kernel)
@@ -87,15 +89,15 @@ def test_kmp_computations_for_every_kernel(name):
     for kernel in _kernels("kmp", name):
         state = _state("kmp", name, kernel)
         choice, kern = data_choice(state), kernel_choice(state)
-        d = cached.load_data(choice)
+        d = cached_kmp.load_data(choice)
         if d.task not in ("classification", "regression"):
             continue
-        s = cached.KMPSettings(n_basis=state["k"], fitting=state["kmp.fitting"])
-        model, _ = cached.kmp_model(choice, kern, state["test"], s, None)
+        s = cached_kmp.KMPSettings(n_basis=state["k"], fitting=state["kmp.fitting"])
+        model, _ = cached_kmp.kmp_model(choice, kern, state["test"], s, None)
         classes = np.unique(d.y) if d.task == "classification" else np.zeros(0)
         cls = 0 if classes.size > 2 else None
-        v = cached.kmp_staged(choice, kern, state["test"], s, None, cls)
-        X_tr, y_tr, X_te, _, _ = cached.kmp_data(choice, state["test"])
+        v = cached_kmp.kmp_staged(choice, kern, state["test"], s, None, cls)
+        X_tr, y_tr, X_te, _, _ = cached_kmp.kmp_data(choice, state["test"])
         basis = np.asarray(v["basis"])
         assert basis.size >= 1, (name, kernel)
         assert np.all((basis >= -1) & (basis < len(X_tr))), (name, kernel)
@@ -105,7 +107,7 @@ def test_kmp_computations_for_every_kernel(name):
         if d.task == "regression":
             err = ((train - y_tr[None, :]) ** 2).mean(axis=1)
             assert _nonincreasing(err), (name, kernel, err)
-        svm = cached.kmp_svm(choice, kern, state["test"], state["kmp.C"])
+        svm = cached_kmp.kmp_svm(choice, kern, state["test"], state["kmp.C"])
         assert 0 < svm["n_support"] <= len(X_tr), (name, kernel)
 
 
@@ -114,7 +116,7 @@ def test_bounds_computations_for_every_kernel(name):
     for kernel in _kernels("bounds", name):
         state = _state("bounds", name, kernel)
         choice, kern = data_choice(state), kernel_choice(state)
-        c = cached.bound_curves(choice, kern, state["test"], state["bounds.kmax"],
+        c = cached_bounds.bound_curves(choice, kern, state["test"], state["bounds.kmax"],
                                 state["bounds.delta"])
         for label, bound, k_star in (("compression", c.compression, c.k_star_compression),
                                      ("kpca", c.kpca, c.k_star_kpca)):

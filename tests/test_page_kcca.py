@@ -238,7 +238,7 @@ def test_snippet_reproduces_the_chosen_pairs_and_scores():
 def test_train_and_test_curves_equal_refitted_estimators():
     """kcca_view's prefix trick (column t of K[:, i]L^-T uses the first t pairs only) equals
     fitting SparseKCCA(n_basis=t) from scratch, for every t."""
-    from pages.common import cached
+    from pages.common.cached import kcca as cached
 
     s = dict(DEFAULTS, n=120, k=8, reg=1e-2)
     view = cached.kcca_view(s["n"], s["noise"], s["seed"], s["test"], s["sigma_x"], s["sigma_y"],

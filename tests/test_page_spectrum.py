@@ -17,14 +17,9 @@ from __future__ import annotations
 import base64
 import functools
 import json
-import os
 import re
-import signal
 import subprocess
 import sys
-import time
-from concurrent.futures import Future
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import numpy as np
@@ -148,7 +143,7 @@ _RUNS: list = []
 @pytest.fixture(autouse=True)
 def _runs(monkeypatch):
     """Record every timed run the page gets (its table shows the numbers rounded)."""
-    from pages.common import cached
+    from pages.common.cached import spectrum as cached
 
     _RUNS.clear()
     original = cached.spectrum_run
@@ -412,7 +407,7 @@ def test_download_buttons_offer_the_plotted_numbers():
 
 def test_above_the_grid_limit_eq3_is_given_at_the_chosen_q_only(monkeypatch):
     """Eq. 3 costs O(m^3) per q: above SPECTRUM_BOUND_GRID_MAX_M the page says so and draws two panels."""
-    from pages.common import cached
+    from pages.common.cached import spectrum as cached
 
     monkeypatch.setattr(cached, "SPECTRUM_BOUND_GRID_MAX_M", SMALL_N - 1)
     at = open_page(params=dict(dataset="moons", n=SMALL_N, seed=11))  # a seed no other test caches
@@ -536,87 +531,15 @@ def test_a_new_k_runs_the_nystrom_rules_only_and_a_new_q_the_sketches_only(monke
         assert len(timing(at)) == 3 + len(NYSTROM_SERIES) + len(EKM_SERIES)
 
 
-class RecordingCurves:
-    """Stands for pages.common.cached._CURVES: notes when each job is handed over, and what,
-    then hands it to ``inner`` (the app's process, a stub's future otherwise)."""
-
-    def __init__(self, inner=None, outcome=None):
-        self.inner, self.outcome, self.jobs, self.kwargs = inner, outcome, [], []
-
-    def submit(self, fn, /, *args, **kwargs):
-        self.jobs.append((time.perf_counter(), fn))
-        self.kwargs.append(kwargs)
-        if self.inner is not None:
-            return self.inner.submit(fn, *args, **kwargs)
-        future = Future()
-        future.set_exception(self.outcome)
-        return future
-
-
-def test_the_error_curves_compute_in_a_process_of_their_own_while_the_methods_are_timed(
-        monkeypatch):
-    """A new data set: the error curves are handed to their process before the script run
-    times any method, and that process is not the server's, so the two compute side by side
-    and the curves' eigensolvers, which keep the GIL, do not slow the methods timed (on a
-    thread they made Lanczos and Nyström up to 2.5 times slower: benchmarks/bench_gil.py).
-    The process is given the sketches' half of the curves; the run computes the Nyström
-    half itself once the methods are timed, while the process computes. The page then
-    draws what mpcore computes from scratch."""
-    from pages.common import cached
-    from views import spectrum as views_spectrum
-
-    began = {}
-
-    def timed(name):
-        real = getattr(views_spectrum, name)
-
-        def wrapped(*args, **kwargs):
-            began[name] = time.perf_counter()
-            return real(*args, **kwargs)
-        return wrapped
-
-    for name in ("exact_methods", "nystrom_methods", "ekm_methods"):
-        monkeypatch.setattr(views_spectrum, name, timed(name))
-    real_half = cached.spectrum_nystrom_curves
-    halves = []
-
-    def nystrom_half(*args, **kwargs):
-        halves.append(time.perf_counter())
-        return real_half(*args, **kwargs)
-    monkeypatch.setattr(cached, "spectrum_nystrom_curves", nystrom_half)
-    curves = RecordingCurves(inner=cached._CURVES)
-    monkeypatch.setattr(cached, "_CURVES", curves)
-    # a size no other test draws, so nothing of it is cached in this process
-    at = open_page(params=dict(dataset="moons", n="83", k="12", **{"spectrum.q": "25"}))
-    assert_clean(at)
-    assert sorted(began) == ["ekm_methods", "exact_methods", "nystrom_methods"], began
-    assert [fn for _, fn in curves.jobs] == [views_spectrum.error_curves_by_eigenvalue]
-    assert curves.jobs[0][0] < min(began.values()), (curves.jobs, began)
-    assert curves.kwargs[0]["parts"] == ("ekm",), curves.kwargs
-    assert len(halves) == 1 and halves[0] > max(began.values()), (halves, began)
-    assert cached._CURVES.inner.submit(os.getpid).result(timeout=RUN_TIMEOUT) != os.getpid()
-    s = settings(at)
-    assert_scree_matches(at, s)
-    # the curves drawn are mpcore's, computed here from scratch
-    monkeypatch.undo()
-    K = reference_kernel(s)
-    reference = views_spectrum.error_curves(K, s["seed"], s["n_eig"],
-                                            k_max=min(K.shape[0], K_MAX))
-    tr = traces(charts(at)["errors"])
-    expected = {**reference["nystrom"],
-                **{name + OBSERVED_SUFFIX: e for name, e in reference["ekm"].items()}}
-    for name, errors in expected.items():
-        np.testing.assert_allclose(decode(tr[name]["y"]), np.maximum(errors, ERROR_FLOOR),
-                                   rtol=RTOL_EXACT, err_msg=name)
-
-
 def test_curves_that_fail_give_an_error_box_and_are_tried_again(monkeypatch):
     """The curves' failure reaches the page as its message in an error box, not a
     traceback; the failed computation is not kept, so the next run computes the curves."""
-    from pages.common import cached
+    from views import spectrum as views_spectrum
 
-    monkeypatch.setattr(cached, "_CURVES", RecordingCurves(
-        outcome=ValueError("The curves could not be computed <b>here</b>.")))
+    def fails(*args, **kwargs):
+        raise ValueError("The curves could not be computed <b>here</b>.")
+
+    monkeypatch.setattr(views_spectrum, "error_curves_by_eigenvalue", fails)
     # a size no other test draws, so nothing of it is cached in this process
     at = open_page(params=dict(dataset="moons", n="79"))
     assert not at.exception
@@ -629,55 +552,15 @@ def test_curves_that_fail_give_an_error_box_and_are_tried_again(monkeypatch):
     assert set(charts(at)) == {"scree", "errors", "angles"}
 
 
-def test_when_the_curves_process_dies_the_page_computes_them_itself(monkeypatch):
-    """A curves process that died (killed, out of memory) costs the page nothing but time:
-    the curves are computed in the script run and are mpcore's."""
-    from pages.common import cached
-    from views import spectrum as views_spectrum
-
-    monkeypatch.setattr(cached, "_CURVES", RecordingCurves(
-        outcome=BrokenProcessPool("the process died")))
-    # a size no other test draws, so nothing of it is cached in this process
-    at = open_page(params=dict(dataset="moons", n="73", k="11"))
-    assert_clean(at)
-    s = settings(at)
-    K = reference_kernel(s)
-    reference = views_spectrum.error_curves(K, s["seed"], s["n_eig"],
-                                            k_max=min(K.shape[0], K_MAX))
-    tr = traces(charts(at)["errors"])
-    for name, errors in reference["nystrom"].items():
-        np.testing.assert_allclose(decode(tr[name]["y"]), np.maximum(errors, ERROR_FLOOR),
-                                   rtol=RTOL_EXACT, err_msg=name)
-
-
-def test_the_curves_process_is_started_again_after_it_died():
-    """pages.common.cached.CurvesProcess: a job runs in another process; once that process
-    is killed, a job handed over before the pool noticed fails with BrokenProcessPool (the
-    page then computes the curves itself), and the next job gets a new process."""
-    from pages.common.cached import CurvesProcess
-
-    proc = CurvesProcess()
-    first = proc.submit(os.getpid).result(timeout=RUN_TIMEOUT)
-    assert first != os.getpid()
-    os.kill(first, signal.SIGKILL)
-    answers = []
-    for _ in range(3):
-        try:
-            answers.append(proc.submit(os.getpid).result(timeout=RUN_TIMEOUT))
-            break
-        except BrokenProcessPool:
-            answers.append("broken")
-    assert answers[-1] not in ("broken", first, os.getpid()), answers
-
-
-#: What the app's processes import before a page computes: the server imports
-#: pages.common.cached (which sets the limit) and then the views of each page it runs.
+#: What the server imports before a page computes: the cache package (which sets the
+#: limit) and then the views of each page it runs.
 _SERVER_IMPORTS = ("import json\n"
-                   "import pages.common.cached as cached\n"
+                   "import pages.common.cached\n"
+                   "from pages.common.blas import BLAS_THREADS\n"
                    "import views.bounds, views.kcca, views.kmp, views.skpca, views.spectrum\n"
                    "import sklearn.svm\n"
                    "from threadpoolctl import threadpool_info\n"
-                   "print(json.dumps([cached.BLAS_THREADS, threadpool_info()]))\n")
+                   "print(json.dumps([BLAS_THREADS, threadpool_info()]))\n")
 
 
 def _blas(info) -> list:
@@ -685,20 +568,12 @@ def _blas(info) -> list:
     return [(i["filepath"], i["num_threads"]) for i in info if i["user_api"] == "blas"]
 
 
-def test_every_blas_library_runs_one_thread_in_the_server_and_the_curves_process():
-    """pages.common.cached limits every BLAS library the app loads (NumPy's and SciPy's
+def test_every_blas_library_runs_one_thread_in_the_server():
+    """The cache package limits every BLAS library the app loads (NumPy's and SciPy's
     OpenBLAS are two libraries) to BLAS_THREADS threads, in the server's process once the
-    pages' computations are imported and in the error curves' process after a real job (and
-    in the process computing views ahead, which runs at a lower priority).
-    threadpoolctl acts only on the libraries loaded when it is called: a library loaded
-    after it keeps one thread per core, which spin against each other (in a scratch script
-    that set the limit before SciPy was imported, a 100 x 100 ``eigh`` took 4 ms instead of
-    0.3 ms, the eigenvalue page's sketches' rows 65 to 160 ms instead of 19 ms)."""
-    from threadpoolctl import threadpool_info
-
-    from pages.common.cached import PREFETCH_NICENESS, CurvesProcess
-    from views import spectrum as views_spectrum
-
+    pages' computations are imported. threadpoolctl acts only on the libraries loaded when
+    it is called: a library loaded after it keeps one thread per core, which spin against
+    each other."""
     out = subprocess.run([sys.executable, "-c", _SERVER_IMPORTS], cwd=REPO_ROOT,
                          capture_output=True, text=True, timeout=RUN_TIMEOUT)
     assert out.returncode == 0, out.stderr[-2000:]
@@ -706,18 +581,3 @@ def test_every_blas_library_runs_one_thread_in_the_server_and_the_curves_process
     server = _blas(info)
     assert server, "threadpoolctl found no BLAS library in the server's process"
     assert all(n == threads for _, n in server), server
-
-    proc = CurvesProcess()
-    X = np.random.default_rng(0).normal(size=(40, 3))
-    K = kernel_matrix(X, kernel="rbf", gamma=0.5)
-    proc.submit(views_spectrum.error_curves_by_eigenvalue, K, 0, 5, 10).result(timeout=RUN_TIMEOUT)
-    curves = _blas(proc.submit(threadpool_info).result(timeout=RUN_TIMEOUT))
-    assert curves, "threadpoolctl found no BLAS library in the curves' process"
-    assert all(n == threads for _, n in curves), curves
-    # the process computing views ahead: the same limit, and a lower priority
-    ahead = CurvesProcess(niceness=PREFETCH_NICENESS)
-    ahead.submit(views_spectrum.error_curves_by_eigenvalue, K, 0, 5, 10).result(
-        timeout=RUN_TIMEOUT)
-    libraries = _blas(ahead.submit(threadpool_info).result(timeout=RUN_TIMEOUT))
-    assert libraries and all(n == threads for _, n in libraries), libraries
-    assert ahead.submit(os.nice, 0).result(timeout=RUN_TIMEOUT) == os.nice(0) + PREFETCH_NICENESS

@@ -10,7 +10,7 @@ opens the defaults; CSV upload errors show as ``st.error`` (through AppTest's
 file_uploader support); every "Break it" preset explains itself; and two
 sessions never see each other's results.
 
-The reference data are rebuilt independently of pages/common/cached.py:
+The reference data are rebuilt independently of pages/common/cached/:
 ``datasets.load`` -> ``StandardScaler`` -> seeded ``train_test_split`` of the
 row indices (stratified for classification when every class has two members
 and the test part can hold one of each), training rows in train_test_split's

@@ -288,8 +288,8 @@ def test_curves_for_each_n_are_the_curves_computed_for_that_n_alone(spectrum_run
 
 
 def test_curves_computing_their_own_spectrum_are_those_given_the_pages(spectrum_run):
-    """The page's curves start before the run's exact spectrum and compute K's themselves
-    (in their own process): the same dense eigh, so the same curves, Eq. 3 included."""
+    """Curves that compute K's spectrum themselves (no ``exact`` given) are those given the
+    page's exact spectrum: the same dense eigh, so the same curves, Eq. 3 included."""
     K = validated_kernel(spectrum_run[0])
     given_spectrum = spectrum.error_curves_by_eigenvalue(
         K, 3, 9, k_max=12, exact=spectrum.exact_spectrum(K))
@@ -304,99 +304,6 @@ def test_curves_computing_their_own_spectrum_are_those_given_the_pages(spectrum_
     for name, arrays in own["eq3"].items():
         for a, b in zip(arrays, given_spectrum["eq3"][name], strict=True):
             np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15, err_msg=name)
-
-
-def _assert_same_curves(a, b):
-    """Two error_curves_by_eigenvalue dicts hold the same series, bit for bit."""
-    for key in ("k_grid", "q_grid"):
-        assert np.array_equal(a[key], b[key]), key
-    for key in ("n_top", "n_compared", "with_bound"):
-        assert a[key] == b[key], key
-    for part in ("nystrom", "ekm", "ekm_bounds"):
-        assert set(a[part]) == set(b[part]), part
-        for name, errors in a[part].items():
-            assert np.array_equal(errors, b[part][name]), f"{part} {name}"
-    assert set(a["eq3"]) == set(b["eq3"])
-    for name, arrays in a["eq3"].items():
-        for x, y in zip(arrays, b["eq3"][name], strict=True):
-            assert np.array_equal(x, y), name
-
-
-@pytest.mark.parametrize("with_bound", [True, False])
-def test_the_curves_halves_computed_apart_make_the_whole(spectrum_run, with_bound):
-    """The page computes the Nyström half in its run and the sketches' half in its curves
-    process (the sketches computing K's spectrum themselves): merged, in either order, they
-    are the curves computed whole, bit for bit, with Eq. 3 or without it."""
-    K0 = spectrum_run[0]
-    limit = {"bound_grid_max_m": K0.shape[0] if with_bound else K0.shape[0] - 1}
-    whole = spectrum.error_curves_by_eigenvalue(validated_kernel(K0.copy()), 3, 9, 12, **limit)
-    K = validated_kernel(K0.copy())
-    nystrom = spectrum.error_curves_by_eigenvalue(K, 3, 9, 12, exact=spectrum.exact_spectrum(K),
-                                                  parts=("nystrom",), **limit)
-    sketches = spectrum.error_curves_by_eigenvalue(validated_kernel(K0.copy()), 3, 9, 12,
-                                                   parts="ekm", **limit)
-    assert nystrom["parts"] == ("nystrom",) and sketches["parts"] == ("ekm",)
-    assert set(nystrom["nystrom"]) == set(NYSTROM_SERIES.values()) and not nystrom["ekm"]
-    assert not sketches["nystrom"] and set(sketches["ekm"]) == set(EKM_SERIES.values())
-    assert bool(sketches["eq3"]) == whole["with_bound"] == with_bound
-    for merged in (spectrum.merge_curve_parts(nystrom, sketches),
-                   spectrum.merge_curve_parts(sketches, nystrom)):
-        assert merged["parts"] == spectrum.CURVE_PARTS
-        _assert_same_curves(merged, whole)
-        for n in (1, 9):
-            a, b = spectrum.curves_for_n(merged, n), spectrum.curves_for_n(whole, n)
-            for part in ("nystrom", "ekm", "ekm_bounds"):
-                for name in a[part]:
-                    assert np.array_equal(a[part][name], b[part][name])
-
-
-def test_curves_halves_that_disagree_are_refused_or_compare_the_fewer(spectrum_run):
-    """Halves of other grids, other n_top or the same half twice are refused with a
-    message; halves that count a different number of non-zero eigenvalues compare the
-    fewer (a prefix), and the merged curves are those over that prefix."""
-    K = validated_kernel(spectrum_run[0])
-    nystrom = spectrum.error_curves_by_eigenvalue(K, 3, 9, 12, parts=("nystrom",))
-    sketches = spectrum.error_curves_by_eigenvalue(K, 3, 9, 12, parts=("ekm",))
-    with pytest.raises(ValueError, match="k_grid"):
-        spectrum.merge_curve_parts(nystrom, spectrum.error_curves_by_eigenvalue(
-            K, 3, 9, 7, parts=("ekm",)))
-    with pytest.raises(ValueError, match="n_top"):
-        spectrum.merge_curve_parts(nystrom, spectrum.error_curves_by_eigenvalue(
-            K, 3, 8, 12, parts=("ekm",)))
-    with pytest.raises(ValueError, match="overlap"):
-        spectrum.merge_curve_parts(nystrom, nystrom)
-    with pytest.raises(ValueError, match="at least one"):
-        spectrum.merge_curve_parts()
-    fewer = dict(sketches, n_compared=6)
-    merged = spectrum.merge_curve_parts(nystrom, fewer)
-    assert merged["n_compared"] == 6
-    for part in ("nystrom", "ekm", "ekm_bounds"):
-        for name, errors in merged[part].items():
-            assert errors.shape[1] == 6
-            source = nystrom if part == "nystrom" else sketches
-            assert np.array_equal(errors, np.asarray(source[part][name])[:, :6])
-    for bad in ((), ("svd",), ("nystrom", "kpca"), 3, [None]):
-        with pytest.raises(ValueError, match="parts must"):
-            spectrum.error_curves_by_eigenvalue(K, 3, 9, 12, parts=bad)
-
-
-@settings(max_examples=40, deadline=None)
-@given(parts=st.one_of(st.text(max_size=12), st.lists(st.sampled_from(
-    ["nystrom", "ekm", "", "EKM", "nystroem"]), max_size=4), st.integers(), st.none()))
-def test_curves_parts_take_any_value_and_answer_with_curves_or_a_valueerror(parts):
-    """Whatever ``parts`` is, the curves come back with just the halves it names (each
-    once, in CURVE_PARTS' order), or a ValueError says which names it takes."""
-    K = validated_kernel(np.eye(4) + 0.5)
-    try:
-        out = spectrum.error_curves_by_eigenvalue(K, 0, 2, 3, parts=parts)
-    except ValueError as exc:
-        assert "parts must" in str(exc)
-        return
-    names = {parts} if isinstance(parts, str) else set(parts)
-    assert names and names <= set(spectrum.CURVE_PARTS)
-    assert out["parts"] == tuple(p for p in spectrum.CURVE_PARTS if p in names)
-    assert bool(out["nystrom"]) == ("nystrom" in names)
-    assert bool(out["ekm"]) == ("ekm" in names)
 
 
 def test_curves_grow_with_n_and_refuse_an_n_they_were_not_computed_for(spectrum_run):
@@ -540,3 +447,26 @@ def test_the_figure_6_experiment_shows_the_pages_comparison(monkeypatch):
     assert calls == ["fittings"]
     assert list(res.table["method"]) == ["KMP basic", "KMP back-fitting", "KMP pre-fitting",
                                          "SVM (hard margin)"]
+
+
+def test_added_rows_are_the_clicked_points_among_the_training_rows():
+    """The points added by clicking are the data set's last rows: their positions in
+    X[train], whatever order the split put them in; none without a click."""
+    train = np.array([7, 0, 9, 3, 8])
+    np.testing.assert_array_equal(skpca.added_rows(train, 10, 2), [2, 4])
+    np.testing.assert_array_equal(skpca.added_rows(train, 10, 0), np.zeros(0, dtype=int))
+    assert skpca.added_rows(train, 10, 0).dtype.kind == "i"
+
+
+def test_curves_are_computed_for_the_most_eigenvalues_the_page_offers():
+    """A new n then only slices them: the top min(N_EIG_MAX, m - 1), or n if it is larger."""
+    assert spectrum.curves_top(506, 5) == spectrum.N_EIG_MAX
+    assert spectrum.curves_top(12, 5) == 11
+    assert spectrum.curves_top(12, 12) == 12
+
+
+def test_upload_facts_name_the_task_features_and_classes_or_nothing():
+    raw = b"a,b,label\n0.1,1.0,0\n0.2,2.0,1\n0.3,0.5,0\n0.9,1.5,1\n"
+    facts = data.upload_facts(raw, "label")
+    assert facts == {"_task": "classification", "_features": ("a", "b"), "_classes": (0, 1)}
+    assert data.upload_facts(raw, "no such column") == {}

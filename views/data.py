@@ -15,7 +15,8 @@ import numpy as np
 
 import datasets
 
-__all__ = ["DataChoice", "KernelChoice", "load", "split", "stratified", "can_stratify"]
+__all__ = ["DataChoice", "KernelChoice", "load", "split", "stratified", "can_stratify",
+           "upload_facts"]
 
 
 @dataclass(frozen=True)
@@ -117,3 +118,16 @@ def split(d: datasets.Dataset, test_size, seed: int):
     """
     return datasets.split_indices(d.n_samples, d.y, test_size=test_size, random_state=seed,
                                   stratify=d.task == "classification")
+
+
+def upload_facts(raw: bytes, target: str, *, max_rows: int | None = None) -> dict:
+    """``_task``, ``_features`` and ``_classes`` of an upload's bytes ``raw`` with ``target``
+    as its target, for the view's fields; none when the file cannot have that target (the
+    page says why when it loads the data)."""
+    try:
+        d = datasets.from_csv(raw, target=target,
+                              **({} if max_rows is None else dict(max_rows=max_rows)))
+    except (ValueError, KeyError):
+        return {}
+    classes = () if d.task != "classification" else tuple(int(c) for c in sorted(set(d.y.tolist())))
+    return {"_task": d.task, "_features": tuple(d.feature_names), "_classes": classes}

@@ -18,7 +18,7 @@ from mpcore._linalg import cholesky_with_jitter, pearson
 from mpcore.kcca import canonical_correlations, kcca_steps
 from mpcore.kernels import kernel_matrix, sigma_to_gamma
 
-__all__ = ["kcca_data", "kcca_view"]
+__all__ = ["kcca_data", "kcca_view", "animation_dict"]
 
 
 def kcca_data(n: int, noise: float, seed: int, test: float) -> dict:
@@ -79,3 +79,12 @@ def kcca_view(d: dict, sigma_x: float, sigma_y: float, reg: float, k: int) -> di
         held_out.append(pearson((Fx_te[:, :t] - mx) @ Wx[:, 0], (Fy_te[:, :t] - my) @ Wy[:, 0]))
     return dict(steps=steps, indices=idx, rho=np.array([s.correlation for s in steps]),
                 train=np.array(train), test=np.array(held_out))
+
+
+def animation_dict(d: dict, view: dict, frame_ms: int) -> dict:
+    """The animated sparse-KCCA figure of :func:`kcca_data` ``d`` and :func:`kcca_view`
+    ``view`` as a plotly dict (the page sets the start frame)."""
+    from mpcore.plots import kcca_animation_dict
+
+    return kcca_animation_dict(d["X"], d["Y"], d["z"], view["steps"], train=view["train"],
+                               test=view["test"], rho=view["rho"], frame_ms=frame_ms)

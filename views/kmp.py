@@ -29,7 +29,8 @@ from .reference import scores, svm_reference
 
 __all__ = ["KMP_GRID", "KMP_CURVE_POINTS", "COMPARISON_MODES", "KMPSettings", "feature_split",
            "kmp_kernel", "kmp_estimator", "with_warnings", "fit_kmp", "kmp_curves", "svm_scores",
-           "path_of", "staged", "animation", "comparison_runs", "compare", "comparison_figure"]
+           "path_of", "staged", "step_scores", "animation", "comparison_runs", "compare",
+           "comparison_figure"]
 
 #: Decision-surface grid: points per axis (60 x 60 values per animation frame).
 KMP_GRID = 60
@@ -139,6 +140,15 @@ def staged(model, X, X_test, cls: int | None = None) -> dict:
                 basis=p.basis_indices_, kernels=p.basis_kernels_, coef_path=p.coef_path_,
                 spec_labels=tuple(spec_label(sp) for sp in model.kernel_specs_),
                 classes=None if not hasattr(model, "classes_") else model.classes_)
+
+
+def step_scores(task: str, y, y_test, v: dict) -> tuple:
+    """Per kept step of :func:`staged` ``v``, (training, test) accuracy for classification
+    or RMSE for regression (views.reference.step_score)."""
+    from .reference import step_score
+
+    return tuple((step_score(task, y, P), step_score(task, y_test, Q))
+                 for P, Q in zip(v["train"], v["test"]))
 
 
 def _display_path(model, task, cls):

@@ -23,7 +23,7 @@ from .data import KernelChoice
 
 __all__ = ["HEATMAP_MAX_POINTS", "HEATMAP_MAX_M", "skpca_steps", "eigenvalues",
            "heatmap_points", "chosen_coordinates", "deflated_heatmaps", "exact_tail",
-           "cholesky_curve", "skpca_view"]
+           "cholesky_curve", "skpca_view", "added_rows", "animation_dict"]
 
 #: Points shown in the deflated-kernel heatmap.
 HEATMAP_MAX_POINTS = 40
@@ -167,3 +167,22 @@ def skpca_view(X, labels, kern: KernelChoice, steps, *, K=None, lam=None,
         curves[CHOLESKY_CURVE] = cholesky_curve(K, len(steps), trace0)
     return dict(steps=steps, X2=X2, axis_labels=axis_labels, heat=heat, heat_note=heat_note,
                 heat_index=sub, curves=curves, trace0=trace0, m=m, labels=labels)
+
+
+def added_rows(train, n_samples: int, n_added: int) -> np.ndarray:
+    """Training rows (positions in ``X[train]``) of the ``n_added`` points added by clicking,
+    which the data set holds as its last ``n_added`` of ``n_samples`` rows."""
+    if not n_added:
+        return np.zeros(0, dtype=int)
+    return np.flatnonzero(np.asarray(train) >= n_samples - n_added)
+
+
+def animation_dict(view: dict, added) -> dict:
+    """The animated sparse-KPCA figure of a :func:`skpca_view` as a plotly dict, the points
+    added by clicking (:func:`added_rows`) marked."""
+    from mpcore.plots import skpca_animation_dict
+
+    return skpca_animation_dict(
+        view["X2"], view["steps"], axis_labels=view["axis_labels"], trace0=view["trace0"],
+        curves=view["curves"], heatmaps=view["heat"], heat_index=view["heat_index"],
+        added=added)

@@ -33,14 +33,13 @@ from mpcore import (
     validated_kernel,
 )
 
-__all__ = ["N_EIG_MAX", "EXACT_VECTORS", "exact_spectrum", "SPECTRUM_GRID", "SPECTRUM_Q_GRID_MAX", "SPECTRUM_BOUND_GRID_MAX_M", "SPECTRUM_ZERO_RATIO", "scree_length",
-           "log_grid", "n_compared", "compare_methods", "exact_methods", "nystrom_methods",
-           "ekm_methods", "merge_methods", "error_curves", "error_curves_by_eigenvalue",
-           "CURVE_PARTS", "merge_curve_parts", "curves_for_n", "errors_at", "view_parts"]
+__all__ = ["N_EIG_MAX", "EXACT_VECTORS", "exact_spectrum", "SPECTRUM_GRID",
+           "SPECTRUM_Q_GRID_MAX", "SPECTRUM_BOUND_GRID_MAX_M", "SPECTRUM_ZERO_RATIO",
+           "scree_length", "log_grid", "n_compared", "compare_methods", "exact_methods",
+           "nystrom_methods", "ekm_methods", "merge_methods", "error_curves",
+           "error_curves_by_eigenvalue", "curves_top", "curves_for_n", "errors_at",
+           "run_figures", "errors_figure"]
 
-#: The two halves of the error curves (:func:`error_curves_by_eigenvalue`'s ``parts``): the
-#: Nyström rules over the k grid, and the sketches over the q grid with Eq. 3.
-CURVE_PARTS = ("nystrom", "ekm")
 #: Points of the error-against-k and error-against-q grids (log-spaced).
 SPECTRUM_GRID = 8
 #: Above this m, Marukatat's Eq. 3 (an O(m^3) diagnostic per point) is drawn at the chosen q only.
@@ -56,20 +55,6 @@ SPECTRUM_ZERO_RATIO = 1e-10
 def scree_length(m: int, n_eig: int, k: int, q: int) -> int:
     """How many leading eigenvalues the scree plot shows (past k and q, so their edge shows)."""
     return int(min(m, max(50, 2 * n_eig, k + 10, q + 10)))
-
-
-def limit_blas_threads(threads: int, niceness: int = 0) -> None:
-    """Limit the BLAS libraries NumPy and SciPy loaded to ``threads`` threads (threadpoolctl
-    acts on the libraries loaded when it is called: this module has loaded them) and, with
-    ``niceness`` > 0, lower the process's priority by that much (``os.nice``). The
-    initializer of the app's processes for the error curves and the views computed ahead."""
-    import os
-
-    from threadpoolctl import threadpool_limits
-
-    threadpool_limits(limits=threads, user_api="blas")
-    if niceness > 0:
-        os.nice(niceness)
 
 
 def log_grid(top: int) -> np.ndarray:
@@ -103,8 +88,8 @@ EXACT_VECTORS = N_EIG_MAX
 
 def every_eigenvalue(K) -> tuple:
     """(K reduced to tridiagonal form, every eigenvalue of K descending): the reference
-    spectrum of the page, computed the same way wherever it is computed (the page's run and
-    the curves' process), so that both give the same numbers to the last bit."""
+    spectrum of the page, computed the same way wherever it is computed (the timed run and
+    the error curves), so that both give the same numbers to the last bit."""
     reduced = tridiagonal_form(K)
     return reduced, reduced.eigenvalues()
 
@@ -117,8 +102,7 @@ def exact_spectrum(K, n_vectors: int = EXACT_VECTORS) -> dict:
     one reduction of K to tridiagonal form (:func:`mpcore.spectrum.tridiagonal_form`): the
     time is that of the reduction and the sweep for every eigenvalue, what
     ``eigh(K, eigvals_only=True)`` does; the eigenvectors are computed after it, untimed
-    (one reduction instead of two: 13 against 25 ms at m = 506, 0.37 against 0.59 s at
-    m = 1797; ``benchmarks/bench_server.py``).
+    (one reduction instead of two).
     """
     K = validated_kernel(K)
     m = K.shape[0]
@@ -131,7 +115,7 @@ def exact_spectrum(K, n_vectors: int = EXACT_VECTORS) -> dict:
 def _remember_spectrum(K, exact: dict) -> None:
     """Give the checked K the spectrum :func:`exact_spectrum` computed (every eigenvalue, from
     its reduction to tridiagonal form), so that Eq. 3 (``ekm_perturbation_bound``) does not
-    compute it again: once per sketch and grid of a slider notch, 40 ms each at m = 505."""
+    compute it again: once per sketch and point of the q grid."""
     values = np.asarray(exact["values"], dtype=float)
     if values.shape == (K.shape[0],):
         K.memo(ABS_EIGENVALUES_MEMO, lambda: np.sort(np.abs(values))[::-1])
@@ -188,7 +172,7 @@ def exact_methods(K, n_eig: int, exact: dict | None = None) -> dict:
     _add_row(out, "eigh, top n only", f"top {n_eig}, exact", sec, vals, ref, 0.0, n_cmp)
     try:  # strict: a Lanczos that gives up is reported, not replaced by the dense solver
         # one Lanczos run gives the row's eigenvalues and its vectors (ARPACK computes the
-        # Ritz vectors either way: two runs took 0.25 s at m = 1797, one 0.13 s)
+        # Ritz vectors either way: a second run would do the work again)
         (vals, V), sec = _timed(lambda: exact_eigenpairs(K, n_eig, method="eigsh",
                                                          strict=True))
         angle = np.degrees(subspace_distance(U[:, :n_cmp], V[:, :n_cmp]))  # n_cmp <= n_eig
@@ -312,37 +296,6 @@ def compare_methods(K, seed: int, k: int, q: int, n_eig: int, exact: dict | None
                          ekm_methods(K, seed, q, n_eig, exact))
 
 
-def view_parts(choice, kern, k: int, q: int, n_eig: int, n_top: int, k_max: int, *,
-               max_rows: int | None = None,
-               bound_grid_max_m: int = SPECTRUM_BOUND_GRID_MAX_M) -> dict:
-    """Every part the eigenvalue page computes for one view of a bundled data set, from the
-    data, in one call: the app computes the next slider notch's view ahead with it, in a
-    process of its own.
-
-    ``choice`` and ``kern`` are :class:`views.data.DataChoice` and ``KernelChoice``. The
-    parts are what the page's cached functions compute from the same K: ``exact``
-    (:func:`exact_spectrum`), ``exact_rows`` (:func:`exact_methods` at ``n_eig``),
-    ``nystrom`` (:func:`nystrom_methods` at k), ``ekm`` (:func:`ekm_methods` at q) and
-    ``curves`` (:func:`error_curves_by_eigenvalue` on the top ``n_top``, both halves).
-    """
-    from mpcore.kernels import kernel_matrix
-    from views.data import load
-
-    if choice.csv_digest is not None:
-        raise ValueError("view_parts computes bundled data sets only (an upload's bytes stay "
-                         "with its session).")
-    K = validated_kernel(kernel_matrix(load(choice, None, max_rows=max_rows).X,
-                                       **kern.params()))
-    exact = exact_spectrum(K)
-    # the methods timed first, as the page times them on request: before the curves, whose
-    # sketches K keeps (a timed sketch at a q of the grid would be read, not computed)
-    return dict(exact=exact, exact_rows=exact_methods(K, n_eig, exact),
-                nystrom=nystrom_methods(K, choice.seed, k, n_eig, exact),
-                ekm=ekm_methods(K, choice.seed, q, n_eig, exact),
-                curves=error_curves_by_eigenvalue(K, choice.seed, n_top, k_max, exact=exact,
-                                                  bound_grid_max_m=bound_grid_max_m))
-
-
 def errors_at(run: dict) -> dict:
     """Method name -> its largest relative error over the compared top eigenvalues, from a
     :func:`compare_methods` run (the timing table's column; the stars of the error figure)."""
@@ -370,8 +323,7 @@ def error_curves(K, seed: int, n_eig: int, k_max: int, *,
 
 def error_curves_by_eigenvalue(K, seed: int, n_top: int, k_max: int, *,
                                bound_grid_max_m: int = SPECTRUM_BOUND_GRID_MAX_M,
-                               exact: dict | None = None,
-                               parts: tuple[str, ...] = CURVE_PARTS) -> dict:
+                               exact: dict | None = None) -> dict:
     """Every method's relative error on each of the top ``n_top`` eigenvalues, over the
     grids of k and q, with Eq. 3 on each: the curves of every n <= ``n_top`` are maxima
     over a prefix (:func:`curves_for_n`).
@@ -390,19 +342,13 @@ def error_curves_by_eigenvalue(K, seed: int, n_top: int, k_max: int, *,
         of shape (grid points, ``n_compared``) of relative errors); ``ekm_bounds`` (the
         same shape: Eq. 3 carried to the eigenvalue scale, relative) and ``eq3`` (series
         name -> observed ``|lambda_i^2 - lambda~_i|`` of that shape, ``||E||_2`` and
-        ``m max|E_ij|`` per q), both empty without the bound; ``parts``.
-
-    ``parts`` names the halves computed (:data:`CURVE_PARTS`): ``("nystrom",)`` leaves
-    ``ekm``, ``ekm_bounds`` and ``eq3`` empty, ``("ekm",)`` leaves ``nystrom`` empty. The
-    halves of the same K, seed, ``n_top`` and ``k_max`` computed apart (the app computes
-    them side by side, in two processes) make the whole by :func:`merge_curve_parts`.
+        ``m max|E_ij|`` per q), both empty without the bound.
     """
     K = validated_kernel(K)
     m = K.shape[0]
     n_top = int(n_top)
     if not 1 <= n_top <= m:
         raise ValueError(f"n_top must be between 1 and m = {m}, got {n_top}.")
-    parts = _curve_parts(parts)
     if exact is None:  # every eigenvalue (Eq. 3 needs them all), as exact_spectrum's
         exact = dict(values=every_eigenvalue(K)[1])
     _remember_spectrum(K, exact)
@@ -411,7 +357,7 @@ def error_curves_by_eigenvalue(K, seed: int, n_top: int, k_max: int, *,
     exact = exact[:n_cmp]
     k_grid, q_grid = log_grid(min(k_max, m)), log_grid(min(m, SPECTRUM_Q_GRID_MAX))
     nystrom = {}
-    for rule, name in (NYSTROM_SERIES.items() if "nystrom" in parts else ()):
+    for rule, name in NYSTROM_SERIES.items():
         # every k of the grid from one pass over the points in their order: the greedy
         # rules' choices are nested, and so are the random rule's subsets of one seed (the
         # sorted prefixes of random_order: each is the subset compare_methods draws at k)
@@ -422,7 +368,7 @@ def error_curves_by_eigenvalue(K, seed: int, n_top: int, k_max: int, *,
         nystrom[name] = np.asarray([relative_error(v, exact) for v in vals])
     with_bound = m <= bound_grid_max_m
     errors, bounds, eq3 = {}, {}, {}
-    for sketch, name in (EKM_SERIES.items() if "ekm" in parts else ()):
+    for sketch, name in EKM_SERIES.items():
         errs, rel_b, obs, spec, entry = [], [], [], [], []
         for qq in q_grid:
             if with_bound:
@@ -440,60 +386,13 @@ def error_curves_by_eigenvalue(K, seed: int, n_top: int, k_max: int, *,
             bounds[name] = np.asarray(rel_b)
             eq3[name] = tuple(np.asarray(a) for a in (obs, spec, entry))
     return dict(k_grid=k_grid, q_grid=q_grid, nystrom=nystrom, ekm=errors, ekm_bounds=bounds,
-                eq3=eq3, with_bound=with_bound, n_top=n_top, n_compared=n_cmp, parts=parts)
+                eq3=eq3, with_bound=with_bound, n_top=n_top, n_compared=n_cmp)
 
 
-def _curve_parts(parts) -> tuple[str, ...]:
-    """``parts`` checked: a non-empty selection of :data:`CURVE_PARTS`, in its order."""
-    if isinstance(parts, str):
-        parts = (parts,)
-    try:
-        asked = set(parts)
-    except TypeError:
-        raise ValueError(f"parts must be a sequence of {CURVE_PARTS}, got {parts!r}.") from None
-    unknown = asked - set(CURVE_PARTS)
-    if unknown or not asked:
-        raise ValueError(f"parts must name one or both of {CURVE_PARTS}, got {parts!r}.")
-    return tuple(p for p in CURVE_PARTS if p in asked)
-
-
-def merge_curve_parts(*pieces: dict) -> dict:
-    """One :func:`error_curves_by_eigenvalue` dict from its halves computed apart (on the
-    same K, seed, ``n_top`` and ``k_max``): each series from the piece that computed it.
-
-    Should the pieces count a different number of the top ``n_top`` eigenvalues as non-zero
-    (each piece decided it from its own dense ``eigh`` of K, which rounding could tip at
-    the threshold), the merged curves compare the fewer: the compared eigenvalues are a
-    prefix of the sorted spectrum."""
-    if not pieces:
-        raise ValueError("merge_curve_parts needs at least one piece of the curves.")
-    first = pieces[0]
-    for piece in pieces[1:]:
-        for key in ("k_grid", "q_grid"):
-            if not np.array_equal(piece[key], first[key]):
-                raise ValueError(f"The pieces of the curves have different {key}s: they were "
-                                 "not computed for the same K and k_max.")
-        for key in ("n_top", "with_bound"):
-            if piece[key] != first[key]:
-                raise ValueError(f"The pieces of the curves have different {key}: they were "
-                                 "not computed for the same K and n_top.")
-    parts = [p for piece in pieces for p in piece.get("parts", CURVE_PARTS)]
-    if len(parts) != len(set(parts)):
-        raise ValueError(f"The pieces of the curves overlap (parts {parts}): each half is "
-                         "merged once.")
-    n_cmp = min(int(piece["n_compared"]) for piece in pieces)
-
-    def cut(a):
-        return np.asarray(a)[:, :n_cmp]
-
-    merged = dict(first, n_compared=n_cmp, parts=_curve_parts(parts),
-                  nystrom={}, ekm={}, ekm_bounds={}, eq3={})
-    for piece in pieces:
-        for key in ("nystrom", "ekm", "ekm_bounds"):
-            merged[key].update({name: cut(e) for name, e in piece[key].items()})
-        merged["eq3"].update({name: (cut(obs), spec, entry)
-                              for name, (obs, spec, entry) in piece["eq3"].items()})
-    return merged
+def curves_top(m: int, n_eig: int) -> int:
+    """How many leading eigenvalues of an m x m K the error curves are computed for: the
+    most the page offers, so that a new n only slices them (:func:`curves_for_n`)."""
+    return max(int(n_eig), min(N_EIG_MAX, int(m) - 1))
 
 
 def curves_for_n(by_eigenvalue: dict, n_eig: int) -> dict:
@@ -516,3 +415,26 @@ def curves_for_n(by_eigenvalue: dict, n_eig: int) -> dict:
                 nystrom=top(by_eigenvalue["nystrom"]), ekm=top(by_eigenvalue["ekm"]),
                 ekm_bounds=top(by_eigenvalue["ekm_bounds"]), eq3=eq3,
                 with_bound=by_eigenvalue["with_bound"], n_compared=n_cmp)
+
+
+def run_figures(run: dict, k: int, q: int, n_eig: int, narrow: bool) -> dict:
+    """The figures of a :func:`compare_methods` run, ``scree`` and ``angles``, as plotly
+    dicts (``narrow``: stacked to a phone's width)."""
+    from mpcore.plots import angles_figure_dict, scree_figure_dict
+
+    approx = {n: v for n, v in run["scree"].items() if n != EXACT}
+    return dict(
+        scree=scree_figure_dict(run["scree"][EXACT], approx, n_compared=n_eig, k=k, q=q,
+                                narrow=narrow),
+        angles=angles_figure_dict(run["angles"], n_eig=run["n_compared"], narrow=narrow))
+
+
+def errors_figure(run: dict, curves: dict, k: int, q: int, narrow: bool) -> dict:
+    """The error curves (:func:`error_curves`' dict) with Eq. 3 and the stars of the run
+    at (k, q), as a plotly dict."""
+    from mpcore.plots import error_curves_figure_dict
+
+    return error_curves_figure_dict(
+        curves["k_grid"], curves["nystrom"], curves["q_grid"], curves["ekm"],
+        ekm_bounds=curves["ekm_bounds"], eq3=curves["eq3"], k=k, q=q,
+        current=errors_at(run), n_compared=run["n_compared"], narrow=narrow)

@@ -16,7 +16,7 @@ import streamlit as st
 
 from mpcore.plots import PALETTE, base_layout, grid_2d
 
-from . import cached
+from .cached import data as cached
 from .charts import plotly_chart
 from .state import Schema
 from .widgets import DataChoice, add_point, clear_points

@@ -111,7 +111,7 @@ def classroom_builder(state: State):
         st.caption("Copy this link (the copy button is at the right of the box), or let "
                    "students scan the code below from the projector.")
         if url.startswith("http"):
-            from .cached import qr_svg
+            from .cached.link import qr_svg
 
             st.image(qr_svg(url), width=360, caption="QR code of this link")
 

@@ -25,6 +25,7 @@ import datasets
 from mpcore.kernels import sigma_to_gamma
 from views.data import DataChoice, KernelChoice  # noqa: F401  (re-exported for the pages)
 
+from .cached.data import upload_facts
 from .fields import (  # noqa: F401  (re-exported for the pages and tests)
     CSV,
     DEFAULT_SIGMA,
@@ -90,9 +91,7 @@ def _facts() -> dict:
     facts = {"_rows": rows}
     target = ss.get("csv.target")
     if "csv.bytes" in ss and target not in (None, "(none)"):
-        from . import cached  # (cached imports this module)
-
-        facts.update(cached.upload_facts(ss["csv.digest"], target))
+        facts.update(upload_facts(ss["csv.digest"], target))
     return facts
 
 
@@ -199,53 +198,6 @@ def update(schema: Schema, **changes) -> State:
 
 def current(schema: Schema) -> State:
     return st.session_state[_key(schema)]
-
-
-def next_notch(state: State, keys) -> State | None:
-    """:func:`notch_after` this run's state and the session's last run of the page (kept
-    in the session for the next run)."""
-    memory = f"_notch.{state.schema.page}"
-    before, st.session_state[memory] = st.session_state.get(memory), dict(state)
-    return notch_after(state, before, keys)
-
-
-def notch_after(state: State, before, keys) -> State | None:
-    """The view one notch further along the slider that moved from ``before`` (a mapping
-    of the values of the run before, or None) to ``state``, if one of ``keys`` was the only
-    value to change (or the others only as its new range asked): the same direction again
-    (a lecturer stepping a slider with the arrow keys goes on); None otherwise, and at
-    either end of the slider."""
-    if not before:
-        return None
-    moved = [key for key in state if before.get(key) != state[key]]
-    stepped = [key for key in moved if key in keys]
-    if len(stepped) != 1:
-        return None
-    key = stepped[0]
-    # the others moved with it only as its range asked (k within a smaller n, say): their
-    # earlier values, validated with it, are what they are now
-    others = {other: before[other] for other in moved if other != key and other in before}
-    if len(others) != len(moved) - 1 or (others and state.replace(**others) != state):
-        return None
-    field, old, new = state.schema[key], before.get(key), state[key]
-    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (old, new)):
-        return None
-    options = field.at("options", state)
-    if options:  # a select_slider: the option after the new one
-        options = list(options)
-        if old not in options or new not in options:
-            return None
-        i = options.index(new) + (1 if options.index(new) > options.index(old) else -1)
-        if not 0 <= i < len(options):
-            return None
-        value = options[i]
-    else:  # a slider: its step again
-        value = new + (1 if new > old else -1) * (field.step or 1)
-        lo, hi = field.at("lo", state), field.at("hi", state)
-        if (lo is not None and value < lo) or (hi is not None and value > hi):
-            return None
-    ahead = state.replace(**{key: value})
-    return ahead if ahead[key] == value else None
 
 
 def show_notes(schema: Schema):
