@@ -10,6 +10,8 @@ from __future__ import annotations
 import copy
 import json
 import pickle
+import sys
+from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
@@ -22,7 +24,8 @@ from hypothesis.extra import numpy as hnp
 
 from mpcore.plots import cut_animation, kcca_animation, prevalidated
 from mpcore.plots._kmp_parts import SURFACE
-from test_offline import _skpca_figure
+sys.path.insert(0, str(Path(__file__).parent / "pages"))  # where test_offline lives
+from test_offline import _skpca_figure  # noqa: E402
 from views import kcca as kcca_views
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_play.py"
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_play.py"
 
 
 @pytest.fixture(scope="module")

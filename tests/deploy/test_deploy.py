@@ -44,7 +44,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "deploy"), str(ROOT / "loadtest")]
 
 from serve import COOKIE, WARM_EVERY_DATASET, Hall, haproxy_config, warm_targets  # noqa: E402

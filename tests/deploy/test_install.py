@@ -21,7 +21,7 @@ import pytest
 from pages.common.share import HEADER, data_snippet
 from views.data import DataChoice
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: What ``pip install`` needs of the repository (pyproject.toml builds from these only).
 INSTALLED_FROM = ("pyproject.toml", "README.md", "mpcore", "datasets")
 

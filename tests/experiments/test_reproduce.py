@@ -66,7 +66,7 @@ from experiments import (
     write_outputs,
 )
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 APP = REPO_ROOT / "app.py"
 PAGE = "pages/reproduce.py"
 #: The paper texts (outside the repository); tests that quote them skip without them.

@@ -27,7 +27,7 @@ from mpcore.plots._common import play_controls_layout
 from pages.common.charts import (CHART_COMPONENT, PLOTLY_BUNDLE, ChartEvent, chart_payload,
                                  plotly_src)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 _json = st.recursive(st.none() | st.booleans() | st.integers(-10**6, 10**6)
                      | st.text(max_size=12),

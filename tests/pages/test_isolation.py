@@ -27,7 +27,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from apptest_util import chart_elements, chart_spec, step_counter, timeline
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 SCANNED = ("mpcore", "datasets", "views", "experiments", "pages")
 STEP_RE = re.compile(r"Step (\d+) of (\d+)")

@@ -37,7 +37,7 @@ from apptest_util import (chart_elements, chart_spec,
 import datasets
 from mpcore.curves import bound_curves
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 APP = REPO_ROOT / "app.py"
 PAGE = "pages/bounds.py"
 RUN_TIMEOUT = 120

@@ -31,7 +31,7 @@ from mpcore.kernels import kernel_matrix
 from mpcore.plots._kcca import CHOSEN_X, PROJECTION_TITLE, QUOTIENTS
 from pages.common.widgets import SIGMAS
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 APP = REPO_ROOT / "app.py"
 PAGE = "pages/kcca.py"
 RUN_TIMEOUT = 180

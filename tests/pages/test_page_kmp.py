@@ -53,7 +53,7 @@ from views.kmp_curves import kmp_curves
 #: Every test here drives the page through AppTest (about a second each): the slow tier.
 pytestmark = pytest.mark.slow
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 APP = REPO_ROOT / "app.py"
 PAGE = "pages/kmp.py"
 RUN_TIMEOUT = 180

@@ -67,7 +67,7 @@ pytestmark = pytest.mark.slow
 #: 1.6e-16 absolute, 5e-7 of it.
 EIGENVALUE_ROUNDING = 1e-12
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 APP = REPO_ROOT / "app.py"
 PAGE = "pages/spectrum.py"
 RUN_TIMEOUT = 180

@@ -39,7 +39,7 @@ from browser_util import app_pages
 from mpcore.kernels import kernel_matrix
 from mpcore.skpca import SparseKPCA, greedy_steps
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 APP = REPO_ROOT / "app.py"
 SKPCA = "pages/skpca.py"
 #: Seconds one AppTest run may take (the first run of a page imports plotly and sklearn).

@@ -67,5 +67,5 @@ def test_every_size_field_is_capped_on_the_page(page):
 
 
 def test_pages_are_declared():
-    pages = {p.stem for p in (Path(__file__).resolve().parents[1] / "pages").glob("*.py")}
+    pages = {p.stem for p in (Path(__file__).resolve().parents[2] / "pages").glob("*.py")}
     assert set(SCHEMAS) == pages - {"overview", "__init__"}

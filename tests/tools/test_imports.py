@@ -30,14 +30,14 @@ def _mpcore_files():
     """mpcore's source files, except the plots package (which may import plotly)."""
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1] / "mpcore"
+    root = Path(__file__).resolve().parents[2] / "mpcore"
     return [p for p in sorted(root.rglob("*.py")) if "plots" not in p.relative_to(root).parts]
 
 
 def _module_of(path):
     from pathlib import Path
 
-    rel = path.relative_to(Path(__file__).resolve().parents[1]).with_suffix("")
+    rel = path.relative_to(Path(__file__).resolve().parents[2]).with_suffix("")
     return ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
 
 
@@ -77,7 +77,7 @@ def test_views_and_experiments_import_no_streamlit():
 
 # ---------------------------------------------------------------- the layering contract
 
-ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
 
 
 def test_layering_contract_holds():
@@ -120,7 +120,7 @@ def test_every_source_file_compiles_without_a_warning():
     DeprecationWarning today (a SyntaxWarning in newer Pythons) and an error later."""
     import warnings
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     files = [p for d in ("mpcore", "views", "pages", "datasets", "experiments", "benchmarks",
                          "loadtest", "deploy", "tests")
              for p in sorted((root / d).rglob("*.py"))] + [root / "app.py"]
