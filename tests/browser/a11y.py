@@ -1,7 +1,7 @@
 """Accessibility checks: WCAG 2.1 A and AA with axe-core, and the contrast of plot text.
 
 :func:`check_accessibility` runs on a page opened in a real browser (by
-tests/test_browser_layout.py, on every page registered in app.py, at 1280 px wide,
+tests/browser/test_browser_layout.py, on every page registered in app.py, at 1280 px wide,
 with the viewport grown to the page's full height so that every element is on
 screen and axe can compute its colours): axe-core (the npm package, installed
 into ``.axe/`` on first use, see :func:`axe_script`) is injected, and

@@ -1,8 +1,8 @@
 """The contrast arithmetic the accessibility checks use (WCAG 2.1, 1.4.3).
 
 The checks themselves (axe-core and the contrast of every plot text, on every page)
-run in a real browser in tests/test_browser_layout.py, on the page it opens at 1280 px;
-see tests/a11y.py for what they cover and what remains inside Streamlit's own markup.
+run in a real browser in tests/browser/test_browser_layout.py, on the page it opens at 1280 px;
+see tests/browser/a11y.py for what they cover and what remains inside Streamlit's own markup.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ fresh load at 1920 draws what the resized page draws, and the resize is the hard
 legend placed for the narrower window must not be left over the data, equations must be
 fitted again).
 
-At 1280 px the same page is then checked for accessibility (tests/a11y.py): axe-core
+At 1280 px the same page is then checked for accessibility (tests/browser/a11y.py): axe-core
 finds no serious or critical WCAG 2.1 A/AA violation in the app's own content, and
 every plot text has AA contrast.
 
@@ -843,7 +843,7 @@ def test_phone_timing_table_holds_any_time(streamlit_server, shared_context):
 @pytest.mark.parametrize("name", list(PAGES))
 def test_projector_layout_and_accessibility(streamlit_server, shared_context, name):
     """At 1280x720 the checks above; then, on the same page with all of it on screen,
-    the accessibility checks of tests/a11y.py; then, the same page resized to 1920x1080
+    the accessibility checks of tests/browser/a11y.py; then, the same page resized to 1920x1080
     (a window made larger: plotly lays the figures out again), the checks above again."""
     pg = _check_at(streamlit_server, shared_context, name, "projector")
     try:
@@ -865,7 +865,7 @@ def test_projector_layout_and_accessibility(streamlit_server, shared_context, na
 
 
 # Presentation mode at the two wide sizes is checked the same way (check_layout) by
-# tests/test_browser_present.py, on the page it opens to check that the animation fits.
+# tests/browser/test_browser_present.py, on the page it opens to check that the animation fits.
 
 
 #: Every page name in the sidebar's navigation: its text's width and its box's (sub-pixel: a

@@ -86,7 +86,7 @@ def test_messages_say_what_to_change(bad, message):
 @pytest.mark.parametrize("value", [np.float32(3.0), np.float16(0.5), np.int8(2)])
 def test_numpy_scalars_are_checked_as_the_numbers_they_hold(value):
     """A NumPy scalar is compared with the bounds (1e300-like) without a narrowing cast:
-    found by tests/test_fuzz_estimators.py (np.float32 gamma overflowed a float32 cast)."""
+    found by tests/mpcore/test_fuzz_estimators.py (np.float32 gamma overflowed a float32 cast)."""
     import warnings
 
     rng = np.random.default_rng(0)

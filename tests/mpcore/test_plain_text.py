@@ -4,7 +4,7 @@ plotly.js reads a subset of HTML in every title and label (``<br>``, ``<b>``, ``
 and decodes entities (``&lt;``); a column named ``<a href="...">x</a>`` became a link in
 the KMP figure's axis title, and a 120-character name ran the height of the figure. What
 plotly.js shows of a text is computed here by a port of its two steps (tags, then
-entities: ``convertEntities`` of src/lib/svg_text_utils.js); tests/test_browser_layout.py
+entities: ``convertEntities`` of src/lib/svg_text_utils.js); tests/browser/test_browser_layout.py
 checks the same on the page, in a browser.
 """
 

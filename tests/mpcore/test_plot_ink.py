@@ -4,7 +4,7 @@ No browser: the figures' own JSON is read. Every text colour a figure sets (layo
 font, titles, ticks, legend, colour bars, slider, buttons, annotations, scatter
 labels, in the figure and in its frames) must be explicit, so Streamlit's chart
 theme (grey #808495, 3.7:1 on white) never applies, and have at least 4.5:1 with
-white. tests/test_accessibility.py checks the same on the pages, as drawn.
+white. tests/browser/test_accessibility.py checks the same on the pages, as drawn.
 """
 
 from __future__ import annotations

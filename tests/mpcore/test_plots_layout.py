@@ -13,7 +13,7 @@
   for presentation mode (:func:`mpcore.plots.kmp_present_layout`): the plot area takes the
   height, the colour bar stands under the legend at the right, the buttons beside the slider.
 
-tests/test_browser_layout.py and tests/test_browser_present.py check the same in a browser.
+tests/browser/test_browser_layout.py and tests/browser/test_browser_present.py check the same in a browser.
 """
 
 from __future__ import annotations
@@ -239,7 +239,7 @@ def test_a_long_kernel_name_puts_the_step_title_on_two_lines_above_the_legend():
     assert short == ([f"Step 1 of 4: added x<sub>51</sub> with {names[0]}"], 1)
     # a long title without a kernel stays on one line, and the figure as it was (KMP on
     # moons at n = 199: the constant function at step 20 gave every figure a line more,
-    # and a slider notch a new graph, tests/test_browser_charts.py)
+    # and a slider notch a new graph, tests/browser/test_browser_charts.py)
     bias = ["Step 20 of 20: added the constant function (bias)",
             "Step 1 of 20: added x<sub>9</sub>"]
     assert _fitted_titles(bias) == (bias, 1)

@@ -6,7 +6,7 @@ sends must have no ``layout.template`` (applied to the figure instead), plain li
 displayed traces' and the layout's arrays, and ``layout.datarevision``; the figure must
 keep every value it had, gain the template's where it had none, and its input must not
 change. That the flattened figure resolves in plotly.js exactly as the templated one is
-checked in a real browser (tests/test_browser_charts.py); here, the dict's own properties.
+checked in a real browser (tests/browser/test_browser_charts.py); here, the dict's own properties.
 """
 
 from __future__ import annotations

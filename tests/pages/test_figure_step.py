@@ -3,7 +3,7 @@
 A run answering a step the browser has drawn itself keeps the figure's JSON of the run
 before (so Streamlit keeps the chart element the browser moved); every other run opens
 the figure at the page's step. The browser side (the element is kept, the view is on the
-step) is tests/test_browser_timeline.py.
+step) is tests/browser/test_browser_timeline.py.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Every data set x every kernel through the computations behind the pages (no Streamlit run).
 
-The pages' own runs in AppTest (tests/test_pages.py) draw every data set and every
+The pages' own runs in AppTest (tests/pages/test_pages.py) draw every data set and every
 kernel, each on several partners; here the full product goes through the cached
 functions the eigenvalue, KMP and bounds pages call, with the state each page builds
 from a link (``dataset``, ``n``, ``kernel``), and the results obey what the papers say:

@@ -274,7 +274,7 @@ def test_every_page_renders_for_every_dataset_and_every_kernel(page):
     computes at its default size here) and a kernel taken in turn from the page's list,
     so every kernel is drawn on several data sets; on the first data set every kernel
     is also chosen with the sidebar widget. The full data set x kernel product of the
-    computations behind these pages is tests/test_page_compute.py's (no figures, no
+    computations behind these pages is tests/pages/test_page_compute.py's (no figures, no
     Streamlit), and the sparse-KPCA page has its own, stricter loop below.
     """
     # (the page at its default size is test_every_registered_page_renders's)

@@ -105,7 +105,7 @@ def test_a_titled_panel_has_its_legend_under_the_title():
     legend on top: on a phone the legend sat at the top edge, over the title. The title is
     pinned at the top edge (on two lines when longer than a phone's line), the legend starts
     under its last line, and the top margin holds the legend's rows and the panel's own
-    title (tests/test_browser_layout.py checks the drawn boxes)."""
+    title (tests/browser/test_browser_layout.py checks the drawn boxes)."""
     from kmp_figures import fit_animation, regression_1d
 
     from mpcore.plots._panels import (_LEGEND_ROW_PX, _PANEL_LINE_PX, _TITLE_LINE_PX,

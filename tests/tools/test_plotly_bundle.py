@@ -6,7 +6,7 @@ and esbuild, every version pinned), ``entry.js`` (the trace types registered) an
 packages with ``npm ci`` into a temporary copy of the recipe, builds the bundle there and
 compares it byte for byte with the file the app serves: a bundle edited by hand, or a recipe
 changed without building it again, fails here. What the bundle draws is checked in a browser
-by ``tests/test_browser_charts.py`` (every trace type the app uses, each figure resolved as
+by ``tests/browser/test_browser_charts.py`` (every trace type the app uses, each figure resolved as
 plotly.js's full bundle resolves it).
 """
 
@@ -37,7 +37,7 @@ def _tool(name: str) -> str:
 def test_the_recipe_pins_plotly_js_to_the_plotly_packages_version():
     """The recipe's plotly.js is the version the installed plotly writes figures for, in
     package.json as in the lock file (the served file's own header says the same version:
-    tests/test_browser_charts.py)."""
+    tests/browser/test_browser_charts.py)."""
     from plotly.offline import get_plotlyjs_version
 
     want = get_plotlyjs_version()
