@@ -14,10 +14,13 @@ RUN_TIMEOUT = 180
 
 
 def open_app_page(page, params=None, state=None, timeout=RUN_TIMEOUT) -> AppTest:
-    """A fresh session on ``page``, opened with URL ``params`` and session ``state``."""
+    """A fresh session on ``page`` (None: the app's first page), opened with URL ``params``
+    and session ``state``; the app's first page ran without an exception."""
     at = AppTest.from_file(str(APP), default_timeout=timeout)
     at.run()
-    at.switch_page(page)
+    assert not at.exception, [(e.value, getattr(e, "stack_trace", "")) for e in at.exception]
+    if page is not None:
+        at.switch_page(page)
     for key, val in (params or {}).items():
         at.query_params[key] = str(val)
     for key, val in (state or {}).items():

@@ -31,9 +31,8 @@ from hypothesis import strategies as st
 from scipy import stats
 from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
-from streamlit.testing.v1 import AppTest
 
-from apptest_util import chart_elements, code_of, markdown_tables
+from apptest_util import chart_elements, code_of, markdown_tables, open_app_page
 
 import datasets
 from mpcore.bounds import kmp_bound
@@ -67,7 +66,6 @@ from experiments import (
 )
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-APP = REPO_ROOT / "app.py"
 PAGE = "pages/reproduce.py"
 #: The paper texts (outside the repository); tests that quote them skip without them.
 PAPERS = Path(os.environ.get("MPCORE_PAPERS", REPO_ROOT.parent / "shared" / "papers"))
@@ -234,10 +232,7 @@ def test_import_mpcore_does_not_import_the_experiments():
 
 @pytest.mark.slow
 def test_page_shows_the_numbers_the_command_writes(direct):
-    at = AppTest.from_file(str(APP), default_timeout=RUN_TIMEOUT)
-    at.run()
-    at.switch_page(PAGE)
-    at.run()
+    at = open_app_page(PAGE, timeout=RUN_TIMEOUT)
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
     # one experiment is drawn at a time (the first by default); "all" draws every one

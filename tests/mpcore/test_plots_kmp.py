@@ -6,7 +6,6 @@ fixed; the bound is drawn divided by the stated factor; Figure 5 highlights
 the loss in use.
 """
 
-import base64
 import json
 import warnings
 
@@ -18,6 +17,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.datasets import make_moons
 from sklearn.exceptions import ConvergenceWarning
 
+from chart_util import decode
 from conftest import ATOL_EXACT
 from test_prevalidated import _pruned
 from mpcore._losses import loss_functions
@@ -55,17 +55,6 @@ from mpcore.plots._kmp_parts import (  # the trace names these tests look up
 )
 
 GRID = 25  # a coarse grid keeps the figures small
-
-
-def _arr(v):
-    """A plotly 7 array (typed {"dtype", "bdata"} or a list) as a float ndarray."""
-    if isinstance(v, dict) and "bdata" in v:
-        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
-        shape = v.get("shape")
-        if isinstance(shape, str):
-            shape = tuple(int(n) for n in shape.split(","))
-        return a.reshape(shape) if shape else a
-    return np.asarray(v, dtype=float)
 
 
 @pytest.fixture(scope="module")
@@ -145,7 +134,7 @@ def test_start_at_opens_on_a_frame_with_its_title(surface):
     assert opened["layout"]["title"]["text"] == fig["frames"][j]["layout"]["title"]["text"]
     assert f"Step {j + 1} of" in opened["layout"]["title"]["text"]
     assert opened["layout"]["sliders"][0]["active"] == j
-    assert_allclose(_arr(opened["data"][0]["z"]), surface["Z"][j], rtol=1e-6, atol=1e-6)
+    assert_allclose(decode(opened["data"][0]["z"]), surface["Z"][j], rtol=1e-6, atol=1e-6)
     json.dumps(go.Figure(opened).to_plotly_json(), default=str)  # still a valid figure
 
 

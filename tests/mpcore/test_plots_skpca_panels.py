@@ -4,12 +4,11 @@ and points added by clicking drawn in the data panel."""
 
 from __future__ import annotations
 
-import base64
-
 import datasets
 import numpy as np
 import pytest
 
+from chart_util import decode
 from mpcore.plots import skpca_animation_dict
 from views.data import KernelChoice
 from views.skpca import HEATMAP_MAX_POINTS, skpca_steps, skpca_view
@@ -29,13 +28,6 @@ def run():
     return v, fig
 
 
-def _arr(v):
-    """A plotly array: a list, or plotly 7's {"dtype", "bdata"} (base64) encoding."""
-    if isinstance(v, dict) and "bdata" in v:
-        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
-    return np.asarray(v)
-
-
 def _trace(fig, name):
     return next(i for i, t in enumerate(fig["data"]) if t.get("name") == name)
 
@@ -53,7 +45,8 @@ def test_heatmap_shows_the_first_chosen_points_and_names_them(run):
     assert set(chosen) <= set(sub.tolist())
     assert "first 20 chosen" in v["heat_note"]
     x3 = fig["layout"]["xaxis3"]
-    assert [int(t) for t in _arr(x3["ticktext"])] == [int(sub[i]) for i in _arr(x3["tickvals"])]
+    shown = [int(t) for t in decode(x3["ticktext"], None)]
+    assert shown == [int(sub[i]) for i in decode(x3["tickvals"], None)]
     assert "training index" in x3["title"]["text"]
 
 
@@ -87,5 +80,5 @@ def test_quotients_are_relative_to_the_steps_largest(run):
 def test_added_points_are_drawn_in_the_data_panel(run):
     v, fig = run
     t = fig["data"][_trace(fig, "added by clicking")]
-    np.testing.assert_allclose(_arr(t["x"]), v["X2"][[3, 5], 0])
+    np.testing.assert_allclose(decode(t["x"]), v["X2"][[3, 5], 0])
     assert t.get("xaxis", "x") == "x"

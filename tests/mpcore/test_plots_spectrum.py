@@ -13,7 +13,6 @@ hold every frame, and ``kcca_start_frame(j)`` equal to frame j.
 
 from __future__ import annotations
 
-import base64
 import json
 
 import numpy as np
@@ -25,6 +24,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as hst
 from numpy.testing import assert_allclose, assert_array_equal
 
+from chart_util import decode
 from conftest import ATOL_EXACT, RTOL_EXACT
 from test_prevalidated import _pruned
 from mpcore.kcca import kcca_steps
@@ -318,13 +318,6 @@ def test_dict_frames_are_what_plotly_validates_them_to(kcca, start):
             == _pruned(json.loads(pio.to_json(kcca_animation(X, Y, z, steps, **kw)))))
 
 
-def _array(a):
-    """A plotly JSON array: a list, an ndarray, or plotly 7's {"dtype", "bdata"} base64."""
-    if isinstance(a, dict) and "bdata" in a:
-        return np.frombuffer(base64.b64decode(a["bdata"]), dtype=a["dtype"]).astype(float)
-    return np.asarray(a, dtype=float)
-
-
 def test_one_frame_per_step_with_rings_on_the_chosen_pairs(kcca):
     X, Y, z, steps, fig = kcca
     assert len(fig.frames) == len(steps) == 7
@@ -399,7 +392,7 @@ def test_start_frame_equals_that_frame(kcca):
         for ti, patch in zip(frame["traces"], frame["data"]):
             for key in ("x", "y"):
                 if key in patch:
-                    assert_allclose(_array(shown["data"][ti][key]), _array(patch[key]))
+                    assert_allclose(decode(shown["data"][ti][key]), decode(patch[key]))
         assert [a["text"] for a in shown["layout"]["annotations"]] == [
             a["text"] for a in frame["layout"]["annotations"]]
         assert shown["layout"]["sliders"][0]["active"] == j

@@ -24,11 +24,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
-from apptest_util import chart_elements, chart_spec, step_counter, timeline
+from apptest_util import chart_elements, chart_spec, open_app_page, step_counter, timeline
+from csv_util import csv_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "app.py")
 SCANNED = ("mpcore", "datasets", "views", "experiments", "pages")
 STEP_RE = re.compile(r"Step (\d+) of (\d+)")
 TIMEOUT = 120
@@ -38,10 +37,7 @@ TIMEOUT = 120
 
 
 def _skpca():
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.run()
-    at.switch_page("pages/skpca.py")
-    at.run()
+    at = open_app_page("pages/skpca.py", timeout=TIMEOUT)
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -117,14 +113,12 @@ def test_two_sessions_interleaved_never_see_each_others_values():
     assert seen_b == _alone(script_b)
 
 
-def _csv(rows: int, cols: int, seed: int) -> bytes:
-    X = np.random.default_rng(seed).normal(size=(rows, cols)).round(4)
-    head = ",".join(f"f{j}" for j in range(cols))
-    return (head + "\n" + "\n".join(",".join(map(str, r)) for r in X) + "\n").encode()
+def _random_csv(rows: int, cols: int, seed: int) -> bytes:
+    return csv_bytes(np.random.default_rng(seed).normal(size=(rows, cols)).round(4))
 
 
 def test_two_sessions_uploading_different_csvs_keep_their_own_data():
-    csv_a, csv_b = _csv(40, 2, seed=1), _csv(70, 3, seed=2)
+    csv_a, csv_b = _random_csv(40, 2, seed=1), _random_csv(70, 3, seed=2)
     script_a = [("csv", csv_a), ("k", 5), ("step", None)]
     script_b = [("csv", csv_b), ("k", 9), ("step", None)]
     seen_a, seen_b = _interleave(script_a, script_b)
@@ -140,7 +134,7 @@ def test_an_upload_larger_than_the_app_limit_is_refused_with_a_message():
     from pages.common.widgets import MAX_APP_SAMPLES
 
     at = _skpca()
-    _act(at, ("csv", _csv(MAX_APP_SAMPLES + 1, 2, seed=3)))
+    _act(at, ("csv", _random_csv(MAX_APP_SAMPLES + 1, 2, seed=3)))
     assert not at.exception, [e.value for e in at.exception]
     shown = " ".join(e.value for e in at.error)
     assert str(MAX_APP_SAMPLES) in shown, (

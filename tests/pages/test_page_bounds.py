@@ -14,15 +14,14 @@ train_test_split's order.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
-from pathlib import Path
 from urllib.parse import parse_qsl
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from apptest_util import (chart_elements, chart_spec, 
     assert_clean,
@@ -37,8 +36,6 @@ from apptest_util import (chart_elements, chart_spec,
 import datasets
 from mpcore.curves import bound_curves
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-APP = REPO_ROOT / "app.py"
 PAGE = "pages/bounds.py"
 RUN_TIMEOUT = 120
 PSD_KERNELS = ("rbf", "laplacian", "polynomial", "linear", "cosine")
@@ -54,9 +51,9 @@ PRINTED_RTOL = 5e-4
 # ---------------------------------------------------------------- helpers
 
 
-def open_page(params=None, state=None) -> AppTest:
-    """A fresh session on this page, opened with URL ``params`` and session ``state``."""
-    return open_app_page(PAGE, params, state, timeout=RUN_TIMEOUT)
+#: A fresh session on this page, opened with URL ``params`` and session ``state``:
+#: ``open_page(params, state)``.
+open_page = functools.partial(open_app_page, PAGE, timeout=RUN_TIMEOUT)
 
 
 def settings(at) -> dict:

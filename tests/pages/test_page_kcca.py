@@ -11,18 +11,17 @@ correlation path and the held-out score; and the page's train/test curves equal
 
 from __future__ import annotations
 
-import base64
+import functools
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 from sklearn.model_selection import train_test_split
-from streamlit.testing.v1 import AppTest
 
 from apptest_util import (chart_elements, chart_spec, assert_clean, chosen_so_far, code_of, open_app_page, step_counter, timeline,
                           widget)
+from chart_util import decode
 
 import datasets
 from conftest import ATOL_EXACT
@@ -31,10 +30,7 @@ from mpcore.kernels import kernel_matrix
 from mpcore.plots._kcca import CHOSEN_X, PROJECTION_TITLE, QUOTIENTS
 from pages.common.widgets import SIGMAS
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-APP = REPO_ROOT / "app.py"
 PAGE = "pages/kcca.py"
-RUN_TIMEOUT = 180
 STEP_RE = re.compile(r"Step (\d+) of (\d+)")
 #: Defaults stated on the page.
 DEFAULTS = dict(n=300, noise=0.1, seed=0, test=0.3, sigma_x=0.5, sigma_y=0.5, reg=1e-3, k=15)
@@ -46,9 +42,9 @@ PRINTED_ATOL = 5e-4
 # ---------------------------------------------------------------- helpers
 
 
-def open_page(params=None, state=None) -> AppTest:
-    """A fresh session on this page, opened with URL ``params`` and session ``state``."""
-    return open_app_page(PAGE, params, state, timeout=RUN_TIMEOUT)
+#: A fresh session on this page, opened with URL ``params`` and session ``state``:
+#: ``open_page(params, state)``.
+open_page = functools.partial(open_app_page, PAGE)
 
 
 def settings(at) -> dict:
@@ -88,12 +84,6 @@ def chosen(at):
 
 def figure(at):
     return chart_spec(chart_elements(at)[0])
-
-
-def decode(arr):
-    if isinstance(arr, dict) and "bdata" in arr:
-        return np.frombuffer(base64.b64decode(arr["bdata"]), dtype=arr["dtype"]).astype(float)
-    return np.asarray(arr, dtype=float)
 
 
 def assert_matches(at, ref):

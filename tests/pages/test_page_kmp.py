@@ -17,7 +17,6 @@ train_test_split's order: the ``X_tr`` of the snippet.
 
 from __future__ import annotations
 
-import base64
 import functools
 import io
 import json
@@ -36,12 +35,13 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
-from streamlit.testing.v1 import AppTest
 
 from apptest_util import (chart_elements, chart_spec, assert_clean, code_of, kernel_params,
                           markdown_tables,
                           markdown_cells, open_app_page, reference_data, step_counter, widget)
 from apptest_util import reference_split as reference_split_indices
+from chart_util import decode
+from csv_util import csv_bytes
 
 import datasets
 from mpcore.kernels import kernel_matrix
@@ -53,10 +53,7 @@ from views.kmp_curves import kmp_curves
 #: Every test here drives the page through AppTest (about a second each): the slow tier.
 pytestmark = pytest.mark.slow
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-APP = REPO_ROOT / "app.py"
 PAGE = "pages/kmp.py"
-RUN_TIMEOUT = 180
 #: Small runs keep the loops over every setting fast.
 SMALL = dict(n=60, k=6)
 TABS = ("Decision surface / fit", "Compare with SVM (Fig. 6, 7)", "Error and bound curves",
@@ -70,9 +67,9 @@ OFFERED = [n for n in datasets.names() if datasets.info(n).task in ("classificat
 # ---------------------------------------------------------------- helpers
 
 
-def open_page(params=None, state=None) -> AppTest:
-    """A fresh session on this page, opened with URL ``params`` and session ``state``."""
-    return open_app_page(PAGE, params, state, timeout=RUN_TIMEOUT)
+#: A fresh session on this page, opened with URL ``params`` and session ``state``:
+#: ``open_page(params, state)``.
+open_page = functools.partial(open_app_page, PAGE)
 
 
 def set_widget(at, kind, key, value):
@@ -165,13 +162,6 @@ def assert_matches_mpcore(at):
     n = path_of(model, s["cls"]).n_basis_
     assert counter(at)[1] == n
     return model
-
-
-def decode(arr) -> np.ndarray:
-    """A plotly 7 array ({"dtype", "bdata"} base64, or a list with None for gaps) as floats."""
-    if isinstance(arr, dict) and "bdata" in arr:
-        return np.frombuffer(base64.b64decode(arr["bdata"]), dtype=arr["dtype"]).astype(float)
-    return np.array([np.nan if v is None else v for v in arr], dtype=float)
 
 
 def figures(at) -> list[dict]:
@@ -554,11 +544,6 @@ def test_presets_apply(preset):
         assert widget(at, "selectbox", "kmp.feature") == "LSTAT"
 
 
-def _csv(X, y, header) -> bytes:
-    rows = "\n".join(",".join(f"{v:.6g}" for v in (*r, t)) for r, t in zip(X, y))
-    return (",".join(header) + "\n" + rows + "\n").encode()
-
-
 @pytest.mark.parametrize("labels, whole", [((-1, 1), True), ((0, 1, 2), True),
                                            ((2019, 2020, 2021), False)])
 def test_a_confusion_matrix_wider_than_its_column_is_summed_up(labels, whole):
@@ -569,8 +554,8 @@ def test_a_confusion_matrix_wider_than_its_column_is_summed_up(labels, whole):
     X = rng.normal(size=(90, 2))
     y = rng.permutation(np.repeat(labels, 90 // len(labels)))
     at = open_page(dict(dataset="csv upload", k=4))
-    at.file_uploader(key="csv.file").set_value(("mine.csv", _csv(X, y, ["a", "b", "label"]),
-                                                 "text/csv")).run()
+    raw = csv_bytes(np.column_stack([X, y]), ["a", "b", "label"])
+    at.file_uploader(key="csv.file").set_value(("mine.csv", raw, "text/csv")).run()
     set_widget(at, "selectbox", "csv.target", "label")
     matrices = [markdown_cells(m.value) for m in at.markdown if m.value.startswith("| true |")]
     by_class = [markdown_cells(m.value) for m in at.markdown
@@ -589,8 +574,8 @@ def test_csv_upload_needs_a_target_then_runs():
     X = rng.normal(size=(60, 2))
     y = (X[:, 0] * X[:, 1] > 0).astype(int)
     at = open_page(dict(dataset="csv upload", k=5))
-    at.file_uploader(key="csv.file").set_value(("mine.csv", _csv(X, y, ["a", "b", "label"]),
-                                                 "text/csv")).run()
+    raw = csv_bytes(np.column_stack([X, y]), ["a", "b", "label"])
+    at.file_uploader(key="csv.file").set_value(("mine.csv", raw, "text/csv")).run()
     assert_clean(at)
     assert any("target" in i.value for i in at.info)
     set_widget(at, "selectbox", "csv.target", "label")
@@ -610,17 +595,13 @@ def test_a_column_name_with_a_line_break_stays_in_the_snippets_comment(tmp_path)
     choosing. The name is written as a Python literal, and the snippet, run on the same
     file, picks the page's basis."""
     import ast
-    import csv
 
     rng = np.random.default_rng(2)
     X = rng.normal(size=(70, 2))
     y = np.sin(2 * X[:, 1]) + 0.1 * rng.normal(size=70)
     name = "b\nimport os; os.remove('x')  # <b>bold</b>"
     path = tmp_path / "mine.csv"
-    with path.open("w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["a", name, "target"])
-        w.writerows([[f"{v:.6g}" for v in (*r, t)] for r, t in zip(X, y)])
+    path.write_bytes(csv_bytes(np.column_stack([X, y]), ["a", name, "target"]))
     at = open_page(dict(dataset="csv upload", k=5))
     at.file_uploader(key="csv.file").set_value(("mine.csv", path.read_bytes(),
                                                  "text/csv")).run()
@@ -649,7 +630,7 @@ def test_an_uploads_classes_and_task_offer_their_controls():
     X = rng.normal(size=(90, 2))
     y = np.repeat([5, 7, 9], 30)
     rows = np.column_stack([X, y, X[:, 0] + X[:, 1]])
-    raw = _csv(rows[:, :3], rows[:, 3], ["a", "b", "label", "score"])
+    raw = csv_bytes(rows, ["a", "b", "label", "score"])
     at = open_page(dict(dataset="csv upload", k=4))
     at.file_uploader(key="csv.file").set_value(("mine.csv", raw, "text/csv")).run()
     keys = {s.key for s in at.selectbox}

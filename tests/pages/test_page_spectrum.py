@@ -14,7 +14,6 @@ point (no train/test split).
 
 from __future__ import annotations
 
-import base64
 import functools
 import json
 import os
@@ -25,16 +24,15 @@ import sys
 import time
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from apptest_util import (assert_cell_shows, assert_clean, chart_elements, chart_spec, code_of,
                           kernel_params, markdown_tables, open_app_page, reference_data,
-                          record_spinners, widget)
+                          record_spinners, widget, REPO_ROOT)
+from chart_util import decode
 
 import datasets
 from conftest import RTOL_EXACT
@@ -67,8 +65,6 @@ pytestmark = pytest.mark.slow
 #: 1.6e-16 absolute, 5e-7 of it.
 EIGENVALUE_ROUNDING = 1e-12
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-APP = REPO_ROOT / "app.py"
 PAGE = "pages/spectrum.py"
 RUN_TIMEOUT = 180
 PSD_KERNELS = ("rbf", "laplacian", "polynomial", "linear", "cosine")
@@ -82,9 +78,9 @@ K_MAX = 300
 # ---------------------------------------------------------------- helpers
 
 
-def open_page(params=None, state=None) -> AppTest:
-    """A fresh session on this page, opened with URL ``params`` and session ``state``."""
-    return open_app_page(PAGE, params, state, timeout=RUN_TIMEOUT)
+#: A fresh session on this page, opened with URL ``params`` and session ``state``:
+#: ``open_page(params, state)``.
+open_page = functools.partial(open_app_page, PAGE, timeout=RUN_TIMEOUT)
 
 
 def settings(at) -> dict:
@@ -124,12 +120,6 @@ def reference_scree(s, L):
     for sketch, name in EKM_SERIES.items():
         out[name] = ekm_eigenvalues(K, s["q"], L, sketch=sketch, random_state=s["seed"])
     return out
-
-
-def decode(arr):
-    if isinstance(arr, dict) and "bdata" in arr:
-        return np.frombuffer(base64.b64decode(arr["bdata"]), dtype=arr["dtype"]).astype(float)
-    return np.asarray(arr, dtype=float)
 
 
 def charts(at) -> dict:

@@ -19,7 +19,6 @@ order, exactly the ``X_tr`` of the exported snippet.
 
 from __future__ import annotations
 
-import base64
 import functools
 import html
 import json
@@ -30,17 +29,16 @@ import numpy as np
 import pytest
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
-from streamlit.testing.v1 import AppTest
 
 import datasets
-from apptest_util import (chart_elements, chart_spec, chosen_so_far, open_footer, record_spinners,
-                          step_counter, timeline)
+from apptest_util import (REPO_ROOT, assert_clean, chart_elements, chart_spec, chosen_so_far,
+                          open_app_page, open_footer, record_spinners, step_counter, timeline)
+from chart_util import decode
+from csv_util import csv_bytes
 from browser_util import app_pages
 from mpcore.kernels import kernel_matrix
 from mpcore.skpca import SparseKPCA, greedy_steps
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-APP = REPO_ROOT / "app.py"
 SKPCA = "pages/skpca.py"
 #: Seconds one AppTest run may take (the first run of a page imports plotly and sklearn).
 RUN_TIMEOUT = 120
@@ -57,27 +55,13 @@ STEP_RE = re.compile(r"Step (\d+) of (\d+)")
 # ---------------------------------------------------------------- helpers
 
 
-def open_page(page=SKPCA, params=None) -> AppTest:
-    """A fresh session on ``page``, opened with URL query ``params``."""
-    at = AppTest.from_file(str(APP), default_timeout=RUN_TIMEOUT)
-    at.run()
-    assert not at.exception, _exc(at)
-    if page is not None:
-        at.switch_page(page)
-    for key, val in (params or {}).items():
-        at.query_params[key] = str(val)
-    at.run()
-    return at
+#: A fresh session on the sparse-KPCA page, opened with URL query ``params``:
+#: ``open_page(params)``; another page's is ``open_app_page(page, params, timeout=RUN_TIMEOUT)``.
+open_page = functools.partial(open_app_page, SKPCA, timeout=RUN_TIMEOUT)
 
 
 def _exc(at):
     return [e.value for e in at.exception] + [getattr(e, "stack_trace", "") for e in at.exception]
-
-
-def assert_clean(at):
-    """No exception and no st.error on the page."""
-    assert not at.exception, _exc(at)
-    assert not at.error, [e.value for e in at.error]
 
 
 def counter(at) -> tuple[int, int]:
@@ -186,12 +170,6 @@ def figure(at) -> dict:
     return chart_spec(charts[0])
 
 
-def decode(arr):
-    if isinstance(arr, dict) and "bdata" in arr:
-        return np.frombuffer(base64.b64decode(arr["bdata"]), dtype=arr["dtype"])
-    return np.asarray(arr)
-
-
 def code_blocks(at) -> list[str]:
     return [c.value for c in open_footer(at).code]
 
@@ -219,7 +197,7 @@ def link_params(link: str) -> dict:
 
 
 def test_home_renders():
-    at = open_page(page=None)
+    at = open_app_page(None, timeout=RUN_TIMEOUT)
     assert_clean(at)
     assert [t.value for t in at.title] == ["Matching pursuit in kernel methods"]
 
@@ -228,7 +206,7 @@ def test_home_renders():
     pytest.param(p.file, marks=pytest.mark.slow) if p.url_path == "reproduce" else p.file
     for p in app_pages()], ids=lambda f: Path(f).stem)  # reproduce: every quick experiment
 def test_every_registered_page_renders(page):
-    at = open_page(page)
+    at = open_app_page(page, timeout=RUN_TIMEOUT)
     assert_clean(at)
     assert at.title, f"{page} draws no title"
 
@@ -253,9 +231,10 @@ def test_a_new_setting_shows_a_spinner(page, monkeypatch):
     called inside another, so a page whose only call held the spinners inside it showed no
     progress at all."""
     assert {p.file for p in app_pages()} >= set(FRESH_SETTINGS)
-    open_page(page)  # the page's default first, so its imports are not in the count
+    # the page's default first, so its imports are not in the count
+    open_app_page(page, timeout=RUN_TIMEOUT)
     shown = record_spinners(monkeypatch)
-    at = open_page(page, FRESH_SETTINGS[page])
+    at = open_app_page(page, FRESH_SETTINGS[page], timeout=RUN_TIMEOUT)
     assert_clean(at)
     assert [t for t in shown if t.strip() and "Loading data" not in t], shown
 
@@ -278,7 +257,7 @@ def test_every_page_renders_for_every_dataset_and_every_kernel(page):
     Streamlit), and the sparse-KPCA page has its own, stricter loop below.
     """
     # (the page at its default size is test_every_registered_page_renders's)
-    at = open_page(page, params=dict(n=SMALL_N))
+    at = open_app_page(page, dict(n=SMALL_N), timeout=RUN_TIMEOUT)
     assert_clean(at)
     names = [o for o in _options(at, "dataset") if o != "csv upload"]
     from pages.common.schemas import ALL_SCHEMAS
@@ -293,7 +272,8 @@ def test_every_page_renders_for_every_dataset_and_every_kernel(page):
     drawn = set()
     for i, name in enumerate(names):
         kernel = kernels[i % len(kernels)]
-        at = open_page(page, params=dict(dataset=name, n=SMALL_N, kernel=kernel))
+        at = open_app_page(page, dict(dataset=name, n=SMALL_N, kernel=kernel),
+                           timeout=RUN_TIMEOUT)
         assert not at.exception, (page, name, kernel, _exc(at))
         assert not at.error, (page, name, kernel, [e.value for e in at.error])
         assert widget_value(at, "selectbox", "dataset") == name
@@ -537,12 +517,6 @@ def test_k_is_clamped_to_the_training_size():
 # ---------------------------------------------------------------- CSV upload
 
 
-def _csv(X, header=None) -> bytes:
-    header = header or [f"f{i}" for i in range(X.shape[1])]
-    rows = "\n".join(",".join(f"{v:.6g}" for v in r) for r in X)
-    return (",".join(header) + "\n" + rows + "\n").encode()
-
-
 BAD_CSV = {
     "non_numeric.csv": b"a,b\n1,x\n2,3\n3,4\n",
     "binary.csv": b"\x00\x01\x02\x03",
@@ -550,7 +524,7 @@ BAD_CSV = {
     "empty.csv": b"",
     "header_only.csv": b"a,b\n",
     "latin1.csv": "a,b\n1,\xe9\n".encode("latin-1"),
-    "too_wide.csv": _csv(np.zeros((3, 101))),
+    "too_wide.csv": csv_bytes(np.zeros((3, 101))),
 }
 
 
@@ -570,12 +544,12 @@ def test_csv_upload_errors_show_st_error_then_a_valid_file_runs():
         assert str(info.value) in errors[0]
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60, 3))
-    at.file_uploader(key="csv.file").set_value(("good.csv", _csv(X), "text/csv")).run()
+    at.file_uploader(key="csv.file").set_value(("good.csv", csv_bytes(X), "text/csv")).run()
     assert_clean(at)
     s = page_settings(at)
     k = s["k"]
     assert k == min(DEFAULTS["k"], 60 - int(round(0.3 * 60)))
-    Xs = StandardScaler().fit_transform(np.asarray(datasets.from_csv(_csv(X)).X))
+    Xs = StandardScaler().fit_transform(np.asarray(datasets.from_csv(csv_bytes(X)).X))
     tr = split_train(None, "unsupervised", 60, s["test"], 0)
     ref = list(greedy_steps(kernel_matrix(Xs[tr], **kernel_params("rbf", s["sigma"])), k))
     assert_matches_mpcore(at, ref)
