@@ -83,6 +83,19 @@ def widget(at, kind, key, default=None):
     return found[0].value if found else default
 
 
+def data_settings(at) -> dict:
+    """The data and kernel controls the data pages share (pages/common/widgets.SHARED), by
+    name: the value shown, or the control's default where the page does not draw it."""
+    return dict(
+        dataset=widget(at, "selectbox", "dataset"), n=widget(at, "slider", "n"),
+        noise=widget(at, "slider", "noise"), ratio=widget(at, "slider", "ratio", 10.0),
+        seed=widget(at, "number_input", "seed"), std=widget(at, "checkbox", "std", True),
+        kernel=widget(at, "selectbox", "kernel"), sigma=widget(at, "select_slider", "sigma"),
+        gamma=widget(at, "select_slider", "gamma", 0.1),
+        degree=widget(at, "slider", "degree", 3), coef0=widget(at, "select_slider", "coef0", 1.0),
+    )
+
+
 # ---------------------------------------------------------------- independent references
 # The page tests rebuild the page's data with datasets + scikit-learn, not through
 # pages/common/cached.py, so a bug there cannot hide behind the same code.

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from example_views import skpca_on_moons
 from mpcore._losses import loss_functions
 from mpcore.plots import (
     bound_curves_figure,
@@ -31,7 +32,6 @@ from mpcore.plots._common import (
 )
 from views import bounds as bounds_views
 from views import kcca as kcca_views
-from views import skpca as skpca_views
 from views.data import DataChoice, KernelChoice, load, split
 
 
@@ -121,12 +121,7 @@ def _texts(fig: dict):
 
 
 def _skpca():
-    choice = DataChoice("moons", n_samples=60, noise=0.2)
-    d = load(choice)
-    tr, te = split(d, 0.25, choice.seed)
-    kern = KernelChoice("rbf", gamma=2.0)
-    steps = skpca_views.skpca_steps(d.X[tr], kern, 5)
-    v = skpca_views.skpca_view(d.X[tr], d.y[tr], kern, steps)
+    v = skpca_on_moons(60, 5)
     return skpca_animation_dict(v["X2"], v["steps"], axis_labels=v["axis_labels"],
                                 trace0=v["trace0"], curves=v["curves"], heatmaps=v["heat"])
 

@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hst
 from sklearn.datasets import make_moons
 
+from example_views import skpca_on_moons
 from mpcore.kmp import KMPClassifier, staged_values
 from mpcore.plots import (
     kcca_animation_dict,
@@ -35,8 +36,6 @@ from mpcore.plots._skpca import _styled_grid as skpca_style
 from mpcore.plots.geometry import grid_2d, zero_level
 from test_prevalidated import _pruned  # go.Figure drops empty objects; plotly.js reads both the same
 from views import kcca as kcca_views
-from views import skpca as skpca_views
-from views.data import DataChoice, KernelChoice, load, split
 
 SLOW = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 
@@ -50,12 +49,7 @@ def assert_validated(fig: dict):
 
 @pytest.fixture(scope="module")
 def skpca_run():
-    choice = DataChoice("moons", n_samples=50, noise=0.2)
-    d = load(choice)
-    tr, _ = split(d, 0.25, choice.seed)
-    kern = KernelChoice("rbf", gamma=2.0)
-    steps = skpca_views.skpca_steps(d.X[tr], kern, 5)
-    return skpca_views.skpca_view(d.X[tr], d.y[tr], kern, steps)
+    return skpca_on_moons(50, 5)
 
 
 @given(height=hst.integers(300, 1400), start=hst.integers(-2, 8), heat=hst.booleans(),

@@ -14,28 +14,22 @@ from html.parser import HTMLParser
 
 import pytest
 
+from example_views import skpca_on_moons
 from mpcore.plots import cut_animation, kcca_animation, skpca_animation_dict
 from pages.common.offline import animation_html
 from views import kcca as kcca_views
-from views import skpca as skpca_views
-from views.data import DataChoice, KernelChoice, load, split
 
 EVIL = "<img src=x onerror=alert(1)>"
 K_STEPS = 6
 
 
 def _skpca_figure(k=K_STEPS):
-    choice = DataChoice("moons", n_samples=60, noise=0.2)
-    d = load(choice)
-    tr, _ = split(d, 0.25, choice.seed)
-    kern = KernelChoice("rbf", gamma=2.0)
-    steps = skpca_views.skpca_steps(d.X[tr], kern, k)
-    v = skpca_views.skpca_view(d.X[tr], d.y[tr], kern, steps)
+    v = skpca_on_moons(60, k)
     fig = skpca_animation_dict(v["X2"], v["steps"], axis_labels=v["axis_labels"],
                                trace0=v["trace0"], curves=v["curves"], heatmaps=v["heat"],
                                frame_ms=150)
     lines = [[f"Greedy choice: i = {s.index}, ρ = {s.quotients[s.index]:.4g}",
-              f"Trace left: {s.trace_residual:.4g}", EVIL] for s in steps]
+              f"Trace left: {s.trace_residual:.4g}", EVIL] for s in v["steps"]]
     return fig, lines
 
 

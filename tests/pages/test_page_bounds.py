@@ -26,6 +26,7 @@ import pytest
 from apptest_util import (chart_elements, chart_spec, 
     assert_clean,
     code_of,
+    data_settings,
     kernel_params,
     open_app_page,
     reference_data,
@@ -58,12 +59,7 @@ open_page = functools.partial(open_app_page, PAGE, timeout=RUN_TIMEOUT)
 
 def settings(at) -> dict:
     return dict(
-        dataset=widget(at, "selectbox", "dataset"), n=widget(at, "slider", "n"),
-        noise=widget(at, "slider", "noise"), ratio=widget(at, "slider", "ratio", 10.0),
-        seed=widget(at, "number_input", "seed"), std=widget(at, "checkbox", "std", True),
-        kernel=widget(at, "selectbox", "kernel"), sigma=widget(at, "select_slider", "sigma"),
-        gamma=widget(at, "select_slider", "gamma", 0.1),
-        degree=widget(at, "slider", "degree", 3), coef0=widget(at, "select_slider", "coef0", 1.0),
+        data_settings(at),
         test=widget(at, "slider", "test"), kmax=widget(at, "slider", "bounds.kmax"),
         delta=widget(at, "select_slider", "bounds.delta"),
         terms=widget(at, "toggle", "bounds.terms"),

@@ -36,9 +36,9 @@ from sklearn.svm import SVC
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 
-from apptest_util import (chart_elements, chart_spec, assert_clean, code_of, kernel_params,
-                          markdown_tables,
-                          markdown_cells, open_app_page, reference_data, step_counter, widget)
+from apptest_util import (chart_elements, chart_spec, assert_clean, code_of, data_settings,
+                          kernel_params, markdown_tables, markdown_cells, open_app_page,
+                          reference_data, step_counter, widget)
 from apptest_util import reference_split as reference_split_indices
 from chart_util import decode
 from csv_util import csv_bytes
@@ -99,11 +99,7 @@ def chosen(at) -> list[int]:
 
 def settings(at) -> dict:
     return dict(
-        dataset=widget(at, "selectbox", "dataset"), n=widget(at, "slider", "n"),
-        noise=widget(at, "slider", "noise"), seed=widget(at, "number_input", "seed"),
-        std=widget(at, "checkbox", "std", True), kernel=widget(at, "selectbox", "kernel"),
-        sigma=widget(at, "select_slider", "sigma"), gamma=widget(at, "select_slider", "gamma", 0.1),
-        degree=widget(at, "slider", "degree", 3), coef0=widget(at, "select_slider", "coef0", 1.0),
+        data_settings(at),
         test=widget(at, "slider", "test", 0.3), k=widget(at, "slider", "k"),
         fitting=widget(at, "selectbox", "kmp.fitting"), loss=widget(at, "selectbox", "kmp.loss"),
         backfit_every=widget(at, "slider", "kmp.backfit_every", 1),

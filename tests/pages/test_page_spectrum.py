@@ -29,9 +29,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from apptest_util import (assert_cell_shows, assert_clean, chart_elements, chart_spec, code_of,
-                          kernel_params, markdown_tables, open_app_page, reference_data,
-                          record_spinners, widget, REPO_ROOT)
+from apptest_util import (REPO_ROOT, assert_cell_shows, assert_clean, chart_elements, chart_spec,
+                          code_of, data_settings, kernel_params, markdown_tables, open_app_page,
+                          reference_data, record_spinners, widget)
 from chart_util import decode
 
 import datasets
@@ -85,12 +85,7 @@ open_page = functools.partial(open_app_page, PAGE, timeout=RUN_TIMEOUT)
 
 def settings(at) -> dict:
     return dict(
-        dataset=widget(at, "selectbox", "dataset"), n=widget(at, "slider", "n"),
-        noise=widget(at, "slider", "noise"), ratio=widget(at, "slider", "ratio", 10.0),
-        seed=widget(at, "number_input", "seed"), std=widget(at, "checkbox", "std", True),
-        kernel=widget(at, "selectbox", "kernel"), sigma=widget(at, "select_slider", "sigma"),
-        gamma=widget(at, "select_slider", "gamma", 0.1),
-        degree=widget(at, "slider", "degree", 3), coef0=widget(at, "select_slider", "coef0", 1.0),
+        data_settings(at),
         k=widget(at, "slider", "k"), q=widget(at, "slider", "spectrum.q"),
         n_eig=widget(at, "slider", "spectrum.n_eig"),
     )

@@ -32,7 +32,8 @@ from sklearn.preprocessing import StandardScaler
 
 import datasets
 from apptest_util import (REPO_ROOT, assert_clean, chart_elements, chart_spec, chosen_so_far,
-                          open_app_page, open_footer, record_spinners, step_counter, timeline)
+                          data_settings, open_app_page, open_footer, record_spinners,
+                          step_counter, timeline, widget)
 from chart_util import decode
 from csv_util import csv_bytes
 from browser_util import app_pages
@@ -74,29 +75,10 @@ def chosen(at) -> list[int]:
     return chosen_so_far(at)
 
 
-def widget_value(at, kind, key, default=None):
-    """Value of the widget ``key`` (``default`` when it is not drawn)."""
-    found = [w for w in getattr(at, kind) if w.key == key]
-    return found[0].value if found else default
-
-
 def page_settings(at) -> dict:
     """The settings the page shows in its sidebar widgets."""
-    return dict(
-        dataset=widget_value(at, "selectbox", "dataset"),
-        n=widget_value(at, "slider", "n"),
-        noise=widget_value(at, "slider", "noise"),
-        ratio=widget_value(at, "slider", "ratio", 10.0),
-        seed=widget_value(at, "number_input", "seed"),
-        std=widget_value(at, "checkbox", "std", True),
-        kernel=widget_value(at, "selectbox", "kernel"),
-        sigma=widget_value(at, "select_slider", "sigma"),
-        gamma=widget_value(at, "select_slider", "gamma", 0.1),
-        degree=widget_value(at, "slider", "degree", 3),
-        coef0=widget_value(at, "select_slider", "coef0", 1.0),
-        test=widget_value(at, "slider", "test", 0.3),
-        k=widget_value(at, "slider", "k"),
-    )
+    return dict(data_settings(at), test=widget(at, "slider", "test", 0.3),
+                k=widget(at, "slider", "k"))
 
 
 def kernel_params(kernel, sigma=None, gamma=0.1, degree=3, coef0=1.0) -> dict:
@@ -276,15 +258,15 @@ def test_every_page_renders_for_every_dataset_and_every_kernel(page):
                            timeout=RUN_TIMEOUT)
         assert not at.exception, (page, name, kernel, _exc(at))
         assert not at.error, (page, name, kernel, [e.value for e in at.error])
-        assert widget_value(at, "selectbox", "dataset") == name
-        assert widget_value(at, "selectbox", "kernel") == kernel
+        assert widget(at, "selectbox", "dataset") == name
+        assert widget(at, "selectbox", "kernel") == kernel
         drawn.add(kernel)
         if i == 0:  # the widget path: every kernel chosen in the sidebar on one data set
             for other in kernels:
                 at.selectbox(key="kernel").set_value(other).run()
                 assert not at.exception, (page, name, other, _exc(at))
                 assert not at.error, (page, name, other, [e.value for e in at.error])
-                assert widget_value(at, "selectbox", "kernel") == other
+                assert widget(at, "selectbox", "kernel") == other
     assert drawn == set(kernels) or len(names) < len(kernels)
 
 
