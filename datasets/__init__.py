@@ -218,7 +218,9 @@ def from_csv(file, *, target=None, max_rows=MAX_ROWS, max_cols=MAX_COLS, max_byt
              task=None):
     """Read a numeric CSV (header row required) into a :class:`Dataset`.
 
-    Any line ending is accepted (Windows CR LF, Unix LF, old Mac CR). Integer class
+    Any line ending is accepted (Windows CR LF, Unix LF, old Mac CR), and UTF-8, UTF-16
+    or UTF-32 text. Values are separated by commas, or by ';', tabs or '|' when commas do
+    not make a table (noted). Integer class
     labels are read exactly (labels beyond the 64-bit range are refused, as are
     decimal-written labels beyond 2**53). What the reader changed or noticed (dropped
     constant columns, duplicate rows) is returned in ``Dataset.warnings`` (sentences)
@@ -241,7 +243,8 @@ def from_csv(file, *, target=None, max_rows=MAX_ROWS, max_cols=MAX_COLS, max_byt
     ------
     ValueError
         With a message saying what to change: empty file, header only, binary
-        or non-UTF-8 content, empty cells, non-numeric values, NaN/inf, values
+        or undecodable content, a blank header row above a row of numbers (that row
+        would be lost as column names), empty cells, non-numeric values, NaN/inf, values
         beyond 1e150, formula-looking cells, ragged rows, too large, one row,
         all-constant columns, labels beyond the integer range.
     TypeError

@@ -6,6 +6,7 @@ unpickled. Every refusal is a ValueError whose message says what to change.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import math
@@ -41,11 +42,13 @@ class Note:
     Attributes
     ----------
     kind : str
-        "dropped_constant_columns" or "duplicate_rows".
+        "dropped_constant_columns", "duplicate_rows", "separator" (values separated
+        by ';', tabs or '|', not commas) or "numeric_header" (the header row holds
+        only numbers: perhaps a data row).
     message : str
         The sentence to show a person (also in ``Dataset.warnings``).
     columns : tuple of str
-        Column names concerned (dropped columns), else empty.
+        Column names concerned (dropped columns, a numeric header), else empty.
     count : int
         How many rows or columns are concerned.
     """
@@ -127,21 +130,110 @@ def target_labels(cells, target):
     return tuple(values), problem
 
 
+#: Byte-order marks of the UTF-16 and UTF-32 text Windows tools write ("Unicode text"),
+#: longest first: UTF-32 LE's mark begins with UTF-16 LE's.
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def _utf16_without_bom(raw: bytes):
+    """"utf-16-le" or "utf-16-be" when ``raw`` reads as UTF-16 text with no byte-order
+    mark (every other byte NUL, as in numbers and Latin names), else None."""
+    head = raw[:4096]
+    if len(raw) % 2 or len(head) < 2:
+        return None
+    even, odd = head[0::2], head[1::2]
+    if not odd.strip(b"\x00") and b"\x00" not in even:
+        return "utf-16-le"
+    if not even.strip(b"\x00") and b"\x00" not in odd:
+        return "utf-16-be"
+    return None
+
+
 def _decode(raw: bytes) -> str:
+    encoding = next((enc for bom, enc in _BOMS if raw.startswith(bom)), None)
+    encoding = encoding or _utf16_without_bom(raw)
+    if encoding is not None:
+        try:
+            return raw.decode(encoding)
+        except UnicodeDecodeError:
+            raise ValueError(
+                f"The file looks like {encoding.upper()} text but does not decode as such. "
+                "Save it as 'CSV UTF-8' (in a spreadsheet: File > Save As > CSV UTF-8) and "
+                "upload it again."
+            ) from None
     if b"\x00" in raw[:4096]:
         raise ValueError(
             "This file looks binary (it contains NUL bytes), not a CSV text file. "
             "Export your data as comma-separated text."
         )
-    for encoding in ("utf-8-sig",):
-        try:
-            return raw.decode(encoding)
-        except UnicodeDecodeError:
-            pass
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
     raise ValueError(
         "The file is not UTF-8 text. Save it as 'CSV UTF-8' (in a spreadsheet: "
         "File > Save As > CSV UTF-8) and upload it again."
     )
+
+
+#: Separators tried, in order, when commas do not split the file into a table.
+SEPARATORS = (",", ";", "\t", "|")
+_SEPARATOR_NAMES = {",": "','", ";": "';'", "\t": "tab", "|": "'|'"}
+_DECIMAL_COMMA = re.compile(r"^\s*[+-]?\d+,\d+\s*$")
+
+
+def _parse(text, sep):
+    """The rows of ``text`` split at ``sep`` (blank rows kept)."""
+    return list(csv.reader(io.StringIO(text), delimiter=sep))
+
+
+def _is_table(rows):
+    """Whether the non-blank ``rows`` form a table of two or more columns."""
+    filled = [r for r in rows if any(c.strip() for c in r)]
+    return bool(filled) and len(filled[0]) > 1 and all(len(r) == len(filled[0]) for r in filled)
+
+
+def _split_rows(text):
+    """``(rows, separator)``: rows split at commas, or at the first of ';', tab, '|'
+    that makes a table of two or more columns when commas do not."""
+    try:
+        rows = _parse(text, ",")
+    except csv.Error as exc:
+        rows, error = None, exc
+    if rows is not None and _is_table(rows):
+        return rows, ","
+    for sep in SEPARATORS[1:]:
+        if sep not in text:
+            continue
+        try:
+            other = _parse(text, sep)
+        except csv.Error:
+            continue
+        if _is_table(other):
+            return other, sep
+    if rows is None:
+        raise ValueError(f"The file is not valid CSV ({error}).") from None
+    return rows, ","
+
+
+def _separator_hint(header, sep):
+    """A sentence for a refusal when the header seems split at another separator."""
+    if sep != "," or len(header) != 1:
+        return ""
+    found = [name for s, name in _SEPARATOR_NAMES.items() if s != "," and s in header[0]]
+    if not found:
+        return ""
+    return (f" The header is a single column holding {' and '.join(found)}: if the file "
+            "separates values with that, keep one separator throughout (or save it with commas).")
+
+
+def _is_number(cell):
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
 
 
 def _looks_like_formula(cell: str) -> bool:
@@ -177,10 +269,8 @@ def read_csv(file, *, target=None, max_rows=MAX_ROWS, max_cols=MAX_COLS, max_byt
         raise ValueError("The file is empty. Upload a CSV with a header row and numeric rows.")
     # any line ending: Windows (CR LF), Unix (LF) and old Mac (CR only)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    try:
-        rows = list(csv.reader(io.StringIO(text)))
-    except csv.Error as exc:
-        raise ValueError(f"The file is not valid CSV ({exc}).") from None
+    rows, sep = _split_rows(text)
+    n_blank_first = next((i for i, r in enumerate(rows) if any(c.strip() for c in r)), len(rows))
     rows = [r for r in rows if any(c.strip() for c in r)]
     if not rows:
         raise ValueError(
@@ -189,6 +279,26 @@ def read_csv(file, *, target=None, max_rows=MAX_ROWS, max_cols=MAX_COLS, max_byt
         )
     header = [c.strip() for c in rows[0]]
     body = rows[1:]
+    notes = []
+    if n_blank_first and any(_is_number(h) for h in header):
+        raise ValueError(
+            f"The header row (line 1) is blank, and the first non-blank row "
+            f"({', '.join(h[:12] for h in header[:4])}{', ...' if len(header) > 4 else ''}) "
+            "holds numbers: read as the header, that row of data would be lost. Put the "
+            "column names on the first line (e.g. x1,x2,y), or remove the blank line if the "
+            "row after it is the header."
+        )
+    if header and all(_is_number(h) for h in header):
+        notes.append(Note(
+            "numeric_header",
+            f"The header row holds only numbers ({', '.join(h[:12] for h in header[:4])}"
+            f"{', ...' if len(header) > 4 else ''}): they are read as column names, not data. "
+            "If the file has no header row, add one, or its first row of data is lost.",
+            tuple(header), 1))
+    if sep != ",":
+        notes.append(Note("separator",
+                          f"Values are separated by {_SEPARATOR_NAMES[sep]}, not commas: read "
+                          "with that separator.", (), 0))
     if not body:
         raise ValueError("The file has a header row but no data rows. Add at least two rows.")
     if len(header) > max_cols:
@@ -203,7 +313,7 @@ def read_csv(file, *, target=None, max_rows=MAX_ROWS, max_cols=MAX_COLS, max_byt
         if len(row) != len(header):
             raise ValueError(
                 f"Row {r_no} has {len(row)} fields but the header has {len(header)}. "
-                "Every row needs one value per column."
+                f"Every row needs one value per column.{_separator_hint(rows[0], sep)}"
             )
     values = np.empty((len(body), len(header)))
     bad_cols = {}
@@ -238,15 +348,14 @@ def read_csv(file, *, target=None, max_rows=MAX_ROWS, max_cols=MAX_COLS, max_byt
             values[r_no - 2, c_no] = v
     if bad_cols:
         desc = "; ".join(f"{c!r} (row {r}: {v!r})" for c, (r, v) in list(bad_cols.items())[:5])
-        hint = ""
-        if len(header) == 1 and any(sep in header[0] for sep in (";", "\t", "|")):
-            hint = (" The header is a single column: if the file separates values with ';', "
-                    "tabs or '|', save it with commas instead.")
+        hint = _separator_hint(rows[0], sep)
+        if sep != "," and any(_DECIMAL_COMMA.match(v) for _, v in bad_cols.values()):
+            hint += (" Its numbers are written with a decimal comma (1,5): save the file "
+                     "with decimal points (1.5).")
         raise ValueError(
             f"Only numeric columns are accepted. Non-numeric values in: {desc}. "
             f"Remove those columns or encode them as numbers.{hint}"
         )
-    notes = []
     y, labels = None, (None, None)
     if target is not None:
         if target not in header:

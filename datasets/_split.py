@@ -41,12 +41,31 @@ def can_stratify(y, test_size) -> bool:
     """Whether a stratified split of ``y`` with ``test_size`` can keep every class.
 
     Every class needs two members and the test part at least one row per class.
+    Without labels (``y`` None or empty) there is nothing to stratify by: False.
     ``test_size`` is a fraction, or a number of rows (an int), as in
     :func:`sklearn.model_selection.train_test_split`.
     """
+    if y is None:
+        return False  # no labels: nothing to stratify by
+    y = np.asarray(y)
+    if y.ndim != 1 or y.size == 0:
+        return False
     _, counts = np.unique(y, return_counts=True)
     n_test = test_size if isinstance(test_size, (int, np.integer)) else int(test_size * len(y))
     return bool(counts.min() >= 2 and n_test >= len(counts))
+
+
+def _check_same_length(n_samples, y):
+    """y holds one label per row: a mismatch would drop labels or index past the end."""
+    y = np.asarray(y)
+    if y.ndim == 0:
+        raise ValueError(f"y must hold one label per row of X, got the single value {y.item()!r}.")
+    n_y = y.shape[0]
+    if n_y != n_samples:
+        raise ValueError(
+            f"X and y must have the same number of rows: X has {n_samples}, y has {n_y}. "
+            "Pass the labels of exactly the rows of X."
+        )
 
 
 def split_indices(n_samples, y=None, *, test_size, random_state=0, stratify=False):
@@ -55,6 +74,8 @@ def split_indices(n_samples, y=None, *, test_size, random_state=0, stratify=Fals
     ``stratify=True`` stratifies by ``y`` when :func:`can_stratify` allows it
     (classification labels), else the split is plain.
     """
+    if y is not None:
+        _check_same_length(n_samples, y)
     idx = np.arange(n_samples)
     strat = y if stratify and y is not None and can_stratify(y, test_size) else None
     return tuple(train_test_split(idx, test_size=test_size, random_state=random_state,
@@ -83,6 +104,17 @@ def split(X, y=None, *, test_size, random_state=0, stratify=False, standardize=N
     if standardize not in STANDARDIZE:
         raise ValueError(f"standardize must be one of {STANDARDIZE}, got {standardize!r}.")
     X = np.asarray(X, dtype=float)
+    if X.ndim == 0:
+        raise ValueError(f"X must be an array of rows, got the single value {X.item()!r}.")
+    if y is not None:
+        _check_same_length(len(X), y)
+    bad = ~np.isfinite(X)
+    if bad.any():
+        row = int(np.argwhere(bad)[0][0])
+        raise ValueError(
+            f"X holds {int(bad.sum())} NaN or infinite value(s) (the first in row {row}). "
+            "Remove or fill in those rows before splitting."
+        )
     if standardize == "all":
         X = _standardize(X)
     tr, te = split_indices(len(X), y, test_size=test_size, random_state=random_state,

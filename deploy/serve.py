@@ -27,9 +27,11 @@ import argparse
 import asyncio
 import concurrent.futures
 import contextlib
+import errno
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -115,6 +117,46 @@ backend streamlit
     compression offload
 {servers}
 {stats}"""
+
+
+#: The TCP port numbers a server can listen on.
+PORT_RANGE = (1, 65535)
+
+
+def port_problem(value, name: str = "port") -> str | None:
+    """Why ``value`` is not a TCP port number, or None when it is one."""
+    lo, hi = PORT_RANGE
+    if isinstance(value, bool) or not isinstance(value, int):
+        return f"{name} must be a port number (an integer), got {value!r}."
+    if not lo <= value <= hi:
+        return f"{name} must be a port number between {lo} and {hi}, got {value}."
+    return None
+
+
+def _port_arg(text: str) -> int:
+    """argparse type of a port option: an integer in :data:`PORT_RANGE`."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    problem = port_problem(value, "it")
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return value
+
+
+def port_in_use(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether another process listens on ``host:port`` (a bind there fails)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        # as servers do: a port whose last connection is in TIME_WAIT is free
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            # another error (an address not on this machine, say) is the server's to report
+            return exc.errno == errno.EADDRINUSE
+    return False
 
 
 def _healthy(port: int) -> bool:
@@ -218,6 +260,15 @@ class Hall:
                  progress=None):
         if processes < 1:
             raise ValueError("processes must be at least 1.")
+        named = [(port, "port"), (first_port, "first_port")]
+        named += [] if stats_port is None else [(stats_port, "stats_port")]
+        for value, name in named:
+            if port_problem(value, name):
+                raise ValueError(port_problem(value, name))
+        if port_problem(first_port + processes - 1):
+            raise ValueError(f"{processes} processes from first_port {first_port} need ports up "
+                             f"to {first_port + processes - 1}, beyond {PORT_RANGE[1]}: choose "
+                             "a lower first_port.")
         self.ports = [first_port + i for i in range(processes)]
         if port in self.ports:
             raise ValueError(f"The balancer port {port} is one of the Streamlit ports "
@@ -232,8 +283,11 @@ class Hall:
         self.warm, self.progress = warm, progress
         self.warm_problems: list[str] = []
         self.warm_seconds = 0.0
-        self._tmp = tempfile.TemporaryDirectory(prefix="mp-hall-")
-        self.log_dir = Path(log_dir or self._tmp.name)
+        # a folder of our own, removed on a clean exit only: after a failed start the
+        # error message points at its logs
+        self._tmp = None if log_dir else tempfile.mkdtemp(prefix="mp-hall-")
+        self._keep_logs = False
+        self.log_dir = Path(log_dir or self._tmp)
         self.log_dir.mkdir(parents=True, exist_ok=True)
         self.procs: list[subprocess.Popen] = []
         self.balancer: subprocess.Popen | None = None
@@ -258,6 +312,11 @@ class Hall:
             raise RuntimeError("HAProxy is not installed: apt-get install haproxy "
                                "(Debian/Ubuntu), then run this again.")
         try:
+            self._check_ports_free()
+        except RuntimeError:
+            self.__exit__()  # nothing started, no log to keep
+            raise
+        try:
             for i, p in enumerate(self.ports, 1):
                 cmd = [sys.executable, "-m", "streamlit", "run", "app.py",
                        "--server.address", "127.0.0.1", "--server.port", str(p),
@@ -273,7 +332,7 @@ class Hall:
             while waiting:
                 for proc in self.procs:
                     if proc.poll() is not None:
-                        raise RuntimeError(f"A Streamlit process exited early; see {self.log_dir}")
+                        raise RuntimeError(self._exited_early(proc))
                 waiting = {p for p in waiting if not _healthy(p)}
                 if waiting and time.monotonic() > deadline:
                     raise RuntimeError(f"Streamlit on ports {sorted(waiting)} did not answer "
@@ -304,9 +363,44 @@ class Hall:
                     raise RuntimeError(f"HAProxy did not answer on {self.url} in time")
                 time.sleep(0.2)
         except BaseException:
+            self._keep_logs = True
             self.__exit__()
             raise
         return self
+
+    def _check_ports_free(self) -> None:
+        """Refuse to start when a port of the hall is taken (say which, and what to pass)."""
+        taken = [(p, f"Streamlit process {i}", "--first-port")
+                 for i, p in enumerate(self.ports, 1) if port_in_use(p)]
+        if port_in_use(self.port, self.bind):
+            taken.append((self.port, f"the balancer ({self.bind})", "--port"))
+        if self.stats_port is not None and port_in_use(self.stats_port):
+            taken.append((self.stats_port, "the status page", "--stats-port"))
+        if taken:
+            what = "; ".join(f"port {p} (for {who})" for p, who, _ in taken)
+            options = sorted({opt for _, _, opt in taken})
+            raise RuntimeError(f"Already in use by another process: {what}. Stop that process "
+                               f"or choose another {' / '.join(options)}.")
+
+    def _exited_early(self, proc) -> str:
+        """The error for a Streamlit process that exited while starting: its port, and the
+        end of its log (the log stays where the message says)."""
+        i = self.procs.index(proc) + 1
+        port = self.ports[i - 1]
+        log = self.log_dir / f"streamlit{i}.log"
+        with contextlib.suppress(OSError):
+            self._logs[i - 1].flush()
+        tail = log.read_text(errors="replace").strip().splitlines()[-5:] if log.exists() else []
+        if any("already in use" in line or f"Port {port} is not available" in line
+               for line in tail):
+            cause = (f"port {port} is already in use by another process; stop it or choose "
+                     "another --first-port")
+        elif tail:
+            cause = "its log ends:\n    " + "\n    ".join(tail)
+        else:
+            cause = "its log is empty"
+        return (f"Streamlit process {i} (port {port}) exited while starting (exit code "
+                f"{proc.returncode}): {cause}. Logs kept in {self.log_dir}")
 
     def _balancer_up(self) -> bool:
         try:
@@ -328,8 +422,8 @@ class Hall:
         for log in self._logs:
             log.close()
         self._logs = []
-        with contextlib.suppress(OSError):
-            self._tmp.cleanup()
+        if self._tmp is not None and not self._keep_logs:
+            shutil.rmtree(self._tmp, ignore_errors=True)
 
     def logs(self) -> str:
         return "\n".join(f"--- {p.name}\n{p.read_text(errors='replace')[-3000:]}"
@@ -340,12 +434,13 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 1,
                         help="Streamlit processes (default: one per core)")
-    parser.add_argument("--port", type=int, default=8080, help="the hall's port (default 8080)")
+    parser.add_argument("--port", type=_port_arg, default=8080,
+                        help="the hall's port (default 8080)")
     parser.add_argument("--bind", default="0.0.0.0",
                         help="address the balancer listens on (default 0.0.0.0: the whole LAN)")
-    parser.add_argument("--first-port", type=int, default=8501,
+    parser.add_argument("--first-port", type=_port_arg, default=8501,
                         help="first loopback port of the Streamlit processes (default 8501)")
-    parser.add_argument("--stats-port", type=int, default=None,
+    parser.add_argument("--stats-port", type=_port_arg, default=None,
                         help="also serve HAProxy's status page on 127.0.0.1:PORT")
     parser.add_argument("--no-warm", action="store_true",
                         help="open the hall at once, without drawing every page and data set "
@@ -356,6 +451,10 @@ def main(argv=None) -> int:
     if args.processes < 1:
         parser.error("--processes must be at least 1")
     ports = [args.first_port + i for i in range(args.processes)]
+    if ports[-1] > PORT_RANGE[1]:
+        parser.error(f"--first-port {args.first_port} with {args.processes} processes needs "
+                     f"ports up to {ports[-1]}, beyond {PORT_RANGE[1]}: choose a lower "
+                     "--first-port")
     if args.config_only:
         print(haproxy_config(ports, bind=args.bind, port=args.port, stats_port=args.stats_port))
         return 0

@@ -8,13 +8,45 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from .registry import EXPERIMENTS, run_all
 from .report import write_outputs
 from .verdicts import VERDICTS
 
-__all__ = ["TerminalProgress", "main"]
+__all__ = ["TerminalProgress", "main", "out_problem"]
+
+
+def out_problem(path) -> str | None:
+    """Why the report cannot be written to the folder ``path``, or None when it can.
+
+    Checked before anything is computed: ``path`` is a folder, or can be created as
+    one, and a file can be written in it (or in the folder it would be created in).
+    Nothing is left behind.
+    """
+    if not str(path).strip():
+        return "--out is empty: give the folder to write the report in."
+    out = Path(path)
+    if out.exists() and not out.is_dir():
+        return f"--out {path}: an existing file, not a folder. Give a folder (created if missing)."
+    parent = out
+    while not parent.exists():
+        if parent.parent == parent:
+            break
+        parent = parent.parent
+    if not parent.is_dir():
+        return (f"--out {path}: {parent} is a file, so the folder cannot be created there. "
+                "Give another folder.")
+    try:
+        with tempfile.TemporaryFile(dir=parent):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        where = "the folder" if parent == out else f"{parent}, where the folder would be created"
+        return f"--out {path}: cannot write in {where} ({reason}). Give a writable folder."
+    return None
 
 
 class TerminalProgress:
@@ -52,6 +84,9 @@ def main(argv=None):
                         help="embed plotly.js in every HTML file (default, works offline) or "
                              "link it from a CDN (small files)")
     args = parser.parse_args(argv)
+    problem = out_problem(args.out)
+    if problem is not None:  # before the minutes of computing, not after them
+        parser.error(problem)
     only = [k.strip() for k in args.only.split(",") if k.strip()] or None
     bar = TerminalProgress()
     start = time.perf_counter()
@@ -62,8 +97,12 @@ def main(argv=None):
         parser.error(str(exc))
     bar.close()
     total = time.perf_counter() - start
-    out = write_outputs(results, args.out, quick=args.quick, total_seconds=total,
-                        plotlyjs=True if args.plotlyjs == "inline" else "cdn")
+    try:
+        out = write_outputs(results, args.out, quick=args.quick, total_seconds=total,
+                            plotlyjs=True if args.plotlyjs == "inline" else "cdn")
+    except OSError as exc:  # the folder changed, or the disk filled, while computing
+        parser.error(f"could not write the report in {args.out}: "
+                     f"{exc.strerror or type(exc).__name__} ({exc.filename or args.out}).")
     counts = {v: sum(c.verdict == v for r in results for c in r.checks) for v in VERDICTS}
     print(f"{len(results)} experiments in {total:.1f} s: {counts['reproduced']} checks "
           f"reproduced, {counts['close']} close, {counts['differs']} differ. "

@@ -4,6 +4,13 @@ Sparse kernel PCA (Hussain & Shawe-Taylor), kernel matching pursuit
 (Vincent & Bengio), their generalisation bounds, approximate eigenvalues
 (Nystroem, Marukatat's empirical-kernel-map method) and sparse kernel CCA.
 
+One module per idea: ``kernels``; ``skpca`` (sparse kernel PCA); ``kmp`` (a package:
+kernel specifications, the dictionary, the step engine, the estimators, replay);
+``bounds`` and ``curves``; ``spectrum`` (exact eigenvalues, and every eigenvalue
+method's name), ``nystrom``, ``ekm`` and ``cholesky`` (the approximations); ``kcca``.
+The private ``_arguments`` (argument checks and limits), ``_validation`` (kernel-matrix
+checks and :func:`validated_kernel`), ``_linalg`` and ``_losses`` serve them all.
+
 ``import mpcore`` needs only numpy, scipy and scikit-learn; the plotly
 figures live in :mod:`mpcore.plots`, imported explicitly.
 """
@@ -36,26 +43,30 @@ from .kmp import (
 from .kcca import KCCAStep, SparseKCCA, canonical_correlations, kcca_steps
 from .skpca import SKPCAStep, SparseKPCA, greedy_steps, greedy_steps_from_data
 from .spectrum import (
-    EKMPerturbation,
     LanczosBudgetExceeded,
-    ekm_eigenpairs,
-    ekm_eigenvalues,
-    ekm_perturbation_bound,
-    ekm_sketch,
     exact_eigenpairs,
     exact_eigenvalues,
-    incomplete_cholesky,
+    relative_error,
+    subspace_distance,
+    Tridiagonal,
+    tridiagonal_form,
+)
+from .nystrom import (
     nystrom_eigenpairs,
     nystrom_eigenvalues,
     nystrom_indices,
     nystrom_nested_eigenvalues,
     random_indices,
     random_order,
-    relative_error,
-    subspace_distance,
-    Tridiagonal,
-    tridiagonal_form,
 )
+from .ekm import (
+    EKMPerturbation,
+    ekm_eigenpairs,
+    ekm_eigenvalues,
+    ekm_perturbation_bound,
+    ekm_sketch,
+)
+from .cholesky import incomplete_cholesky
 
 __all__ = [
     "kernel_matrix", "kernel_diag", "sigma_to_gamma", "gamma_to_sigma", "center_kernel",

@@ -20,14 +20,14 @@ import math
 
 import numpy as np
 
-from ._validation import (
+from ._arguments import (
     MAX_ABS_VALUE,
-    PSD_NEG_RATIO,
     check_array_data,
     check_positive_float,
     check_positive_int,
     check_probability,
 )
+from ._validation import PSD_NEG_RATIO
 
 __all__ = ["compression_bound", "compression_terms", "kpca_bound", "kpca_terms", "kmp_bound",
            "NEGATIVE_TOL"]

@@ -27,11 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._linalg import top_eigh
-from ._validation import (
-    check_array_data,
-    check_positive_int,
-    check_probability,
-)
+from ._arguments import check_array_data, check_positive_int, check_probability
 from .bounds import (  # compression_terms, kpca_terms: re-exported (their home is bounds)
     _check_nonnegative,
     compression_bound,

@@ -57,21 +57,23 @@ import warnings
 
 from sklearn.exceptions import ConvergenceWarning
 
-from ._validation import (
-    DIAG_TOL,
+from ._arguments import (
     KERNELS,
     MAX_ABS_VALUE,
-    PSD_NEG_RATIO,
     check_array_data,
     check_kernel_name,
     check_parameters,
     check_positive_float,
     check_positive_int,
+    named_validation,
+    precheck_estimator_input,
+)
+from ._validation import (
+    DIAG_TOL,
+    PSD_NEG_RATIO,
     check_psd_diag,
     check_psd_matrix,
     check_square_kernel,
-    named_validation,
-    precheck_estimator_input,
 )
 from ._linalg import cholesky_with_jitter, pearson
 from .kernels import MAX_DEGREE, check_psd_kernel, kernel_matrix
@@ -587,6 +589,15 @@ class SparseKCCA(BaseEstimator):
         return self.fit(X, Y).transform(X, Y)
 
     def score(self, X, Y):
-        """Pearson correlation of the leading canonical pair on (X, Y)."""
+        """Pearson correlation of the leading canonical pair on (X, Y).
+
+        X and Y are paired row by row (unlike :meth:`transform`, which maps each
+        view alone): they must hold the same number of rows.
+        """
         U, V = self.transform(X, Y)
+        if U.shape[0] != V.shape[0]:
+            raise ValueError(
+                f"score(X, Y): X has {U.shape[0]} rows and Y has {V.shape[0]}: the views must "
+                "be paired (one row per sample in each) to be correlated."
+            )
         return pearson(U[:, 0], V[:, 0])

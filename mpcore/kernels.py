@@ -18,23 +18,25 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.metrics.pairwise import pairwise_kernels
 
-from ._validation import (
+from ._arguments import (
     KERNELS,
     MAX_ABS_VALUE,
     MAX_KERNEL_VALUE,
     MIN_KERNEL_VALUE,
-    PSD_CHECK_MAX_M,
-    PSD_NEG_RATIO,
     check_array_data,
     check_finite_float,
     check_kernel_name,
     check_kernel_size,
     check_positive_float,
     check_positive_int,
+    sigmoid_message,
+)
+from ._validation import (
+    PSD_CHECK_MAX_M,
+    PSD_NEG_RATIO,
     check_square_kernel,
     eigen_report,
     matrix_psd,
-    sigmoid_message,
 )
 
 __all__ = ["kernel_matrix", "kernel_diag", "sigma_to_gamma", "gamma_to_sigma", "center_kernel",

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.base import clone
 
-from mpcore._validation import _short, check_array_data
+from mpcore._arguments import _short, check_array_data
 from mpcore.kmp import KMPClassifier, KMPRegressor, pursuit, staged_values
 
 __all__ = ["PathCurves", "KMPCurves", "kmp_curves"]

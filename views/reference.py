@@ -13,7 +13,7 @@ import numpy as np
 from sklearn.metrics import confusion_matrix, r2_score
 from sklearn.svm import SVC, SVR
 
-from mpcore._validation import _short, check_array_data, check_positive_float
+from mpcore._arguments import _short, check_array_data, check_positive_float
 from mpcore.kernels import kernel_matrix
 
 __all__ = ["SVR_EPSILON_STD", "SVMReference", "svm_reference", "scores", "confusion_by_class"]

@@ -14,7 +14,8 @@ import numpy as np
 from scipy.sparse.linalg import ArpackError
 
 from mpcore.plots._spectrum import EKM_SERIES, EXACT, NYSTROM_SERIES
-from mpcore.spectrum import ABS_EIGENVALUES_MEMO, tridiagonal_form
+from mpcore.ekm import ABS_EIGENVALUES_MEMO
+from mpcore.spectrum import tridiagonal_form
 from mpcore import (
     LanczosBudgetExceeded,
     ekm_eigenpairs,

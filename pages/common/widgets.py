@@ -336,7 +336,7 @@ def _csv_upload():
     """Upload through datasets.from_csv; errors keep the previous valid upload."""
     up = st.file_uploader("Numeric CSV with a header row",
                           type=["csv", "txt"], key="csv.file",
-                          help=f"At most {datasets.MAX_ROWS} rows, {datasets.MAX_COLS} columns, "
+                          help=f"At most {MAX_APP_SAMPLES} rows, {datasets.MAX_COLS} columns, "
                                f"{datasets.MAX_BYTES // 1024 // 1024} MB. Numbers only.")
     ss = st.session_state
     if up is not None:

@@ -216,9 +216,10 @@ def test_csv_values_beyond_the_kernel_range_are_refused():
         from_csv(b"a,b\n1,1e300\n2,3\n")
 
 
-def test_csv_semicolon_files_get_a_hint():
-    with pytest.raises(ValueError, match="commas"):
-        from_csv(b"a;b\n1;2\n3;4\n")
+def test_csv_semicolon_files_are_read_with_a_note():
+    with pytest.warns(DataWarning, match="not commas"):
+        d = from_csv(b"a;b\n1;2\n3;4\n")
+    assert d.X.tolist() == [[1.0, 2.0], [3.0, 4.0]]
 
 
 def test_gaussian_toy_negative_count_is_refused():

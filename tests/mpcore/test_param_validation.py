@@ -17,7 +17,7 @@ from sklearn.utils._param_validation import (
     make_constraint,
 )
 
-from mpcore._validation import check_parameters
+from mpcore._arguments import check_parameters
 from mpcore.kcca import SparseKCCA
 from mpcore.kmp import KMPClassifier, KMPRegressor
 from mpcore.skpca import SparseKPCA

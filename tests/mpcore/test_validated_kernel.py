@@ -125,7 +125,7 @@ def test_a_pickled_matrix_keeps_its_checks_and_none_of_its_memos(seed, m, kernel
 def test_eq3s_square_of_k_is_exactly_symmetric_and_is_k_times_k(order, m):
     """K @ K for Eq. 3 comes from one symmetric product (K @ K.T): exactly symmetric, and
     K @ K to rounding, whichever memory order K has (a Fortran-ordered K also works)."""
-    from mpcore.spectrum import _symmetric_square
+    from mpcore.ekm import _symmetric_square
 
     K = np.asarray(_gram(m, m), order=order)
     KK = _symmetric_square(validated_kernel(K))
@@ -141,7 +141,7 @@ def test_lanczos_spectral_norm_is_the_dense_one(seed, m, scale):
     ``m`` counts rows past the size where Lanczos takes over."""
     from scipy.linalg import eigvalsh
 
-    from mpcore.spectrum import SPECTRAL_NORM_EIGSH_MIN_M, _spectral_norm
+    from mpcore.ekm import SPECTRAL_NORM_EIGSH_MIN_M, _spectral_norm
 
     m += SPECTRAL_NORM_EIGSH_MIN_M
 
@@ -152,17 +152,17 @@ def test_lanczos_spectral_norm_is_the_dense_one(seed, m, scale):
 
 
 def _counting_sketch(monkeypatch):
-    """Count mpcore.spectrum._sketch's calls (each draws and multiplies one sketch)."""
-    import mpcore.spectrum as spectrum
+    """Count mpcore.ekm._sketch's calls (each draws and multiplies one sketch)."""
+    import mpcore.ekm as ekm
 
     calls = []
-    real = spectrum._sketch
+    real = ekm._sketch
 
     def counted(K, q, sketch, random_state):
         calls.append((sketch, q))
         return real(K, q, sketch, random_state)
 
-    monkeypatch.setattr(spectrum, "_sketch", counted)
+    monkeypatch.setattr(ekm, "_sketch", counted)
     return calls
 
 
@@ -233,7 +233,7 @@ def test_kept_sketches_stay_within_their_budget(qs, sketch):
     can be written."""
     from mpcore import ekm_sketch
     from mpcore._validation import RECENT_BYTES_FRACTION
-    from mpcore.spectrum import SKETCH_MEMO
+    from mpcore.ekm import SKETCH_MEMO
 
     V = validated_kernel(_gram(3, 30))
     for q in qs:
