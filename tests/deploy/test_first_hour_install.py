@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: What ``pip install`` reads of the repository, and the ignore rules under test.
 COPIED = ("pyproject.toml", "README.md", "mpcore", "datasets", ".gitignore")
 

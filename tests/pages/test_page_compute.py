@@ -29,7 +29,7 @@ from pages.common.widgets import data_choice, kernel_choice
 
 pytestmark = pytest.mark.slow
 
-#: Small data, as the page loops use (tests/test_pages.SMALL_N).
+#: Small data, as the page loops use (tests/pages/test_pages.SMALL_N).
 N = 60
 #: Nystroem rules whose k columns are the first k of k + 1 (views.spectrum.error_curves).
 NESTED = ("skpca", "cholesky")
