@@ -67,7 +67,7 @@ if present:  # a 16:9 screen: the controls beside the figure, which gets the who
     figure_box, reserve = fig_col, 90
 else:
     # halves: at 1280x720 with the sidebar open, Play and Pause stay on one line and the
-    # figure starts on the first screen (tests/test_browser_layout.py)
+    # figure starts on the first screen (tests/browser/test_browser_layout.py)
     top_left, top_right = st.columns(2)
     with top_left:
         step_buttons(KCCA, n_steps, wrap=True)

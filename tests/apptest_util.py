@@ -14,10 +14,13 @@ RUN_TIMEOUT = 180
 
 
 def open_app_page(page, params=None, state=None, timeout=RUN_TIMEOUT) -> AppTest:
-    """A fresh session on ``page``, opened with URL ``params`` and session ``state``."""
+    """A fresh session on ``page`` (None: the app's first page), opened with URL ``params``
+    and session ``state``; the app's first page ran without an exception."""
     at = AppTest.from_file(str(APP), default_timeout=timeout)
     at.run()
-    at.switch_page(page)
+    assert not at.exception, [(e.value, getattr(e, "stack_trace", "")) for e in at.exception]
+    if page is not None:
+        at.switch_page(page)
     for key, val in (params or {}).items():
         at.query_params[key] = str(val)
     for key, val in (state or {}).items():
@@ -78,6 +81,19 @@ def widget(at, kind, key, default=None):
     """Value of the widget ``key`` (``default`` when it is not drawn)."""
     found = [w for w in getattr(at, kind) if w.key == key]
     return found[0].value if found else default
+
+
+def data_settings(at) -> dict:
+    """The data and kernel controls the data pages share (pages/common/widgets.SHARED), by
+    name: the value shown, or the control's default where the page does not draw it."""
+    return dict(
+        dataset=widget(at, "selectbox", "dataset"), n=widget(at, "slider", "n"),
+        noise=widget(at, "slider", "noise"), ratio=widget(at, "slider", "ratio", 10.0),
+        seed=widget(at, "number_input", "seed"), std=widget(at, "checkbox", "std", True),
+        kernel=widget(at, "selectbox", "kernel"), sigma=widget(at, "select_slider", "sigma"),
+        gamma=widget(at, "select_slider", "gamma", 0.1),
+        degree=widget(at, "slider", "degree", 3), coef0=widget(at, "select_slider", "coef0", 1.0),
+    )
 
 
 # ---------------------------------------------------------------- independent references

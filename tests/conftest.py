@@ -45,7 +45,8 @@ def small_X(rng):
 # ``slow`` (more than about a second on a 2-core machine; measured with --durations).
 # ``python -m pytest`` runs every tier; ``-m "not slow and not browser"`` is the quick
 # loop. Tests are marked slow in their own file with ``@pytest.mark.slow`` or here, by
-# file and name (every parametrisation of the test).
+# file and name (every parametrisation of the test; a file's name is unique across the
+# folders of tests/, as pytest's default import mode needs).
 
 SLOW = {
     "test_page_kcca.py": {"test_every_control_at_its_extremes",

@@ -17,7 +17,7 @@ the graph in place, where ``st.plotly_chart`` mounted a new element and drew it 
 a figure of another shape (a phone's layout after the wide one) gets a new graph. The graph
 is computed again only when its data changed (:func:`data_key`): a new Play speed redraws
 the Play button, not the panels.
-``tests/test_browser_charts.py`` checks that the bundle is the plotly.js of the installed
+``tests/browser/test_browser_charts.py`` checks that the bundle is the plotly.js of the installed
 plotly package, that it has every trace type the app's figures use and draws them as the
 full bundle does, and that a chart page loads no other plotly.js.
 
@@ -49,7 +49,7 @@ from .phone import is_narrow
 
 #: What Streamlit (1.67) lays over a chart's ``layout.template`` for ``theme="streamlit"``,
 #: under this app's ``.streamlit/config.toml`` (light, base font 17 px, text #12110F), as
-#: read from the browser. ``tests/test_browser_charts.py`` reads it again from the running
+#: read from the browser. ``tests/browser/test_browser_charts.py`` reads it again from the running
 #: Streamlit and fails if it has changed.
 STREAMLIT_LOOK = {
     "font": {
