@@ -12,7 +12,7 @@ resolves in plotly.js exactly as the templated one is checked in a real browser
 
 from __future__ import annotations
 
-import base64
+
 import json
 
 import numpy as np
@@ -21,6 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hst
 
+from chart_util import decode
 from fuzz_util import N_EXAMPLES
 from mpcore.plots import deep_merge
 from pages.common.charts import STREAMLIT_LOOK, chart_figure
@@ -37,11 +38,6 @@ def _arrays_in(obj) -> list:
     if isinstance(obj, (list, tuple)):
         return [a for v in obj for a in _arrays_in(v)]
     return []
-
-
-def _decoded(spec) -> np.ndarray:
-    a = np.frombuffer(base64.b64decode(spec["bdata"]), dtype=np.dtype(spec["dtype"]))
-    return a.reshape([int(s) for s in spec["shape"].split(",")]) if "shape" in spec else a
 
 
 def _leaves(obj, path=()):
@@ -86,7 +82,7 @@ def test_plain_arrays_hold_exactly_the_typed_values(app_figure):
             if isinstance(value, dict) and "bdata" in value:
                 # float32 values become the float64 numbers equal to them, no rounding
                 np.testing.assert_array_equal(np.asarray(_at(ours, path), dtype=float),
-                                              _decoded(value).astype(float), err_msg=str(path))
+                                              decode(value, dtype=None).astype(float), err_msg=str(path))
                 checked += 1
     assert checked >= 5
 

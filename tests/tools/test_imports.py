@@ -149,7 +149,6 @@ def test_importing_the_caches_starts_no_process():
             "children = [t for t in os.listdir(f'/proc/{me}/task')\n"
             "            if open(f'/proc/{me}/task/{t}/children').read().split()]\n"
             "print(len(children))\n")
-    root = Path(__file__).resolve().parents[1]
-    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "0", out.stdout
