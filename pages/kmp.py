@@ -23,6 +23,7 @@ from mpcore.plots import (
 )
 from pages.common import cached
 from pages.common.charts import plotly_chart
+from pages.common.explain import explain_box
 from pages.common.fit import LABEL_TABLE_KEY
 from pages.common.schemas import ALL, FITTING, KMP, KMP_TABS, LOSS
 from pages.common.share import (
@@ -55,6 +56,7 @@ from pages.common.widgets import (
     show_notes,
     sync,
 )
+from views import explain
 from views.kmp import path_of
 from views.kmp_quiz import reveal_lines
 from views.reference import confusion_by_class, scores
@@ -279,6 +281,9 @@ with tabs[0]:
                                "scores only the part of each function orthogonal to those "
                                "already chosen, and a tiny orthogonal part can still match the "
                                "noise. Back-fitting or a smaller σ keeps the weights moderate.")
+            if not present:
+                explain_box(explain.kmp_lines(fig, j=j, n_basis=k_model, fitting=fitting,
+                                              loss=loss, live=_live_lines()[j - 1]))
         with right:
             live = _live_lines()
             timeline(KMP, n_steps=k_model, lines=live)

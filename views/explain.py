@@ -11,11 +11,13 @@ The jargon a student meets on the pages is explained once, in :data:`GLOSSARY`.
 from __future__ import annotations
 
 import base64
+import re
 
 import numpy as np
 
-__all__ = ["GLOSSARY", "legend_names", "trace_values", "glossary_lines", "skpca_lines",
-           "bounds_lines", "kcca_lines", "kmp_lines", "figure_lines"]
+__all__ = ["GLOSSARY", "legend_names", "trace_values", "glossary_lines", "meaning",
+           "figure_lines", "axes_lines", "skpca_lines", "bounds_lines", "kcca_lines",
+           "kmp_lines", "generic_lines"]
 
 #: Plain-words meaning of the terms the pages use without defining them.
 GLOSSARY = {
@@ -58,12 +60,17 @@ def glossary_lines(*terms: str) -> list[str]:
     return [f"{t}: {GLOSSARY[t]}" for t in terms]
 
 
+def as_dict(fig) -> dict:
+    """A figure as a dict: a plotly dict as it is, a ``go.Figure`` through its JSON form."""
+    return fig.to_plotly_json() if hasattr(fig, "to_plotly_json") else fig
+
+
 def legend_names(fig: dict, *, hidden: bool = False) -> list[str]:
     """The names of a figure dict's traces, in order, each once: those in its legend (a trace
     without ``showlegend`` is in it) and, with ``hidden``, also the named ones kept out of it
     (markers explained in words rather than in the legend)."""
     names = []
-    for trace in fig.get("data", []):
+    for trace in as_dict(fig).get("data", []):
         name = trace.get("name")
         if not name or name in names:
             continue
@@ -86,15 +93,38 @@ def trace_values(fig: dict, name: str, key: str = "y") -> np.ndarray:
     raise KeyError(f"The figure has no trace named {name!r}.")
 
 
+def meaning(name: str, meanings: dict) -> str | None:
+    """The meaning of a trace name: that of the longest key of ``meanings`` it contains."""
+    key = max((k for k in meanings if k in name), key=len, default=None)
+    return None if key is None else meanings[key]
+
+
 def figure_lines(fig: dict, meanings: dict, *, hidden: bool = False) -> list[str]:
-    """One line per named trace of ``fig``: "name: meaning", the meaning looked up by the
-    longest key of ``meanings`` the name starts with (a plain "name: a curve of this
-    figure" if none does, so that every trace is at least named)."""
-    lines = []
-    for name in legend_names(fig, hidden=hidden):
-        key = max((k for k in meanings if name.startswith(k)), key=len, default=None)
-        lines.append(f"{name}: {meanings[key] if key is not None else 'a curve of this figure.'}")
-    return lines
+    """One line per named trace of ``fig``: "name: meaning" (:func:`meaning`; a plain "name:
+    a series of this figure" if none fits, so that every trace is at least named)."""
+    return [f"{name}: {meaning(name, meanings) or 'a series of this figure.'}"
+            for name in legend_names(fig, hidden=hidden)]
+
+
+def _plain(text) -> str:
+    """An axis or panel title without its HTML (sub- and superscripts, line breaks)."""
+    text = re.sub(r"<br\s*/?>", " ", str(text or ""))
+    return re.sub(r"<[^>]+>", "", text).strip()
+
+
+def axes_lines(fig: dict) -> list[str]:
+    """One line naming the titled axes of a figure dict, panel by panel ("x: ..., y: ...")."""
+    layout = as_dict(fig).get("layout", {})
+    titles = {}
+    for key, axis in layout.items():
+        found = re.fullmatch(r"([xy])axis(\d*)", key)
+        title = axis.get("title") if found and isinstance(axis, dict) else None
+        title = title.get("text") if isinstance(title, dict) else title
+        if title:
+            titles.setdefault(int(found.group(2) or 1), {})[found.group(1)] = _plain(title)
+    parts = [", ".join(f"{a} = {t[a]}" for a in "xy" if a in t)
+             + (f" (panel {n})" if len(titles) > 1 else "") for n, t in sorted(titles.items())]
+    return ["Axes: " + "; ".join(parts) + "."] if parts else []
 
 
 def _f(x) -> str:
@@ -142,7 +172,7 @@ def skpca_lines(steps, j: int, fig: dict, *, m: int) -> list[str]:
     ]
     if heat_shown:
         lines.append("Deflated-kernel panel: the matrix K̂ after the step on the shown points "
-                     "(red positive, blue negative, white 0); the outlined row and column are "
+                     "(blue positive, red negative, white 0); the outlined row and column are "
                      "the chosen point's, emptied by the step.")
     else:
         lines.append(f"Deflated-kernel panel: not drawn (m = {m} would send m² numbers per "
@@ -151,7 +181,8 @@ def skpca_lines(steps, j: int, fig: dict, *, m: int) -> list[str]:
                  f"points j. Theorem 1: each step lowers it by the chosen quotient; here "
                  f"{_f(before)} − {_f(s.trace_residual)} = {_f(q[s.index])}.")
     for name in legend_names(fig, hidden=True):
-        if name not in SKPCA_CURVES:
+        what = meaning(name, SKPCA_CURVES)
+        if what is None:
             continue
         try:
             v = trace_values(fig, name)
@@ -159,36 +190,49 @@ def skpca_lines(steps, j: int, fig: dict, *, m: int) -> list[str]:
             continue
         at = (f" At j = {j}: {_f(v[min(j, v.size - 1)])}." if name != "current step j"
               and v.size else "")
-        lines.append(f"{name}: {SKPCA_CURVES[name]}{at}")
+        lines.append(f"{name}: {what}{at}")
     lines += glossary_lines("Rayleigh quotient", "deflation")
     return lines
 
 
 # ------------------------------------------------------------------ bounds
 
-#: What each curve of the bounds figure is.
+#: What each series of the bounds figure is (matched on a part of its name).
 BOUNDS_CURVES = {
-    "compression bound": "Corollary 1: the mean residual of the points outside the compression "
-                         "set plus the price of choosing t of m points; its lowest point is k*.",
+    "compression bound": "Corollary 1: the mean residual of the m − t points outside the "
+                         "compression set plus the price of choosing t of m points; its lowest "
+                         "point k* is the number of dimensions it recommends.",
     "KPCA bound": "Theorem 6.14: the eigenvalue tail plus a penalty growing like √(t+1); it "
-                  "bounds exact kernel PCA.",
+                  "bounds exact kernel PCA, not the sparse basis.",
     "test residual": "the mean squared distance of held-out points from the span of the first "
-                     "k chosen points (what the bounds promise to bound).",
-    "train residual": "the same on the training points.",
-    "trivial": "R, the largest κ(x, x): a bound at or above it says nothing.",
+                     "k chosen points: what the bounds promise to bound.",
+    "training residual": "the same on the training points (always the lower of the two).",
+    "Cor. 1 term": "the compression bound's penalty alone at t = k: the price of a larger "
+                   "compression set.",
+    "Thm 6.14 term": "the KPCA bound's penalty alone at t = k.",
+    "trivial level": "R = max κ(x, x): no residual exceeds it, so a bound at or above it says "
+                     "nothing.",
+    "compression bound minimum": "the marker at the compression bound's lowest point (its "
+                                 "k*), labelled with its value.",
+    "KPCA bound minimum": "the marker at the KPCA bound's lowest point, labelled with its value.",
+    "published": "the k* the paper reports, for comparison.",
 }
 
 
 def bounds_lines(c, fig: dict, *, delta: float) -> list[str]:
-    """The bounds figure: its axes, every curve (names read from ``fig``) and the minima of
+    """The bounds figure: its axes, every series (names read from ``fig``) and the minima of
     the run ``c`` (a :class:`mpcore.curves.BoundCurves`)."""
     kc, kk = c.k_star_compression, c.k_star_kpca
-    lines = [f"x: the number k of basis vectors (chosen points); y: residual, a squared "
-             f"feature-space distance (0 = explained, R = {_f(c.trivial)} = as bad as it gets).",
+    lines = [f"x: the number k of basis vectors (the size of the compression set); y: the mean "
+             f"residual, a squared feature-space distance (0 = explained; R = {_f(c.trivial)} "
+             "is as bad as it gets).",
              f"Compression bound lowest at k* = {kc} ({_f(c.min_compression)}); KPCA bound "
              f"lowest at k = {kk} ({_f(c.min_kpca)}); the test residual at k* is "
-             f"{_f(c.test_residual[kc - 1])}. Each holds with probability at least "
-             f"{1 - delta:.0%} (δ = {delta:g})."]
+             f"{_f(c.test_residual[kc - 1])}. Each bound holds with probability at least "
+             f"{1 - delta:.0%} (δ = {delta:g}).",
+             "Why the number of chosen points bounds the error: the model is rebuilt from the "
+             "k chosen points alone, so the other m − k points are a test set it never used; "
+             "the bound pays only for which k of the m points were chosen."]
     lines += figure_lines(fig, BOUNDS_CURVES, hidden=True)
     lines += glossary_lines("compression set")
     return lines
@@ -196,64 +240,84 @@ def bounds_lines(c, fig: dict, *, delta: float) -> list[str]:
 
 # ------------------------------------------------------------------ sparse KCCA
 
+#: What each trace of the sparse-KCCA figure is.
+KCCA_TRACES = {
+    "view X": "panel 1: the points in view X (z on an arc), coloured by the latent z.",
+    "view Y": "panel 2: the same points in view Y (z wound twice round a circle), same colours.",
+    "chosen pairs": "rings: the chosen pairs, numbered in order, at the same index in both "
+                    "views.",
+    "canonical projections": "panel 3: each point's projection on view X's canonical direction "
+                             "(x) against view Y's (y); on a line when the views agree.",
+    "quotient ρᵢ": "panel 4: every candidate's quotient (how alike its two deflated kernel "
+                   "columns are, a cosine) against its latent z.",
+    "argmax (chosen)": "the star: the candidate the step chose.",
+    "ρ (with τ)": "panel 5: the regularised canonical correlation against the number of pairs.",
+    "train corr.": "panel 5: the correlation of the projections on the training points.",
+    "held-out corr.": "panel 5: the same on held-out points; a gap to the training curve means "
+                      "the kept pairs fit noise.",
+    "current step": "the marker at the step shown.",
+}
+
 
 def kcca_lines(view: dict, j: int, fig: dict) -> list[str]:
     """The five panels of the sparse-KCCA figure at step ``j``, with that step's numbers."""
     s = view["steps"][j - 1]
-    lines = [
-        "View X and view Y panels: the same points in two views of one latent variable z; the "
-        "colour is z (the same colour in both views is the same point). Rings: the chosen pairs, "
-        f"numbered in order ({', '.join(str(t.index) for t in view['steps'][:j])}).",
-        "Projections panel: each point's projection on the canonical direction of view X "
-        "against view Y; on a line when the two views agree.",
-        f"Quotients panel: for every candidate pair, how alike its two deflated kernel columns "
-        f"are (a cosine). The chosen pair of step {j} is {s.index}, quotient "
-        f"{_f(s.quotients[s.index])}.",
-        f"Correlation panel: the canonical correlation against the number of pairs, on the "
-        f"training points ({_f(view['train'][j - 1])} at step {j}) and held out "
-        f"({_f(view['test'][j - 1])}); a gap means the kept pairs fit noise.",
-    ]
-    lines += figure_lines(fig, {}, hidden=False) if legend_names(fig) else []
+    lines = [f"Step {j}: pair {s.index} chosen, quotient {_f(s.quotients[s.index])}; chosen so "
+             f"far: {', '.join(str(t.index) for t in view['steps'][:j])}. Regularised ρ = "
+             f"{_f(view['rho'][j - 1])}; correlation on the training points "
+             f"{_f(view['train'][j - 1])}, held out {_f(view['test'][j - 1])}."]
+    lines += axes_lines(fig)
+    lines += figure_lines(fig, KCCA_TRACES, hidden=True)
     lines += glossary_lines("deflation")
     return lines
 
 
 # ------------------------------------------------------------------ KMP
 
-
 #: What the named traces of the KMP figures are.
 KMP_TRACES = {
-    "train": "training points, coloured by class or target.",
-    "test": "held-out points.",
-    "basis": "the chosen basis points (the compression set), numbered in order.",
-    "chosen": "the point the step chose.",
-    "decision": "the decision surface f(x): colour is the model's value, the black line f = 0.",
-    "SVM": "the support vector machine fitted on the same data, for comparison.",
-    "support": "the SVM's support vectors.",
-    "train error": "error on the training points against the number of basis functions.",
-    "test error": "error on held-out points: where it turns up, more basis functions fit noise.",
-    "validation": "error on the validation part (the stopping rule's choice).",
-    "bound": "Theorem 3's bound on the test error (no validation set needed).",
+    "decision value": "the background colour: the model's value f(x) at every place (one "
+                      "colour per sign, paler near 0).",
+    "boundary": "the black line f(x) = 0: the decision boundary.",
+    "class": "training points of that class (filled).",
+    ", test": "held-out points of that class (hollow): never used in the fit.",
+    "basis points": "rings: the chosen basis points (the compression set), numbered in order.",
+    "newest basis point": "the point the step shown added.",
+    "prediction": "the model's prediction.",
+    "target": "the true values.",
 }
+
+#: What each fitting mode refits after choosing a kernel function.
+REFITS = {"basic": "only the new weight (the old ones stay, so a point can be picked again)",
+          "backfit": "every weight after each step (back-fitting: orthogonal matching pursuit)",
+          "prefit": "every weight for every candidate before choosing it (pre-fitting: the "
+                    "best choice, the slowest)"}
 
 
 def kmp_lines(fig: dict, *, j: int, n_basis: int, fitting: str, loss: str,
-              chosen=(), scores=None) -> list[str]:
-    """The kernel-matching-pursuit figure at step ``j``: axes, the traces it draws (names read
-    from ``fig``), what the fitting mode refits, and the step's train and test scores."""
-    refit = {"basic": "only the new weight (the old ones stay: a point can be picked again)",
-             "backfitting": "every weight after each step (orthogonal matching pursuit)",
-             "prefitting": "every weight for every candidate before choosing it (slowest, best "
-                           "choice)"}
+              live=()) -> list[str]:
+    """The kernel-matching-pursuit figure at step ``j``: what the step did and scored
+    (``live``: the page's lines of that step), the axes and every trace (read from ``fig``),
+    and what the fitting mode refits."""
     lines = [f"Step {j} of {n_basis}: each step adds one kernel function κ(xᵢ, ·) centred on a "
-             f"training point, fitted with the {loss} loss; {fitting} fitting refits "
-             f"{refit.get(fitting, 'the weights')}."]
-    if len(chosen):
-        lines.append("Basis points so far (training indices, −1 = constant): "
-                     + ", ".join(str(int(i)) for i in list(chosen)[:j]) + ".")
-    if scores is not None:
-        a, b = scores
-        lines.append(f"At this step: training score {_f(a)}, test score {_f(b)}.")
-    lines += figure_lines(fig, KMP_TRACES, hidden=False)
+             f"training point, fitted with the {loss} loss; this fitting ({fitting}) refits "
+             f"{REFITS.get(fitting, 'the weights')}."]
+    if live:
+        lines.append(f"At step {j}: " + "; ".join(str(x) for x in live) + ".")
+    lines += axes_lines(fig)
+    lines += figure_lines(fig, KMP_TRACES, hidden=True)
     lines += glossary_lines("compression set")
+    return lines
+
+
+# ------------------------------------------------------------------ any figure
+
+
+def generic_lines(fig: dict, meanings: dict | None = None, checks=()) -> list[str]:
+    """Any figure: its axes, every named trace (with a meaning when ``meanings`` has one) and
+    the published-against-ours numbers of ``checks`` (objects with ``claim``, ``published``
+    and ``ours``)."""
+    known = {**BOUNDS_CURVES, **KMP_TRACES, **SKPCA_CURVES, **(meanings or {})}
+    lines = axes_lines(fig) + figure_lines(fig, known)
+    lines += [f"{c.claim}: published {c.published}, here {c.ours}." for c in checks]
     return lines
