@@ -211,7 +211,7 @@ def nystrom_eigenvalues(K, indices, n):
 
     See Also
     --------
-    nystrom_indices : the three subset rules.
+    nystrom_indices : the subset rules.
     """
     K = _check_psd(K)
     n = check_positive_int(n, "n", maximum=K.shape[0])

@@ -21,8 +21,9 @@ from views import spectrum_explain
 st.title("Approximate vs exact eigenvalues")
 st.caption("Hussain & Shawe-Taylor (2008), Eq. 5 (Nyström on chosen columns); Marukatat (2016), "
            "Algorithm 1 and Eq. 3 (the empirical kernel map, sketched); Shawe-Taylor & Cristianini "
-           "(2004), Code Fragment 5.4 (incomplete Cholesky). Every number below comes from one run "
-           "on the same kernel matrix K.")
+           "(2004), Code Fragment 5.4 (incomplete Cholesky); Chen, Epperly, Tropp & Webber "
+           "(arXiv:2207.06503), Algorithm 1 (randomly pivoted Cholesky). Every number below "
+           "comes from one run on the same kernel matrix K.")
 
 state = sync(SPECTRUM)
 with st.sidebar:

@@ -353,7 +353,7 @@ def errors_at(run: dict) -> dict:
 def error_curves(K, seed: int, n_eig: int, k_max: int, *,
                  bound_grid_max_m: int = SPECTRUM_BOUND_GRID_MAX_M,
                  exact: dict | None = None) -> dict:
-    """Max relative error over the top n against k (three rules) and q (two sketches).
+    """Max relative error over the top n against k (four rules) and q (two sketches).
 
     The q grid runs from 1 to ``min(m, SPECTRUM_Q_GRID_MAX)``.
 
