@@ -396,6 +396,7 @@ with tabs[1]:
                 # 60 px each, their titles over each other)
                 plotly_chart(phone_grid(cmp["figure"]), key="kmp.cmp",
                              config={"displaylogo": False})
+                explain_box(explain.generic_lines(cmp["figure"]))
                 st.caption(("Colour: each model's decision value, scaled per panel; black line: "
                             "f(x) = 0; " if task == "classification" else "")
                            + "circled: basis points (KMP) or support vectors (SVM)."
@@ -453,6 +454,7 @@ with tabs[2]:
                                 markers=markers, error_title=err_title, exceed_title=ex_title,
                                 bound_title=b_title)
         plotly_chart(fig, key="kmp.curves", config={"displaylogo": False})
+        explain_box(explain.kmp_curves_lines(fig, markers))
         st.caption(
             f"{curves.m} training points, {len(y_te)} test points, {kern.label()}, "
             f"{FITTING[fitting]}, {LOSS[loss]}. Validation error: the same pursuit run on 80% of "

@@ -134,6 +134,7 @@ for i, exp in enumerate(EXPERIMENT_LIST, start=1):
             st.markdown(f"**{literal(title)}**")
             plotly_chart(phone_grid(extra), key=f"reproduce.fig.{exp.key}.{j}",
                          config={"displaylogo": False})
+            explain_box(explain.generic_lines(extra))
         st.markdown("**Published vs ours**")
         checks = pd.DataFrame([dict(verdict=_label(c.verdict), claim=c.claim,
                                     published=c.published, ours=c.ours) for c in res.checks])

@@ -17,7 +17,7 @@ import numpy as np
 
 __all__ = ["GLOSSARY", "legend_names", "trace_values", "glossary_lines", "meaning",
            "figure_lines", "axes_lines", "skpca_lines", "bounds_lines", "kcca_lines",
-           "kmp_lines", "generic_lines"]
+           "kmp_lines", "kmp_curves_lines", "generic_lines"]
 
 #: Plain-words meaning of the terms the pages use without defining them.
 GLOSSARY = {
@@ -283,8 +283,33 @@ KMP_TRACES = {
     ", test": "held-out points of that class (hollow): never used in the fit.",
     "basis points": "rings: the chosen basis points (the compression set), numbered in order.",
     "newest basis point": "the point the step shown added.",
-    "prediction": "the model's prediction.",
-    "target": "the true values.",
+    "KMP fit": "the model's prediction f(x) (regression on one feature).",
+    "α K(x, xᵢ)": "the newest basis functions, each a weighted kernel bump; the fit is their "
+                  "sum.",
+    "constant (bias)": "the constant term of the fit.",
+    "training error": "the error on the training points against the number of basis "
+                      "functions: it only falls.",
+    "test error": "the error on held-out points: where it turns up, more basis functions fit "
+                  "noise.",
+    "validation error": "the pursuit rerun on 80% of the training points, scored on the other "
+                        "20%: what the validation stopping rule watches.",
+    "Theorem 3 bound": "Hussain & Shawe-Taylor's Theorem 3: a bound on the test error from the "
+                       "number of basis functions k and of training errors t, no validation set "
+                       "needed.",
+    "what the bound bounds": "the test error in the form Theorem 3 bounds it.",
+    "training errors outside the basis": "t/m: the training points outside the basis that the "
+                                         "model gets wrong (the t of the bound).",
+    "trivial level": "a bound at or above 1 says nothing.",
+    "validation stop": "where the validation error is lowest (the k validation stopping keeps).",
+    "bound stop": "where the Theorem 3 bound is lowest (stopping without a validation set).",
+    "lowest test error": "the best k in hindsight (uses the test set, so not a stopping rule).",
+    "basis points / support vectors": "circled: the KMP basis points in a KMP panel, the "
+                                      "support vectors in the SVM's: each model's compression "
+                                      "set.",
+    "training points": "the training data.",
+    "fit": "the model's prediction.",
+    "SVM": "the support vector machine on the same data and kernel.",
+    "support": "the SVM's support vectors (its compression set).",
 }
 
 #: What each fitting mode refits after choosing a kernel function.
@@ -310,6 +335,14 @@ def kmp_lines(fig: dict, *, j: int, n_basis: int, fitting: str, loss: str,
     return lines
 
 
+def kmp_curves_lines(fig: dict, markers: dict) -> list[str]:
+    """The KMP error-curves figure: axes, every trace (read from ``fig``) and where each
+    stopping rule stops (``markers``: marker name -> k)."""
+    lines = ["Stopping points here: " + "; ".join(f"{name} at k = {k}"
+                                                  for name, k in markers.items()) + "."]
+    return lines + axes_lines(fig) + figure_lines(fig, KMP_TRACES, hidden=True)
+
+
 # ------------------------------------------------------------------ any figure
 
 
@@ -318,6 +351,6 @@ def generic_lines(fig: dict, meanings: dict | None = None, checks=()) -> list[st
     the published-against-ours numbers of ``checks`` (objects with ``claim``, ``published``
     and ``ours``)."""
     known = {**BOUNDS_CURVES, **KMP_TRACES, **SKPCA_CURVES, **(meanings or {})}
-    lines = axes_lines(fig) + figure_lines(fig, known)
+    lines = axes_lines(fig) + figure_lines(fig, known, hidden=True)
     lines += [f"{c.claim}: published {c.published}, here {c.ours}." for c in checks]
     return lines
