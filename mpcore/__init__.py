@@ -67,6 +67,7 @@ from .ekm import (
     ekm_sketch,
 )
 from .cholesky import incomplete_cholesky
+from .rpcholesky import PartialCholesky, partial_cholesky, rpcholesky
 
 __all__ = [
     "kernel_matrix", "kernel_diag", "sigma_to_gamma", "gamma_to_sigma", "center_kernel",
@@ -80,7 +81,8 @@ __all__ = [
     "nystrom_nested_eigenvalues", "nystrom_indices", "random_indices", "random_order",
     "ekm_eigenvalues",
     "ekm_eigenpairs", "ekm_sketch", "ekm_perturbation_bound", "EKMPerturbation",
-    "LanczosBudgetExceeded", "incomplete_cholesky", "subspace_distance",
+    "LanczosBudgetExceeded", "incomplete_cholesky", "rpcholesky", "partial_cholesky",
+    "PartialCholesky", "subspace_distance",
     "relative_error", "SparseKCCA", "kcca_steps", "KCCAStep", "canonical_correlations",
     "validated_kernel", "ValidatedKernel",
 ]

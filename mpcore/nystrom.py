@@ -4,8 +4,9 @@ From k chosen columns i of an m x m kernel matrix K,
 :math:`\tilde K = K[:,i]K[i,i]^{-1}K[i,:]` (Hussain & Shawe-Taylor [1]_, Eq. 5);
 its eigenvalues come from a k x k matrix in O(m k^2). The subset is chosen
 (:func:`nystrom_indices`) by sparse kernel PCA (Hussain & Shawe-Taylor, Algorithm 1),
-uniformly at random (:func:`random_indices`, :func:`random_order`), or by the pivots
-of an incomplete Cholesky decomposition ([2]_, Code Fragment 5.4, :mod:`mpcore.cholesky`).
+uniformly at random (:func:`random_indices`, :func:`random_order`), by the pivots
+of an incomplete Cholesky decomposition ([2]_, Code Fragment 5.4, :mod:`mpcore.cholesky`),
+or by randomly pivoted Cholesky ([3]_, :mod:`mpcore.rpcholesky`).
 A greedy rule's subsets are nested, so :func:`nystrom_nested_eigenvalues` gives the
 eigenvalues on every prefix from one pass.
 
@@ -17,6 +18,9 @@ References
 .. [1] Z. Hussain, J. Shawe-Taylor. Theory of matching pursuit. NIPS 2008.
 .. [2] J. Shawe-Taylor, N. Cristianini. Kernel Methods for Pattern Analysis.
    Cambridge University Press, 2004.
+.. [3] Y. Chen, E. N. Epperly, J. A. Tropp, R. J. Webber. Randomly pivoted Cholesky:
+   practical approximation of a kernel matrix with few entry evaluations.
+   arXiv:2207.06503.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from ._linalg import pad_zeros, sign_flip, top_eigh
 from ._arguments import check_positive_int, check_random_state_arg, check_seed
 from ._validation import DIAG_TOL, check_psd_matrix, check_square_kernel
 from .cholesky import _incomplete_cholesky
+from .rpcholesky import rpcholesky
 from .skpca import _greedy_checked
 
 __all__ = [
@@ -40,8 +45,9 @@ __all__ = [
     "SUBSET_RULES",
 ]
 
-#: Subset rules accepted by :func:`nystrom_indices`.
-SUBSET_RULES = ("skpca", "random", "cholesky")
+#: Subset rules accepted by :func:`nystrom_indices` ("uniform" is another name of "random":
+#: uniform sampling without replacement, the name randomly pivoted Cholesky's paper uses).
+SUBSET_RULES = ("skpca", "random", "uniform", "cholesky", "rpcholesky")
 
 #: Largest population size m accepted by :func:`random_indices` (a permutation of m
 #: indices is drawn, 8 bytes each).
@@ -86,7 +92,7 @@ def random_indices(m, k, random_state=None):
 
 
 def nystrom_indices(K, k, *, rule="skpca", random_state=None):
-    r"""k column indices for the Nystroem approximation, by one of three rules.
+    r"""k column indices for the Nystroem approximation, by one of four rules.
 
     Parameters
     ----------
@@ -94,14 +100,17 @@ def nystrom_indices(K, k, *, rule="skpca", random_state=None):
     k : int
         Subset size (fewer may be returned by "skpca" or "cholesky" once K is
         fully spanned, i.e. at its numerical rank).
-    rule : {"skpca", "random", "cholesky"}
+    rule : {"skpca", "random", "uniform", "cholesky", "rpcholesky"}
         "skpca": the greedy sparse-KPCA choice (Hussain & Shawe-Taylor,
         Algorithm 1; :func:`mpcore.skpca.greedy_steps`), maximising
-        :math:`(\hat K^2)_{ii}/\hat K_{ii}`; "random": uniform without
-        replacement; "cholesky": incomplete-Cholesky pivots (largest residual
-        diagonal, Code Fragment 5.4).
+        :math:`(\hat K^2)_{ii}/\hat K_{ii}`; "random" (or its other name
+        "uniform"): uniform without replacement, sorted; "cholesky":
+        incomplete-Cholesky pivots (largest residual diagonal, Code Fragment 5.4);
+        "rpcholesky": randomly pivoted Cholesky (Chen, Epperly, Tropp & Webber,
+        Algorithm 1; :func:`mpcore.rpcholesky.rpcholesky`), each pivot drawn with
+        probability proportional to the residual diagonal, in the order drawn.
     random_state : int, RandomState or None
-        Used by "random" only.
+        Used by "random"/"uniform" and "rpcholesky" only.
 
     Returns
     -------
@@ -116,8 +125,10 @@ def nystrom_indices(K, k, *, rule="skpca", random_state=None):
     check_psd_matrix(K, "K", WHERE)
     # one branch per name in SUBSET_RULES: a new rule adds its name there, a branch
     # here and a line under ``rule`` in the docstring
-    if rule == "random":
+    if rule in ("random", "uniform"):
         return random_indices(m, k, random_state)
+    if rule == "rpcholesky":
+        return rpcholesky(K, k, random_state=random_state).pivots
     if rule == "cholesky":
         return _incomplete_cholesky(K, k, DIAG_TOL)[1]
     return np.asarray([s.index for s in _greedy_checked(K, k)], dtype=int)
@@ -200,7 +211,7 @@ def nystrom_eigenvalues(K, indices, n):
 
     See Also
     --------
-    nystrom_indices : the three subset rules.
+    nystrom_indices : the subset rules.
     """
     K = _check_psd(K)
     n = check_positive_int(n, "n", maximum=K.shape[0])

@@ -7,6 +7,7 @@ import streamlit as st
 import pages.common  # noqa: F401  (first, for its legacy-mode guard)
 from pages.common.cached import bounds as cached
 from pages.common.charts import plotly_chart
+from pages.common.explain import explain_box
 from pages.common.schemas import BOUNDS
 from pages.common.share import (
     data_snippet,
@@ -23,6 +24,7 @@ from pages.common.widgets import (
     show_notes,
     sync,
 )
+from views import explain
 
 st.title("Bounds: sample compression vs kernel PCA")
 st.caption("Hussain & Shawe-Taylor (2008), Corollary 1 and Figure 1; Shawe-Taylor & Cristianini "
@@ -92,8 +94,9 @@ cols[4].metric("Test residual", f"{c.test_residual[kc - 1]:.4g}",
                help="Mean residual of the test points with the compression bound's k* basis "
                     "vectors.")
 
-plotly_chart(cached.bound_figure(choice, kern, test, k_max, delta, bool(terms)), key="bounds.fig",
-             config={"displaylogo": False}, streamlit_look=True)
+bound_fig = cached.bound_figure(choice, kern, test, k_max, delta, bool(terms))
+plotly_chart(bound_fig, key="bounds.fig", config={"displaylogo": False}, streamlit_look=True)
+explain_box(explain.bounds_lines(c, bound_fig, delta=delta))
 st.caption(f"{d.name.replace('_', ' ')}: m = {c.m} training and {c.n_test} test points, "
            f"{kern.label()}, δ = {delta:g}. Residuals are squared feature-space distances; "
            f"no training residual exceeds R = max κ(xᵢ,xᵢ) = {R:.4g} (1 for a Gaussian kernel), "

@@ -7,6 +7,7 @@ from mpcore.kernels import sigma_to_gamma
 import pages.common  # noqa: F401  (first, for its legacy-mode guard)
 from pages.common.cached import kcca as cached
 from pages.common.charts import plotly_chart
+from pages.common.explain import explain_box
 from pages.common.schemas import KCCA
 from pages.common.share import page_footer
 from pages.common.text import literal
@@ -17,6 +18,7 @@ from pages.common.presentation import fit_to_window, presentation_toggle
 from pages.common.step_buttons import step_buttons
 from pages.common.timeline import chart_key, figure_step, timeline
 from pages.common.widgets import draw, show_notes, sync
+from views import explain
 
 state = sync(KCCA)
 present = presentation_toggle(KCCA)
@@ -85,6 +87,8 @@ with figure_box, st.container(key=chart_key(KCCA)):
 st.caption("Colour: the latent z. Rings: the chosen pairs, numbered in order, at the same index in "
            "both views. ▶ Play animates in the browser; the step and its numbers follow it, and "
            "Step continues from where it was paused.")
+if not present:
+    explain_box(explain.kcca_lines(view, j, fig))
 offline_download(KCCA, open_at(fig, j - 1), lines,
                  title="Sparse kernel CCA: greedy choice of paired basis points",
                  caption=f"{n} pairs, noise {noise:g}, σx = {sx:g}, σy = {sy:g}, τ = {reg:g}")

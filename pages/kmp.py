@@ -23,6 +23,7 @@ from mpcore.plots import (
 import pages.common  # noqa: F401  (first, for its legacy-mode guard)
 from pages.common.cached import kmp as cached
 from pages.common.charts import plotly_chart
+from pages.common.explain import explain_box
 from pages.common.fit import LABEL_TABLE_KEY
 from pages.common.schemas import ALL, FITTING, KMP, KMP_TABS, LOSS
 from pages.common.share import (
@@ -49,6 +50,7 @@ from pages.common.widgets import (
     show_notes,
     sync,
 )
+from views import explain
 from views.kmp import path_of
 from views.kmp_quiz import reveal_lines
 from views.reference import confusion_by_class, scores
@@ -273,6 +275,9 @@ with tabs[0]:
                                "scores only the part of each function orthogonal to those "
                                "already chosen, and a tiny orthogonal part can still match the "
                                "noise. Back-fitting or a smaller σ keeps the weights moderate.")
+            if not present:
+                explain_box(explain.kmp_lines(fig, j=j, n_basis=k_model, fitting=fitting,
+                                              loss=loss, live=_live_lines()[j - 1]))
         with right:
             live = _live_lines()
             timeline(KMP, n_steps=k_model, lines=live)
@@ -385,6 +390,7 @@ with tabs[1]:
                 # 60 px each, their titles over each other)
                 plotly_chart(phone_grid(cmp["figure"]), key="kmp.cmp",
                              config={"displaylogo": False})
+                explain_box(explain.generic_lines(cmp["figure"]))
                 st.caption(("Colour: each model's decision value, scaled per panel; black line: "
                             "f(x) = 0; " if task == "classification" else "")
                            + "circled: basis points (KMP) or support vectors (SVM)."
@@ -442,6 +448,7 @@ with tabs[2]:
                                 markers=markers, error_title=err_title, exceed_title=ex_title,
                                 bound_title=b_title)
         plotly_chart(fig, key="kmp.curves", config={"displaylogo": False})
+        explain_box(explain.kmp_curves_lines(fig, markers))
         st.caption(
             f"{curves.m} training points, {len(y_te)} test points, {kern.label()}, "
             f"{FITTING[fitting]}, {LOSS[loss]}. Validation error: the same pursuit run on 80% of "

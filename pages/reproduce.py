@@ -10,11 +10,13 @@ from experiments import EXPERIMENTS, VERDICT_RULES, VERDICTS, summary_frame
 import pages.common  # noqa: F401  (first, for its legacy-mode guard)
 from pages.common.cached import reproduce as cached
 from pages.common.charts import plotly_chart
+from pages.common.explain import explain_box
 from pages.common.schemas import REPRODUCE_SIZES, reproduce_schema
 from pages.common.share import opened, page_footer
 from pages.common.text import literal, markdown_table
 from pages.common.phone import is_narrow, phone_grid
 from pages.common.widgets import draw, show_notes, sync
+from views import explain
 
 st.title("Reproduce the papers")
 st.caption("Hussain & Shawe-Taylor (2008), Figures 1 and 2; Vincent & Bengio (2002), Figures "
@@ -128,10 +130,12 @@ for i, exp in enumerate(EXPERIMENT_LIST, start=1):
         st.badge(text, color=colour)
         plotly_chart(phone_grid(res.figure), key=f"reproduce.fig.{exp.key}",
                      config={"displaylogo": False})
+        explain_box(explain.generic_lines(res.figure, checks=res.checks))
         for j, (title, extra) in enumerate(res.extra_figures.items()):
             st.markdown(f"**{literal(title)}**")
             plotly_chart(phone_grid(extra), key=f"reproduce.fig.{exp.key}.{j}",
                          config={"displaylogo": False})
+            explain_box(explain.generic_lines(extra))
         st.markdown("**Published vs ours**")
         checks = pd.DataFrame([dict(verdict=_label(c.verdict), claim=c.claim,
                                     published=c.published, ours=c.ours) for c in res.checks])

@@ -7,6 +7,7 @@ import pages.common  # noqa: F401  (first, for its legacy-mode guard)
 from pages.common.cached import skpca as cached
 from pages.common.charts import plotly_chart
 from pages.common.clicker import click_to_add
+from pages.common.explain import explain_box
 from pages.common.schemas import SKPCA
 from pages.common.share import (
     active_preset,
@@ -32,6 +33,7 @@ from pages.common.widgets import (
     show_notes,
     sync,
 )
+from views import explain
 
 PRESETS = {
     "Duplicate points": (dict(dataset="blobs", n=200, noise=0.0, kernel="rbf", sigma=1.0, k=10),
@@ -145,6 +147,8 @@ def stepper():
                 plotly_chart(figure, key="skpca.fig", config={"displaylogo": False})
         if view["heat_note"] and not present:
             st.caption(view["heat_note"])
+        if not present:
+            explain_box(explain.skpca_lines(steps, j, fig, m=view["m"]))
     with right:
         lines = [_numbers(t) for t in range(1, n_steps + 1)]
         timeline(SKPCA, n_steps=n_steps, lines=lines)

@@ -9,18 +9,21 @@ from mpcore.plots import EKM_SERIES, NYSTROM_SERIES, plotted_rows
 import pages.common  # noqa: F401  (first, for its legacy-mode guard)
 from pages.common.cached import spectrum as cached
 from pages.common.charts import plotly_chart
+from pages.common.explain import explain_box, verdict_box
 from pages.common.schemas import SPECTRUM
 from pages.common.share import data_snippet, kernel_kwargs, page_footer
 from pages.common.text import fitted_number, formatted, literal, markdown_table
 from pages.common.phone import is_narrow
 from pages.common.widgets import data_choice, draw, kernel_choice, show_notes, sync
 from views import spectrum as spectrum_views
+from views import spectrum_explain
 
 st.title("Approximate vs exact eigenvalues")
 st.caption("Hussain & Shawe-Taylor (2008), Eq. 5 (Nyström on chosen columns); Marukatat (2016), "
            "Algorithm 1 and Eq. 3 (the empirical kernel map, sketched); Shawe-Taylor & Cristianini "
-           "(2004), Code Fragment 5.4 (incomplete Cholesky). Every number below comes from one run "
-           "on the same kernel matrix K.")
+           "(2004), Code Fragment 5.4 (incomplete Cholesky); Chen, Epperly, Tropp & Webber "
+           "(arXiv:2207.06503), Algorithm 1 (randomly pivoted Cholesky). Every number below "
+           "comes from one run on the same kernel matrix K.")
 
 state = sync(SPECTRUM)
 with st.sidebar:
@@ -61,6 +64,7 @@ left, right = st.columns([5, 2])
 with left:
     plotly_chart(figures["scree"], key="spectrum.scree", config={"displaylogo": False},
                  streamlit_look=True)
+    explain_box(spectrum_explain.scree_lines(figures["scree"], run, k=k, q=q))
 with right:
     st.markdown("**Nyström on k chosen columns (Eq. 5)**")
     st.latex(r"\tilde K=K[:,\mathbf i]\,K[\mathbf i,\mathbf i]^{-1}K[\mathbf i,:]")
@@ -90,6 +94,7 @@ left, right = st.columns([3, 2])
 with left:
     plotly_chart(figures["angles"], key="spectrum.angles", config={"displaylogo": False},
                  streamlit_look=True)
+    explain_box(spectrum_explain.angles_lines(figures["angles"], run))
 with right:
     st.latex(r"\theta_{\max}=\max\angle\big(\operatorname{span}U_n,\ \operatorname{span}\hat U_n\big)")
     gap = run["relative_gap"]
@@ -117,6 +122,7 @@ parts = [timing_columns, [c for c in shown.columns if c not in timing_columns + 
 for columns in (parts if narrow else [list(shown.columns)]):
     st.markdown(markdown_table(shown[columns], left=("computes",)))
 times = dict(zip(table["method"], table["time (s)"]))
+verdict_box(spectrum_explain.verdict(run)["lines"])
 if run["eigsh_note"]:
     st.warning(run["eigsh_note"])
 else:
@@ -144,6 +150,7 @@ with errors_section:
         st.stop()
     plotly_chart(errors_figure, key="spectrum.errors", config={"displaylogo": False},
                  streamlit_look=True)
+    explain_box(spectrum_explain.errors_lines(errors_figure, curves, run, k=k, q=q))
     eq3_now = "; ".join(
         f"{name}: observed {e['observed']:.3g} ≤ ‖E‖₂ = {e['spectral']:.3g} "
         f"({e['spectral'] / max(e['observed'], 1e-300):.1f}×) ≤ m·max|εᵢⱼ| = "
@@ -172,7 +179,7 @@ snippet = (
     f"{data_snippet(choice)}\nK = kernel_matrix(X, {kernel_kwargs(kern)})\n"
     f"lam = exact_eigenvalues(K, {L}, method='eigh')\n"
     f"nystrom = {{rule: nystrom_eigenvalues(K, nystrom_indices(K, {k}, rule=rule, "
-    f"random_state={choice.seed}), {L})\n           for rule in ('skpca', 'random', 'cholesky')}}\n"
+    f"random_state={choice.seed}), {L})\n           for rule in ('skpca', 'random', 'cholesky', 'rpcholesky')}}\n"
     f"ekm = {{s: ekm_eigenvalues(K, {q}, {L}, sketch=s, random_state={choice.seed})\n"
     "       for s in ('gaussian', 'countsketch')}\n"
     "for name, est in {**nystrom, **ekm}.items():\n"

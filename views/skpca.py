@@ -5,7 +5,8 @@ After j steps of Algorithm 1 the deflated kernel is :math:`K - \tilde K_j` with
 approximation on the first j chosen points :math:`I`; its trace falls at best
 as the tail of the eigenvalues (exact KPCA), and incomplete Cholesky with
 largest-pivot choice is the other greedy baseline (Shawe-Taylor & Cristianini
-(2004), Code Fragment 5.4).
+(2004), Code Fragment 5.4); randomly pivoted Cholesky (Chen, Epperly, Tropp & Webber,
+arXiv:2207.06503) and uniform sampling are the random ones.
 """
 
 from __future__ import annotations
@@ -17,13 +18,17 @@ from mpcore._linalg import cholesky_with_jitter
 from mpcore.kernels import kernel_matrix
 from mpcore.plots import project_2d
 from mpcore.skpca import greedy_steps, greedy_steps_from_data
+from mpcore._validation import validated_kernel
+from mpcore.nystrom import random_order
+from mpcore.rpcholesky import partial_cholesky, rpcholesky
 from mpcore.spectrum import incomplete_cholesky
 
 from .data import KernelChoice
 
 __all__ = ["HEATMAP_MAX_POINTS", "HEATMAP_MAX_M", "skpca_steps", "eigenvalues",
            "heatmap_points", "chosen_coordinates", "deflated_heatmaps", "exact_tail",
-           "cholesky_curve", "skpca_view", "added_rows", "animation_dict"]
+           "cholesky_curve", "rpcholesky_curve", "uniform_curve", "skpca_view", "CURVE_SEED",
+           "added_rows", "animation_dict"]
 
 #: Points shown in the deflated-kernel heatmap.
 HEATMAP_MAX_POINTS = 40
@@ -31,6 +36,11 @@ HEATMAP_MAX_POINTS = 40
 HEATMAP_MAX_M = 1000
 EXACT_CURVE = "exact KPCA (optimum)"
 CHOLESKY_CURVE = "incomplete Cholesky"
+RPCHOLESKY_CURVE = "randomly pivoted Cholesky"
+UNIFORM_CURVE = "uniform sampling"
+#: Seed of the two random curves (one fixed draw each: the page's data seed is not needed to
+#: show how a random rule compares).
+CURVE_SEED = 0
 
 
 def skpca_steps(X, kern: KernelChoice, k: int, *, K=None, n_candidates=None, seed=0) -> list:
@@ -119,6 +129,25 @@ def cholesky_curve(K, n_steps: int, trace0: float) -> np.ndarray:
     return np.maximum(chol, 0.0)
 
 
+def _padded(trace, n_steps: int) -> np.ndarray:
+    """A residual trace over t = 0..T, held at its last value up to n_steps (spanned)."""
+    trace = np.maximum(np.asarray(trace, dtype=float), 0.0)
+    return np.concatenate([trace, np.full(n_steps + 1 - trace.size, trace[-1])])[: n_steps + 1]
+
+
+def rpcholesky_curve(K, n_steps: int, seed: int = CURVE_SEED) -> np.ndarray:
+    """Trace left by randomly pivoted Cholesky after t = 0..n_steps pivots (Chen, Epperly,
+    Tropp & Webber: each pivot drawn in proportion to the residual diagonal)."""
+    return _padded(rpcholesky(K, n_steps, random_state=seed).residual_trace, n_steps)
+
+
+def uniform_curve(K, n_steps: int, seed: int = CURVE_SEED) -> np.ndarray:
+    """Trace left by the Nystroem approximation on t = 0..n_steps points drawn uniformly
+    without replacement (the nested prefixes of one seeded order)."""
+    order = random_order(K.shape[0], n_steps, random_state=seed)
+    return _padded(partial_cholesky(K, order).residual_trace, n_steps)
+
+
 def skpca_view(X, labels, kern: KernelChoice, steps, *, K=None, lam=None,
                n_candidates=None) -> dict:
     """Everything the sparse-KPCA page draws, from the training rows ``X``.
@@ -144,7 +173,8 @@ def skpca_view(X, labels, kern: KernelChoice, steps, *, K=None, lam=None,
     dict
         ``steps``, ``X2`` and ``axis_labels`` (2-D picture), ``heat`` (or None),
         ``heat_index`` (the training indices of its rows and columns, or None) and
-        ``heat_note``, ``curves`` (exact tail and incomplete Cholesky), ``trace0``,
+        ``heat_note``, ``curves`` (exact tail, incomplete Cholesky, randomly pivoted Cholesky and
+        uniform sampling), ``trace0``,
         ``m``, ``labels``.
     """
     X2, axis_labels = project_2d(X)
@@ -163,8 +193,12 @@ def skpca_view(X, labels, kern: KernelChoice, steps, *, K=None, lam=None,
     curves = {}
     trace0 = float(steps[0].trace_residual + steps[0].quotients[steps[0].index]) if steps else 0.0
     if exact:
+        K = validated_kernel(K)  # checked once for the three factorisations below
         curves[EXACT_CURVE] = exact_tail(eigenvalues(K) if lam is None else lam, len(steps))
         curves[CHOLESKY_CURVE] = cholesky_curve(K, len(steps), trace0)
+        if steps:
+            curves[RPCHOLESKY_CURVE] = rpcholesky_curve(K, len(steps))
+            curves[UNIFORM_CURVE] = uniform_curve(K, len(steps))
     return dict(steps=steps, X2=X2, axis_labels=axis_labels, heat=heat, heat_note=heat_note,
                 heat_index=sub, curves=curves, trace0=trace0, m=m, labels=labels)
 

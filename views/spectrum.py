@@ -1,7 +1,7 @@
 r"""What the eigenvalue page draws: every approximate eigen-solver against dense ``eigh``.
 
-Nystroem with three choices of columns (sparse-KPCA, random, incomplete
-Cholesky) and Marukatat's empirical kernel map with two sketches, each timed
+Nystroem with four choices of columns (sparse-KPCA, uniform random, incomplete
+Cholesky, randomly pivoted Cholesky) and Marukatat's empirical kernel map with two sketches, each timed
 once on the same K; their errors over grids of k and q with Marukatat's
 Eq. 3, :math:`|\lambda_i^2 - \tilde\lambda_i| \le \|E\|_2`.
 """
@@ -306,7 +306,7 @@ def errors_at(run: dict) -> dict:
 def error_curves(K, seed: int, n_eig: int, k_max: int, *,
                  bound_grid_max_m: int = SPECTRUM_BOUND_GRID_MAX_M,
                  exact: dict | None = None) -> dict:
-    """Max relative error over the top n against k (three rules) and q (two sketches).
+    """Max relative error over the top n against k (four rules) and q (two sketches).
 
     The q grid runs from 1 to ``min(m, SPECTRUM_Q_GRID_MAX)``.
 
@@ -360,9 +360,10 @@ def error_curves_by_eigenvalue(K, seed: int, n_top: int, k_max: int, *,
     for rule, name in NYSTROM_SERIES.items():
         # every k of the grid from one pass over the points in their order: the greedy
         # rules' choices are nested, and so are the random rule's subsets of one seed (the
-        # sorted prefixes of random_order: each is the subset compare_methods draws at k)
+        # sorted prefixes of random_order: each is the subset compare_methods draws at k),
+        # and randomly pivoted Cholesky's of one seed (one draw per step)
         idx = (random_order(m, int(k_grid[-1]), random_state=seed) if rule == "random"
-               else nystrom_indices(K, int(k_grid[-1]), rule=rule))
+               else nystrom_indices(K, int(k_grid[-1]), rule=rule, random_state=seed))
         sizes = np.minimum(k_grid, idx.size)  # fewer once K is spanned
         vals = nystrom_nested_eigenvalues(K, idx, sizes, n_cmp)
         nystrom[name] = np.asarray([relative_error(v, exact) for v in vals])

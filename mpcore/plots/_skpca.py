@@ -9,7 +9,8 @@ the browser without a server round trip:
 2. the Rayleigh quotients :math:`\rho_i` of every candidate at step j, the
    maximum (the greedy choice, Eq. 2) marked;
 3. the deflated kernel matrix :math:`\hat K_j` (Eq. 3), draining as steps proceed;
-4. the trace residual against j next to exact kernel PCA and incomplete Cholesky.
+4. the trace residual against j next to exact kernel PCA, incomplete Cholesky, randomly
+   pivoted Cholesky and uniform sampling.
 """
 
 from __future__ import annotations
@@ -33,6 +34,13 @@ from ._common import (
     styled_once,
     subplot_axes,
 )
+
+#: Colours and dashes of panel 4's extra curves, in order (exact KPCA, incomplete Cholesky,
+#: randomly pivoted Cholesky, uniform sampling): Okabe-Ito without the greedy curve's blue and
+#: the current step's vermillion, so that each stays distinguishable.
+CURVE_COLOURS = (OKABE_ITO["orange"], OKABE_ITO["green"], OKABE_ITO["purple"], OKABE_ITO["sky"],
+                 OKABE_ITO["black"])
+CURVE_DASHES = ("dash", "dot", "dashdot", "longdash", "longdashdot")
 
 
 def _ring_trace(X2, idx) -> dict:
@@ -115,8 +123,9 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
     trace0 : float
         tr K before any step (the start of the trace curves).
     curves : dict name -> array (k + 1,)
-        Extra trace-residual curves over j = 0..k (exact KPCA optimum,
-        incomplete Cholesky); the greedy curve is drawn from ``steps``.
+        Extra trace-residual curves over j = 0..k (exact KPCA optimum, incomplete
+        Cholesky, randomly pivoted Cholesky, uniform sampling; coloured in
+        :data:`CURVE_COLOURS` order); the greedy curve is drawn from ``steps``.
     heatmaps : array (k, s, s) or None
         The deflated kernel matrix after each step, on s displayed points;
         None hides panel 3 (large m).
@@ -182,11 +191,11 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
     greedy = np.array([trace0 if trace0 is not None else np.nan] + [s.trace_residual for s in steps])
     data.append(dict(type="scatter", x=j_axis, y=greedy, mode="lines+markers", name="sparse KPCA",
                      line=dict(color=PALETTE[0], width=3), marker=dict(size=5), **panel[4]))
-    dash = ("dash", "dot", "dashdot")
     for n, (name, curve) in enumerate((curves or {}).items()):
         curve = finite(curve)[: k + 1]
         data.append(dict(type="scatter", x=j_axis[: len(curve)], y=curve, mode="lines", name=name,
-                         line=dict(color=PALETTE[1 + n], width=3, dash=dash[n % 3]), **panel[4]))
+                         line=dict(color=CURVE_COLOURS[n % len(CURVE_COLOURS)], width=3,
+                                   dash=CURVE_DASHES[n % len(CURVE_DASHES)]), **panel[4]))
     data.append(dict(type="scatter", x=[start + 1], y=[s0.trace_residual], mode="markers",
                      marker=dict(size=16, color=OKABE_ITO["vermillion"],
                                  line=dict(width=1.5, color="black")),

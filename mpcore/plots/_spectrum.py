@@ -25,11 +25,14 @@ EXACT = "exact (dense eigh)"
 NYSTROM_SKPCA = "Nyström, sparse-KPCA indices"
 NYSTROM_RANDOM = "Nyström, random indices"
 NYSTROM_CHOLESKY = "Nyström, Cholesky pivots"
+NYSTROM_RPCHOLESKY = "Nyström, randomly pivoted Cholesky"
 EKM_GAUSSIAN = "EKM, Gaussian sketch"
 EKM_COUNTSKETCH = "EKM, count sketch"
 
-#: Nystroem subset rule (``mpcore.spectrum.nystrom_indices``) -> series name.
-NYSTROM_SERIES = {"skpca": NYSTROM_SKPCA, "random": NYSTROM_RANDOM, "cholesky": NYSTROM_CHOLESKY}
+#: Nystroem subset rule (``mpcore.spectrum.nystrom_indices``) -> series name ("random" is the
+#: uniform rule: "uniform" is its other name, not a second series).
+NYSTROM_SERIES = {"skpca": NYSTROM_SKPCA, "random": NYSTROM_RANDOM, "cholesky": NYSTROM_CHOLESKY,
+                  "rpcholesky": NYSTROM_RPCHOLESKY}
 #: EKM sketch (``mpcore.spectrum.ekm_eigenvalues``) -> series name.
 EKM_SERIES = {"gaussian": EKM_GAUSSIAN, "countsketch": EKM_COUNTSKETCH}
 
@@ -39,6 +42,7 @@ STYLE = {
     NYSTROM_SKPCA: (OKABE_ITO["blue"], "solid", "diamond"),
     NYSTROM_RANDOM: (OKABE_ITO["sky"], "dash", "square"),
     NYSTROM_CHOLESKY: (OKABE_ITO["green"], "dot", "triangle-up"),
+    NYSTROM_RPCHOLESKY: (OKABE_ITO["purple"], "dashdot", "triangle-down"),
     EKM_GAUSSIAN: (OKABE_ITO["vermillion"], "solid", "x"),
     EKM_COUNTSKETCH: (OKABE_ITO["orange"], "dash", "cross"),
 }
