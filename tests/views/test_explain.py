@@ -8,8 +8,8 @@ import pytest
 
 from mpcore.curves import bound_curves
 from mpcore.kernels import kernel_matrix, sigma_to_gamma
-from mpcore.plots import (bound_curves_figure_dict, kcca_animation_dict, skpca_animation_dict,
-                          typed_arrays)
+from mpcore.plots import bound_curves_figure_dict, kcca_animation_dict, skpca_animation_dict
+from pages.common.figure_frames import typed_arrays
 from views import explain, kcca, skpca
 from views.data import DataChoice, KernelChoice, load
 

@@ -10,7 +10,8 @@ import pytest
 
 from mpcore.kernels import kernel_matrix
 from mpcore.plots import (EKM_SERIES, EXACT, NYSTROM_SERIES, angles_figure_dict,
-                          error_curves_figure_dict, scree_figure_dict, typed_arrays)
+                          error_curves_figure_dict, scree_figure_dict)
+from pages.common.figure_frames import typed_arrays
 from views import spectrum as sv
 from views import spectrum_explain as se
 from views.explain import legend_names
