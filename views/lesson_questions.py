@@ -256,6 +256,8 @@ def _next_check(scene, answer):
     r, d = float(scene.residual_diag(t)[i]), float(scene.diag[i])
     why = (f"It sits where the chosen points already explain it (K̂_ii = {_g(r)} of {_g(d)})."
            if r <= 0.3 * d else
+           "Close: it lies among unexplained points too, but fewer of them point its way."
+           if q[i] >= 0.6 * top else
            f"Its own residual K̂_ii = {_g(r)} is large, but few unexplained points lie near it, "
            "so its direction explains little beyond itself.")
     return Feedback(False, f"Your point i = {i} has ρ = {_g(q[i])}, {_pct(q[i] / top)} of the "
