@@ -16,7 +16,8 @@ from views.lesson_scene import skpca_scene
 
 pytestmark = pytest.mark.browser
 
-LESSON = load_lessons()["kernel-matrix"]
+LESSONS = load_lessons()
+LESSON = LESSONS["kernel-matrix"]
 CONTENT = '[data-testid="stMarkdownContainer"] h3'
 
 
@@ -27,16 +28,24 @@ def _settle(pg):
 
 def _answer(pg, q, value, n: int = 0):
     """Give ``value`` to the n-th question on the page, as a student would, and check it."""
-    task = pg.locator(".st-key-learn-task")
+    task = pg.locator(f".st-key-learn-q-{n + 1}")
     if q.answer == "option":
-        task.locator('[data-testid="stRadio"]').nth(n).get_by_text(value, exact=True).click()
+        task.locator('[data-testid="stRadio"]').get_by_text(value, exact=True).click()
+    elif q.answer == "k":
+        thumb = task.locator('[data-testid="stSlider"] [role="slider"]')
+        thumb.focus()
+        thumb.press("Home")
+        for _ in range(int(value) - 1):
+            thumb.press("ArrowRight")
+        pg.wait_for_function("([el, v]) => el.getAttribute('aria-valuenow') === v",
+                             arg=[thumb.element_handle(), str(int(value))])
     elif q.answer in ("point", "number"):
-        box = task.locator('[data-testid="stNumberInput"] input').nth(n)
+        box = task.locator('[data-testid="stNumberInput"] input')
         box.fill(f"{value:.6g}" if isinstance(value, float) else str(value))
         box.press("Enter")
     _settle(pg)
     label = "Check" if q.answer != "none" else re.compile(r"^Run step \d+$")
-    task.get_by_role("button", name=label).nth(0 if q.answer == "none" else 0).click()
+    task.get_by_role("button", name=label).click()
     _settle(pg)
 
 
@@ -44,16 +53,19 @@ def _scene(beat):
     return skpca_scene(beat.state, SCHEMAS["skpca"]["k"].at("hi", beat.state))
 
 
-def test_a_student_completes_lesson_1_at_1280x720(streamlit_server, shared_context):
+@pytest.mark.parametrize("lesson_id", ["kernel-matrix", "greedy-selection"])
+def test_a_student_completes_a_lesson_at_1280x720(streamlit_server, shared_context, lesson_id):
     SHOTS.mkdir(exist_ok=True)
+    lesson = LESSONS[lesson_id]
+    tag = "l1" if lesson_id == "kernel-matrix" else "l2"
     pg = new_page(shared_context, (1280, 720))
     try:
-        pg.goto(f"{streamlit_server.base}/learn?lesson=kernel-matrix&beat=1")
+        pg.goto(f"{streamlit_server.base}/learn?lesson={lesson_id}&beat=1")
         _settle(pg)
-        for beat in LESSON.beats:
+        for beat in lesson.beats:
             assert f"beat={beat.number}" in pg.url
-            assert pg.get_by_text(f"Beat {beat.number} of {len(LESSON.beats)}").count()
-            pg.screenshot(path=str(SHOTS / f"learn_l1_b{beat.number}_1280x720.png"), full_page=True)
+            assert pg.get_by_text(f"Beat {beat.number} of {len(lesson.beats)}").count()
+            pg.screenshot(path=str(SHOTS / f"learn_{tag}_b{beat.number}_1280x720.png"), full_page=True)
             names = [beat.task.question] if beat.task else list(beat.check)
             for n, name in enumerate(names):
                 q = lq.get(name)
@@ -62,7 +74,7 @@ def test_a_student_completes_lesson_1_at_1280x720(streamlit_server, shared_conte
                 assert success.count() >= n + 1, f"beat {beat.number}: {name} not accepted"
             if names:
                 pg.locator(".st-key-learn-task").scroll_into_view_if_needed()
-                pg.screenshot(path=str(SHOTS / f"learn_l1_b{beat.number}_answered_1280x720.png"),
+                pg.screenshot(path=str(SHOTS / f"learn_{tag}_b{beat.number}_answered_1280x720.png"),
                               full_page=True)
             assert not exceptions_on(pg) and not pg.page_errors
             if beat.number % 2:
@@ -70,13 +82,38 @@ def test_a_student_completes_lesson_1_at_1280x720(streamlit_server, shared_conte
                 pg.keyboard.press("ArrowRight")  # the presentation keys work outside it too
             else:
                 pg.locator(".st-key-learn-next button").click()
-            if beat.number < len(LESSON.beats):
+            if beat.number < len(lesson.beats):
                 pg.wait_for_url(re.compile(rf"beat={beat.number + 1}"))
                 _settle(pg)
         wait_for_app(pg, content="h1")
         assert "lesson=" not in pg.url and pg.get_by_text("Open your own lesson file").count()
     finally:
         pg.close()
+
+
+_POINT_JS = """(i) => {
+  const gd = document.querySelector('.st-key-learn-figure .js-plotly-plot');
+  const pt = gd.querySelectorAll('.scatterlayer .trace')[0].querySelectorAll('.point')[i];
+  const r = pt.getBoundingClientRect();
+  return {x: r.left + r.width / 2, y: r.top + r.height / 2};
+}"""
+
+
+def _tap_the_answer(pg, beat):
+    """Click the computed right point in the data panel: it becomes the answer."""
+    s = _scene(beat)
+    i = lq.get(beat.task.question).right(s)
+    pg.locator(".st-key-learn-figure .js-plotly-plot").scroll_into_view_if_needed()
+    xy = pg.evaluate(_POINT_JS, i)
+    pg.mouse.click(xy["x"], xy["y"])  # plotly.js selects a point on a click, not on a tap
+    box = pg.locator('.st-key-learn-q-1 [data-testid="stNumberInput"] input')
+    pg.wait_for_function("([el, v]) => el.value === v", arg=[box.element_handle(), str(i)])
+    _settle(pg)
+    pg.locator(".st-key-learn-q-1").get_by_role("button", name="Check").click()
+    _settle(pg)
+    assert pg.locator('[data-testid="stAlertContentSuccess"]').count() == 1
+    pg.locator(".st-key-learn-task").scroll_into_view_if_needed()
+    pg.screenshot(path=str(SHOTS / "learn_l1_b3_tapped_390x844.png"))
 
 
 def test_phone_touch_figure_then_task(streamlit_server, browser):
@@ -96,6 +133,8 @@ def test_phone_touch_figure_then_task(streamlit_server, browser):
                 assert fig.bounding_box()["y"] < task["y"]  # figure, then the task under it
             pg.screenshot(path=str(SHOTS / f"learn_l1_b{beat}_390x844.png"), full_page=True)
             assert not exceptions_on(pg)
+            if beat == 3:
+                _tap_the_answer(pg, LESSON.beats[2])
         pg.goto(f"{streamlit_server.base}/learn")
         wait_for_app(pg, content="h1")
         pg.screenshot(path=str(SHOTS / "learn_list_390x844.png"), full_page=True)
@@ -120,7 +159,7 @@ def test_presentation_mode_with_the_keys(streamlit_server, shared_context):
         _settle(pg)
         pg.keyboard.press("ArrowLeft")
         pg.wait_for_url(re.compile(r"beat=2"))
-        assert "present=1" in pg.url
+        assert "present=1" in pg.url and "present=1" in pg.evaluate("() => location.search")
         assert not exceptions_on(pg) and not pg.page_errors
     finally:
         pg.close()

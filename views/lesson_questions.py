@@ -164,8 +164,10 @@ def _width_check(scene, answer):
     nn, typical = _nn_and_typical(scene)
     right = _width_right(scene)
     sigma = scene.values.get("sigma")
-    numbers = (f"With σ = {_g(sigma)}, a point's nearest neighbour has K_ij = {_g(nn)} (median "
-               f"over the points) and a typical pair has K_ij = {_g(typical)}")
+    first = scene.all_steps[0]
+    numbers = (f"With σ = {_g(sigma)}, a point's nearest neighbour has K_ij = {nn:.4g} (median "
+               f"over the points) and a typical pair has K_ij = {typical:.4g}; the first basis "
+               f"point removes {_pct(first.quotients[first.index] / scene.trace0)} of the trace")
     if answer == right:
         return Feedback(True, f"Right. {numbers}. {right}.")
     return Feedback(False, f"{numbers}. So: {right}. Your choice would "
@@ -191,12 +193,12 @@ def _explained_check(scene, answer):
                                "its residual K̂_ii is exactly 0 by construction. Tap one of its "
                                "neighbours instead.")
     c = max(chosen, key=lambda c: scene.K[i, c] ** 2 / scene.K[c, c]) if scene.K is not None else None
-    near = (f" Its largest kernel value with a chosen point is K = {_g(scene.K[i, c])} (with "
+    near = (f" Its largest kernel value with a chosen point is K = {scene.K[i, c]:.4g} (with "
             f"i = {c})." if c is not None else "")
     share = r / d if d > 0 else 0.0
     if share <= 0.2:
-        return Feedback(True, f"Right: K̂_ii = {_g(r)} of K_ii = {_g(d)}: only "
-                              f"{_pct(share) if share >= 0.01 else 'under 1%'} of "
+        return Feedback(True, f"Right: K̂_ii = {_g(r)} of K_ii = {_g(d)}: "
+                              f"{'only ' + _pct(share) if share >= 0.01 else 'less than 1%'} of "
                               f"φ(x_{i})'s squared length is left outside the span of the chosen "
                               f"points.{near} A point close to a chosen one points the same way "
                               "in feature space.")

@@ -25,7 +25,7 @@ from .learn_ui import (
 from .lesson_file import DRAWN, Beat, Lesson
 from .share import query_string
 from .text import literal
-from .timeline import phone_panel
+from .timeline import fit_to_window, phone_panel
 
 
 def answer_key(lesson: Lesson, beat: Beat, name: str) -> str:
@@ -78,8 +78,8 @@ def show_figure(lesson: Lesson, beat: Beat, *, present: bool, select: bool):
         return None
     scene = scene_of(beat)
     fig = scene.figure(k=k, j=j)
-    if present:
-        fig = dict(fig, layout=dict(fig["layout"], height=640))
+    # a projector's figure: shorter, the top row's axis titles dropped (the page's own rule)
+    fig = fit_to_window(fig, present, compact_axes=("xaxis", "xaxis2", "xaxis3"))
     fig = phone_panel(beat.state.schema, fig, PANELS)
     with st.container(key="learn-figure"):
         if select:
@@ -102,7 +102,7 @@ def _answer_widget(lesson, beat, name, q, a, *, clicked, key_prefix):
         if clicked is not None and st.session_state.get(f"{wkey}.clicked") != clicked:
             st.session_state[f"{wkey}.clicked"] = clicked
             st.session_state[wkey] = int(clicked)
-        st.number_input("Tap a point in the data panel, or type its index i", min_value=0,
+        st.number_input("Click a point in the data panel, or type its index i", min_value=0,
                         max_value=scene_of(beat).m - 1, step=1, value=None, key=wkey,
                         help="Hover over a point to see its index.")
     elif q.answer == "k":
@@ -127,6 +127,11 @@ def _answer_widget(lesson, beat, name, q, a, *, clicked, key_prefix):
 
 
 def show_question(lesson, beat, name, prompt, *, clicked, number=None):
+    with st.container(key=f"learn-q-{number or 1}"):
+        _question(lesson, beat, name, prompt, clicked=clicked, number=number)
+
+
+def _question(lesson, beat, name, prompt, *, clicked, number=None):
     q = lesson_questions.get(name)
     a = asked(beat, name)
     head = f"{number}. " if number else ""
@@ -142,11 +147,15 @@ def show_question(lesson, beat, name, prompt, *, clicked, number=None):
         st.caption(literal(f"Your answer: {given:g}" if isinstance(given, float)
                            else f"Your answer: {given}"))
     _show_feedback(*feedback(beat, name, None if q.answer == "none" else given))
+    j = int(beat.state["j"])
+    if q.reveals and number is None:
+        st.caption(f"The figure above now shows step {j + 1}.")
 
     def _again():
         st.session_state.pop(answer_key(lesson, beat, name), None)
 
-    st.button("Try again", key=f"learn.{lesson.id}.{beat.number}.{name}.again", on_click=_again)
+    label = f"Back to step {j}" if q.answer == "none" else "Try again"
+    st.button(label, key=f"learn.{lesson.id}.{beat.number}.{name}.again", on_click=_again)
 
 
 def show_task(lesson: Lesson, beat: Beat, clicked):

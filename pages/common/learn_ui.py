@@ -78,14 +78,13 @@ def asked(beat: Beat, name: str) -> lesson_questions.Asked:
 
 
 def go(lesson: str | None, beat: int | None = None):
-    """Move to a lesson's beat (or the list): the address holds where the student is."""
-    present = st.query_params.get("present")
-    st.query_params.clear()
-    if lesson is not None:
-        st.query_params["lesson"] = lesson
-        st.query_params["beat"] = str(beat or 1)
-    if present == "1":
-        st.query_params["present"] = "1"
+    """Move to a lesson's beat (or the list): the address holds where the student is,
+    written in one piece (the browser never shows a half-written address)."""
+    present = st.session_state.get("learn.present", st.query_params.get("present") == "1")
+    query = {} if lesson is None else {"lesson": lesson, "beat": str(beat or 1)}
+    if present:
+        query["present"] = "1"
+    st.query_params.from_dict(query)
 
 
 def presentation() -> bool:
