@@ -32,7 +32,7 @@ def _answer(pg, q, value, n: int = 0):
     if q.answer == "option":
         task.locator('[data-testid="stRadio"]').get_by_text(value, exact=True).click()
     elif q.answer == "k":
-        thumb = task.locator('[data-testid="stSlider"] [role="slider"]')
+        thumb = task.get_by_role("slider")
         thumb.focus()
         thumb.press("Home")
         for _ in range(int(value) - 1):

@@ -427,16 +427,17 @@ def _needs_pair(values):
 
 
 def _half_k(scene):
+    """The smallest k shown (1..k) at which greedy leaves less than half of tr K (or k)."""
     half = 0.5 * scene.trace0
-    for t in range(1, len(scene.all_steps) + 1):
+    for t in range(1, scene.k + 1):
         if scene.trace_after(t) < half:
             return t
-    return len(scene.all_steps)
+    return scene.k
 
 
 def _half_ask(scene):
     return Asked(f"tr K = {_g(scene.trace0)}. Choose the smallest k at which greedy leaves less "
-                 "than half of it.", lo=1, hi=len(scene.all_steps))
+                 "than half of it.", lo=1, hi=scene.k)
 
 
 def _half_check(scene, answer):
@@ -447,7 +448,7 @@ def _half_check(scene, answer):
     if k == right:
         return Feedback(True, f"Right: {at(k)}, while {at(k - 1)}." if k > 1 else f"Right: {at(k)}.")
     if k is None:
-        return Feedback(False, f"Choose a k from 1 to {len(scene.all_steps)}.")
+        return Feedback(False, f"Choose a k from 1 to {scene.k}.")
     return Feedback(False, f"{at(k)}; the smallest k under half is {right}: {at(right)}.")
 
 
@@ -456,7 +457,7 @@ def _point_k(scene, answer):
         k = int(answer)
     except (TypeError, ValueError, OverflowError):
         return None
-    return k if 1 <= k <= len(scene.all_steps) else None
+    return k if 1 <= k <= scene.k else None
 
 
 def _story_check(scene, answer=None):
@@ -540,8 +541,8 @@ QUESTIONS: dict[str, Question] = {q.name: q for q in (
              lambda s: next(o for o in PAIR_OPTIONS if o != _pair_right(s)), _needs_pair),
     Question("skpca.half_trace_k", "skpca", "k",
              "The smallest k at which greedy leaves less than half of tr K.",
-             _half_ask, _half_check, _half_k, lambda s: _half_k(s) + 1 if _half_k(s) < len(
-                 s.all_steps) else _half_k(s) - 1),
+             _half_ask, _half_check, _half_k,
+             lambda s: _half_k(s) + 1 if _half_k(s) < s.k else _half_k(s) - 1),
     Question("skpca.step_story", "skpca", "none",
              "Observe: runs step j + 1 and says what it picked, the trace before and after, and "
              "whose residual diagonal fell most.",
