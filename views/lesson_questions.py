@@ -279,8 +279,8 @@ def _lowest_quotient(scene):
 def _drop_ask(scene):
     t = scene.j
     s = scene.all_steps[t]
-    return Asked(f"Before step {t + 1}, tr K̂ = {_g(scene.trace_after(t))}. Step {t + 1} picks "
-                 f"i = {s.index} with quotient ρ = {_g(s.quotients[s.index])}. What is tr K̂ "
+    return Asked(f"Before step {t + 1}, tr K̂ = {scene.trace_after(t):.4g}. Step {t + 1} picks "
+                 f"i = {s.index} with quotient ρ = {s.quotients[s.index]:.4g}. What is tr K̂ "
                  "after the step?")
 
 
@@ -288,7 +288,7 @@ def _drop_check(scene, answer):
     x, t = _number(answer), scene.j
     s = scene.all_steps[t]
     before, after, rho = scene.trace_after(t), scene.trace_after(t + 1), float(s.quotients[s.index])
-    text = (f"tr K̂ after = {_g(after)} = {_g(before)} − {_g(rho)}: the trace falls by exactly the "
+    text = (f"tr K̂ after = {after:.4g} = {before:.4g} − {rho:.4g}: the trace falls by exactly the "
             "chosen quotient (Theorem 1), because deflation removes φ(x_i)'s direction from every "
             "point and ρ_i sums what that direction explained of each.")
     if x is not None and abs(x - after) <= 0.01 * before:
