@@ -35,7 +35,6 @@ def _answer(pg, q, value, n: int = 0):
         for _ in range(int(value) - 1):  # one notch at a time: each is a run of the page
             task.get_by_role("slider").press("ArrowRight")
             _settle(pg)
-        assert task.get_by_role("slider").get_attribute("aria-valuenow") == str(int(value))
     elif q.answer in ("point", "number"):
         box = task.locator('[data-testid="stNumberInput"] input')
         box.fill(f"{value:.6g}" if isinstance(value, float) else str(value))

@@ -6,7 +6,9 @@ export default function (component) {
   window.__learnKeysOn = true;
   document.addEventListener("keydown", (e) => {
     const t = e.target;
-    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    // keys that move a control (a slider, a radio, a text box) stay with it
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName) ||
+              (t.closest && t.closest('[role="slider"], [role="radiogroup"], [role="spinbutton"], [role="textbox"]')))) return;
     if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
     let which = null;
     if (e.key === "ArrowRight" || e.key === "PageDown") which = "next";
