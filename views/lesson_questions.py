@@ -236,7 +236,8 @@ def _q(scene, t):
 
 
 def _next_ask(scene):
-    return Asked(f"Step {scene.j + 1} is next (tr K̂ = {_g(scene.trace_after(scene.j))}).")
+    return Asked(f"Which point does greedy pick at step {scene.j + 1}? (tr K̂ = "
+                 f"{_g(scene.trace_after(scene.j))} before it.)")
 
 
 def _next_check(scene, answer):
@@ -496,7 +497,8 @@ QUESTIONS: dict[str, Question] = {q.name: q for q in (
     Question("skpca.explained_point", "skpca", "point",
              "Tap a point the chosen points explain well: right if not chosen and K̂_ii <= 20% "
              "of K_ii after the beat's j steps.",
-             lambda s: Asked(f"After {s.j} step{'s' if s.j > 1 else ''}."), _explained_check,
+             lambda s: Asked(f"After {s.j} step{'s' if s.j > 1 else ''}: click a point the chosen "
+                             "points explain well (K̂_ii under 20% of K_ii)."), _explained_check,
              _explained_right, lambda s: int(np.argmax(s.residual_diag(s.j))), _needs_exact),
     Question("skpca.trace_left", "skpca", "number",
              "Percentage of tr K left after the beat's j steps; right within 10 points.",
@@ -517,7 +519,8 @@ QUESTIONS: dict[str, Question] = {q.name: q for q in (
     Question("skpca.diag_vs_quotient", "skpca", "option",
              "Is step j + 1's pick the point with the largest residual diagonal (pivoted "
              "Cholesky's pivot)? Computed by comparing the two argmaxes.",
-             lambda s: Asked(f"Step {s.j + 1} is next.", options=DIAG_OPTIONS),
+             lambda s: Asked(f"Step {s.j + 1} is next: is its pick the point with the largest "
+                             "residual diagonal K̂_ii (the brightest)?", options=DIAG_OPTIONS),
              _diag_check, _diag_right,
              lambda s: next(o for o in DIAG_OPTIONS if o != _diag_right(s)), _needs_next,
              reveals=True),
@@ -535,7 +538,8 @@ QUESTIONS: dict[str, Question] = {q.name: q for q in (
     Question("skpca.best_pair", "skpca", "option",
              "Are greedy's first two picks the best pair of training points (every pair tried, "
              "closed form)?",
-             lambda s: Asked(f"Every one of the {s.m * (s.m - 1) // 2} pairs can be tried.",
+             lambda s: Asked("Are greedy's first two picks the best pair of training points? "
+                             f"All {s.m * (s.m - 1) // 2} pairs can be tried.",
                              options=PAIR_OPTIONS),
              _pair_check, _pair_right,
              lambda s: next(o for o in PAIR_OPTIONS if o != _pair_right(s)), _needs_pair),
