@@ -495,7 +495,7 @@ QUESTIONS: dict[str, Question] = {q.name: q for q in (
              _width_check, _width_right,
              lambda s: next(o for o in WIDTH_OPTIONS if o != _width_right(s)), _needs_exact),
     Question("skpca.explained_point", "skpca", "point",
-             "Tap a point the chosen points explain well: right if not chosen and K̂_ii <= 20% "
+             "Click a point the chosen points explain well: right if not chosen and K̂_ii <= 20% "
              "of K_ii after the beat's j steps.",
              lambda s: Asked(f"After {s.j} step{'s' if s.j > 1 else ''}: click a point the chosen "
                              "points explain well (K̂_ii under 20% of K_ii)."), _explained_check,
@@ -507,7 +507,7 @@ QUESTIONS: dict[str, Question] = {q.name: q for q in (
              _trace_left_check, lambda s: 100 * s.trace_after(s.j) / s.trace0,
              lambda s: 100 * s.trace_after(s.j) / s.trace0 + (30 if s.trace_after(s.j) < 0.5 * s.trace0 else -30)),
     Question("skpca.next_pick", "skpca", "point",
-             "Tap the point greedy picks at step j + 1 (the largest Rayleigh quotient); the "
+             "Click the point greedy picks at step j + 1 (the largest Rayleigh quotient); the "
              "feedback compares your point's quotient with the largest.",
              _next_ask, _next_check, _next_right, _lowest_quotient, _needs_next, reveals=True),
     Question("skpca.trace_drop", "skpca", "number",
