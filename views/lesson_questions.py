@@ -190,7 +190,7 @@ def _explained_check(scene, answer):
     r, d = float(scene.residual_diag(t)[i]), float(scene.diag[i])
     if i in chosen:
         return Feedback(False, f"i = {i} is a chosen point itself (basis #{chosen.index(i) + 1}): "
-                               "its residual K̂_ii is exactly 0 by construction. Tap one of its "
+                               "its residual K̂_ii is exactly 0 by construction. Click one of its "
                                "neighbours instead.")
     c = max(chosen, key=lambda c: scene.K[i, c] ** 2 / scene.K[c, c]) if scene.K is not None else None
     near = (f" Its largest kernel value with a chosen point is K = {scene.K[i, c]:.4g} (with "
