@@ -17,6 +17,9 @@ st.set_page_config(page_title="Matching pursuit in kernel methods", page_icon=TA
                    layout="wide", initial_sidebar_state="auto")
 
 pg = st.navigation({
+    "Learn": [
+        st.Page("pages/learn.py", title="Learn: guided lessons", icon=":material/school:", url_path="learn"),
+    ],
     "Foundations": [
         st.Page("pages/overview.py", title="Home", icon=":material/home:", default=True),
         st.Page("pages/skpca.py", title="Sparse KPCA: greedy selection", icon=":material/target:", url_path="skpca"),

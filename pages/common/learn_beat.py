@@ -1,0 +1,217 @@
+"""One beat of a lesson on the Learn page: the prose, the live figure, the task, Next/Back.
+
+PhET's guided inquiry: a predict task holds the figure back (at the step before the one
+asked about, or hidden) until the student answered; then the app runs the step or shows
+the figure and explains, with the numbers of the algorithm, why the answer is right or
+wrong. An observe task runs the step when asked. Answers live in the session, per beat.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from views import lesson_questions
+
+from .charts import plotly_chart
+from .learn_ui import (
+    PANELS,
+    _KEYS,
+    asked,
+    feedback,
+    go,
+    presentation,
+    scene_of,
+)
+from .lesson_file import DRAWN, Beat, Lesson
+from .share import query_string
+from .text import literal
+from .timeline import fit_to_window, phone_panel
+
+
+def answer_key(lesson: Lesson, beat: Beat, name: str) -> str:
+    return f"learn.answer.{lesson.id}.{beat.number}.{name}"
+
+
+def answered(lesson: Lesson, beat: Beat, name: str):
+    return st.session_state.get(answer_key(lesson, beat, name))
+
+
+def _clicked(event) -> int | None:
+    """The training index of a clicked point (data panel, or the quotient panel's x)."""
+    points = event.selection.points if event and event.selection else []
+    for p in points:
+        if p.get("curve_number") == 0 and isinstance(p.get("point_index"), int):
+            return p["point_index"]
+        if p.get("curve_number") in (2, 3) and isinstance(p.get("x"), (int, float)):
+            return int(p["x"])
+    return None
+
+
+def figure_plan(lesson: Lesson, beat: Beat) -> tuple[str, int | None, int | None]:
+    """What the figure shows: ("hidden" | "before" | "full", k, j) for this beat now.
+
+    "before": the first j steps only (the next one is what the task asks about).
+    """
+    j, k = int(beat.state["j"]), int(beat.state["k"])
+    task = beat.task
+    if task is None:
+        return "full", k, j
+    q = lesson_questions.get(task.question)
+    done = answered(lesson, beat, task.question) is not None
+    if task.kind == "observe" or (task.kind == "predict" and q.reveals):
+        return ("full", k, j + 1) if done else ("before", j, j)
+    if task.kind == "predict" and not done:
+        return "hidden", None, None
+    return "full", k, j
+
+
+def show_figure(lesson: Lesson, beat: Beat, *, present: bool, select: bool):
+    """The page's figure in the beat's state (or held back, see :func:`figure_plan`)."""
+    mode, k, j = figure_plan(lesson, beat)
+    st.session_state["learn.figure"] = dict(lesson=lesson.id, beat=beat.number, mode=mode, k=k,
+                                            j=j, query=beat.state.query())
+    if beat.page not in DRAWN:
+        st.info(f"This beat's figure is on the {beat.page} page: open it with the link below.")
+        return None
+    if mode == "hidden":
+        st.info("Predict first: the figure appears when you answer.")
+        return None
+    scene = scene_of(beat)
+    fig = scene.figure(k=k, j=j)
+    # a projector's figure: shorter, the top row's axis titles dropped (the page's own rule)
+    fig = fit_to_window(fig, present, compact_axes=("xaxis", "xaxis2", "xaxis3"))
+    fig = phone_panel(beat.state.schema, fig, PANELS)
+    with st.container(key="learn-figure"):
+        if select:
+            event = plotly_chart(fig, key="learn.fig", config={"displaylogo": False},
+                                 on_select="rerun", selection_mode="points")
+            return _clicked(event)
+        plotly_chart(fig, key="learn.fig", config={"displaylogo": False})
+    return None
+
+
+def _show_feedback(right: bool, text: str):
+    (st.success if right else st.warning)(literal(text))
+
+
+def _answer_widget(lesson, beat, name, q, a, *, clicked, key_prefix):
+    """The widget of one question's answer type and its Check button; stores the answer."""
+    akey = answer_key(lesson, beat, name)
+    wkey = f"{key_prefix}.input"
+    if q.answer == "point":
+        if clicked is not None and st.session_state.get(f"{wkey}.clicked") != clicked:
+            st.session_state[f"{wkey}.clicked"] = clicked
+            st.session_state[wkey] = int(clicked)
+        st.number_input("Click a point in the data panel, or type its index i", min_value=0,
+                        max_value=scene_of(beat).m - 1, step=1, value=None, key=wkey,
+                        help="Hover over a point to see its index.")
+    elif q.answer == "k":
+        st.slider("k", min_value=a.lo, max_value=max(a.hi, a.lo + 1), value=a.lo, key=wkey)
+    elif q.answer == "option":
+        st.radio("Your answer", a.options, index=None, key=wkey)
+    elif q.answer == "number":
+        st.number_input("Your answer", value=None, format="%.4g", key=wkey)
+
+    def _check():
+        value = st.session_state.get(wkey)
+        if q.answer != "none" and value is None:
+            st.session_state[f"{akey}.missing"] = True
+            return
+        st.session_state.pop(f"{akey}.missing", None)
+        st.session_state[akey] = True if q.answer == "none" else value
+
+    label = ("Run step " + str(int(beat.state["j"]) + 1)) if q.answer == "none" else "Check"
+    st.button(label, key=f"{key_prefix}.check", on_click=_check, type="primary")
+    if st.session_state.get(f"{akey}.missing"):
+        st.info("Give an answer first: nothing is scored that you did not choose.")
+
+
+def show_question(lesson, beat, name, prompt, *, clicked, number=None):
+    with st.container(key=f"learn-q-{number or 1}"):
+        _question(lesson, beat, name, prompt, clicked=clicked, number=number)
+
+
+def _question(lesson, beat, name, prompt, *, clicked, number=None):
+    q = lesson_questions.get(name)
+    a = asked(beat, name)
+    head = f"{number}. " if number else ""
+    st.markdown(f"**{head}{literal(prompt)}**" if prompt else f"**{head}{literal(a.text)}**")
+    if prompt and a.text:
+        st.caption(literal(a.text))
+    given = answered(lesson, beat, name)
+    if given is None:
+        _answer_widget(lesson, beat, name, q, a, clicked=clicked,
+                       key_prefix=f"learn.{lesson.id}.{beat.number}.{name}")
+        return
+    if q.answer != "none":
+        st.caption(literal(f"Your answer: {given:g}" if isinstance(given, float)
+                           else f"Your answer: {given}"))
+    _show_feedback(*feedback(beat, name, None if q.answer == "none" else given))
+    j = int(beat.state["j"])
+    if q.reveals and number is None:
+        st.caption(f"The figure above now shows step {j + 1}.")
+
+    def _again():
+        st.session_state.pop(answer_key(lesson, beat, name), None)
+
+    label = f"Back to step {j}" if q.answer == "none" else "Try again"
+    st.button(label, key=f"learn.{lesson.id}.{beat.number}.{name}.again", on_click=_again)
+
+
+def show_task(lesson: Lesson, beat: Beat, clicked):
+    with st.container(border=True, key="learn-task"):
+        if beat.task is not None:
+            kind = {"predict": "Predict", "observe": "Observe", "explain": "Explain"}[beat.task.kind]
+            st.caption(kind)
+            show_question(lesson, beat, beat.task.question, beat.task.prompt, clicked=clicked)
+        else:
+            st.caption("Closing check: three questions")
+            if beat.check_prompt:
+                st.markdown(literal(beat.check_prompt))
+            for n, name in enumerate(beat.check, 1):
+                show_question(lesson, beat, name, "", clicked=clicked, number=n)
+            done = [answered(lesson, beat, n) is not None for n in beat.check]
+            if all(done):
+                right = sum(feedback(beat, n, answered(lesson, beat, n))[0] for n in beat.check)
+                st.markdown(f"**{right} of {len(beat.check)} right.**")
+
+
+def nav(lesson: Lesson, n: int):
+    total = len(lesson.beats)
+    back, lessons, nxt = st.columns(3)
+    with back:
+        st.button("◀ Back", key="learn-back", disabled=n <= 1, on_click=go, args=(lesson.id, n - 1),
+                  use_container_width=True)
+    with lessons:
+        st.button("All lessons", key="learn-list", on_click=go, args=(None,),
+                  use_container_width=True)
+    with nxt:
+        if n < total:
+            st.button("Next ▶", key="learn-next", on_click=go, args=(lesson.id, n + 1),
+                      type="primary", use_container_width=True)
+        else:
+            st.button("Finish ✓", key="learn-next", on_click=go, args=(None,), type="primary",
+                      use_container_width=True)
+
+
+def show_beat(lesson: Lesson, n: int):
+    beat = lesson.beats[n - 1]
+    present = presentation()
+    _KEYS(key="learn-keys", data={})
+    total = len(lesson.beats)
+    if not present:
+        st.caption(literal(lesson.title))
+    st.progress(n / total, text=f"Beat {n} of {total}")
+    with st.container(key="learn-prose"):
+        st.markdown(f"### {literal(beat.title)}")
+        st.markdown(beat.prose)  # the lesson's Markdown; the loader refused HTML and images
+    point_task = any(lesson_questions.get(q).answer == "point" for q in
+                     ([beat.task.question] if beat.task else list(beat.check)))
+    clicked = show_figure(lesson, beat, present=present, select=point_task)
+    if beat.task is not None or beat.check:
+        show_task(lesson, beat, clicked)
+    st.markdown(f"[Open this view in the full page ↗]({beat.page}?{query_string(beat.state)})")
+    nav(lesson, n)
+    if not present:
+        st.caption(literal("Sources: " + "; ".join(f"{s.paper}, {s.sections}"
+                                                   for s in lesson.sources)))

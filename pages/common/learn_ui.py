@@ -1,0 +1,152 @@
+"""The Learn page's parts: the lesson list, a beat (prose, live figure, task), Next/Back.
+
+A beat's figure is the sparse-KPCA page's own (views.lesson_scene: the page's computation
+and mpcore.plots figure), in the beat's declared state. A task's answer is scored by its
+question (views.lesson_questions) and only once the student gave one. Prose is the lesson's
+Markdown (no HTML: the loader refuses tags and images, and unsafe_allow_html stays off);
+every other text of a lesson file (titles, prompts) and all feedback is shown literally.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from views import lesson_questions
+from views.lesson_scene import SKPCAScene, skpca_scene
+
+from .lesson_file import SCHEMAS, Beat, Lesson, LessonError, load_lessons, parse_lesson
+from .state import State
+from .text import literal
+
+HERE = Path(__file__).resolve().parent
+_KEYS = st.components.v2.component("mp_learn_keys", html="<span></span>",
+                                   js=(HERE / "learn_keys.js").read_text(encoding="utf-8"))
+PANELS = {"": "Data", "2": "Quotients ρ", "3": "Deflated kernel", "4": "Trace"}
+OWN = "learn.own"
+
+
+# ---------------------------------------------------------------- lessons and scenes
+
+
+@st.cache_resource(show_spinner=False)
+def app_lessons() -> dict[str, Lesson]:
+    """The lessons of lessons/ (validated once per server; a bad file is a bug the tests see)."""
+    return load_lessons()
+
+
+def all_lessons() -> dict[str, Lesson]:
+    return {**app_lessons(), **st.session_state.get(OWN, {})}
+
+
+def _k_max(state: State) -> int:
+    return int(SCHEMAS[state.schema.page]["k"].at("hi", state))
+
+
+@st.cache_resource(max_entries=32, ttl=3600, show_spinner="Computing the view...")
+def _scene(query: tuple, k_max: int) -> SKPCAScene:
+    state, _ = SCHEMAS["skpca"].build(dict(query))
+    return skpca_scene(state, k_max)
+
+
+def scene_of(beat: Beat) -> SKPCAScene:
+    return _scene(tuple(beat.state.query().items()), _k_max(beat.state))
+
+
+@st.cache_data(max_entries=256, ttl=3600, show_spinner="Checking with the algorithm...")
+def _feedback(name: str, query: tuple, k_max: int, answer) -> tuple[bool, str]:
+    q = lesson_questions.get(name)
+    fb = q.check(_scene(query, k_max), answer)
+    return fb.right, fb.text
+
+
+def feedback(beat: Beat, name: str, answer) -> tuple[bool, str]:
+    return _feedback(name, tuple(beat.state.query().items()), _k_max(beat.state), answer)
+
+
+@st.cache_data(max_entries=256, ttl=3600, show_spinner=False)
+def _asked(name: str, query: tuple, k_max: int) -> lesson_questions.Asked:
+    return lesson_questions.get(name).ask(_scene(query, k_max))
+
+
+def asked(beat: Beat, name: str) -> lesson_questions.Asked:
+    return _asked(name, tuple(beat.state.query().items()), _k_max(beat.state))
+
+
+# ---------------------------------------------------------------- the address
+
+
+def go(lesson: str | None, beat: int | None = None):
+    """Move to a lesson's beat (or the list): the address holds where the student is,
+    written in one piece (the browser never shows a half-written address)."""
+    present = st.session_state.get("learn.present", st.query_params.get("present") == "1")
+    query = {} if lesson is None else {"lesson": lesson, "beat": str(beat or 1)}
+    if present:
+        query["present"] = "1"
+    st.query_params.from_dict(query)
+
+
+def presentation() -> bool:
+    """The presentation toggle, in the address as present=1."""
+    key = "learn.present"
+    if key not in st.session_state:
+        st.session_state[key] = st.query_params.get("present") == "1"
+
+    def _sync():
+        if st.session_state[key]:
+            st.query_params["present"] = "1"
+        elif "present" in st.query_params:
+            del st.query_params["present"]
+
+    on = st.toggle("Presentation mode", key=key, on_change=_sync,
+                   help="Hides the menus and makes the text large for a projector. Keys: → or "
+                        "PageDown next beat, ← or PageUp back.")
+    if on:
+        css = (HERE / "learn_present.css").read_text(encoding="utf-8")
+        st.markdown(f"<style>{css}</style>", unsafe_allow_html=True)  # the app's own CSS file
+    return bool(on)
+
+
+# ---------------------------------------------------------------- the list
+
+
+def lesson_list():
+    st.title("Learn")
+    st.markdown("Short lessons with the app's live figures. Each beat asks you to **predict** "
+                "before it shows, and the app checks your answer with the algorithm's own "
+                "numbers. A lecturer can teach from a lesson: turn on *Presentation mode* and "
+                "use the arrow keys; the address of a beat can be shared.")
+    for lesson in all_lessons().values():
+        with st.container(border=True, key=f"learn-card-{lesson.id}"):
+            st.subheader(literal(lesson.title))
+            st.caption(literal(f"{lesson.minutes} minutes · {len(lesson.beats)} beats · "
+                               + "; ".join(f"{s.paper}: {s.sections}" for s in lesson.sources)))
+            st.markdown(literal(lesson.summary))
+            if lesson.outcomes:
+                st.markdown("You will be able to explain:\n" + "\n".join(
+                    f"- {literal(o)}" for o in lesson.outcomes))
+            st.button("Start", key=f"learn-start-{lesson.id}", on_click=go, args=(lesson.id, 1),
+                      type="primary")
+    own_lesson_upload()
+
+
+def own_lesson_upload():
+    st.subheader("Open your own lesson file")
+    st.caption("A .toml file written as docs/lessons.md describes; it is checked exactly as the "
+               "app's lessons are, and shown in this session only.")
+    up = st.file_uploader("Lesson file (.toml)", type=["toml"], key="learn.upload")
+    if up is None:
+        return
+    try:
+        lesson = parse_lesson(up.getvalue(), up.name)
+    except LessonError as exc:
+        st.error(literal(exc))
+        return
+    if lesson.id in app_lessons():
+        st.error(literal(f"lesson {up.name}: id {lesson.id!r} is a lesson of the app; "
+                         "choose another id."))
+        return
+    st.session_state.setdefault(OWN, {})[lesson.id] = lesson
+    st.success(literal(f"{lesson.title}: {len(lesson.beats)} beats, all valid."))
+    st.button(f"Open {lesson.title}", key="learn-open-own", on_click=go, args=(lesson.id, 1))

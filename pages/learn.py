@@ -1,0 +1,34 @@
+"""Learn: guided lessons through the app's live figures (lessons/*.toml).
+
+The address holds where the student is (?lesson=<id>&beat=<n>, and present=1 for a
+projector), so a reload resumes and a lecturer can share a beat.
+"""
+
+import streamlit as st
+
+from pages.common.learn_beat import show_beat
+from pages.common.learn_ui import all_lessons, lesson_list
+from pages.common.text import literal
+
+lesson_id = st.query_params.get("lesson")
+beat_raw = st.query_params.get("beat", "1")
+if lesson_id is None:
+    lesson_list()
+    st.stop()
+lessons = all_lessons()
+lesson = lessons.get(lesson_id)
+if lesson is None:
+    st.error(literal(f"There is no lesson {lesson_id[:60]!r} here (a lesson opened from your own "
+                     "file lives only in the session that opened it). Choose one below."))
+    lesson_list()
+    st.stop()
+try:
+    n = int(beat_raw)
+except ValueError:
+    n = 0
+if not 1 <= n <= len(lesson.beats):
+    st.error(literal(f"{lesson.title} has beats 1 to {len(lesson.beats)}, not "
+                     f"{beat_raw[:20]!r}. Start it again below."))
+    lesson_list()
+    st.stop()
+show_beat(lesson, n)
