@@ -21,7 +21,7 @@ from pages.common.lesson_file import (
 )
 from pages.common.schemas import SKPCA
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "lessons" / "examples" / "example.toml"
 LESSON1 = (ROOT / "lessons" / "01-kernel-matrix.toml").read_text(encoding="utf-8")
 
