@@ -152,19 +152,23 @@ class SKPCAScene:
                 for r in range(UNIFORM_DRAWS)]
         return float(np.mean(left))
 
-    def figure(self, *, k: int | None = None, j: int | None = None) -> dict:
-        """The page's animated figure (a plotly dict) for ``k`` steps opened on step ``j``
-        (default: the state's)."""
-        from mpcore.plots import cut_animation, skpca_animation_dict
-
-        v = self.view
-        fig = skpca_animation_dict(v["X2"], v["steps"], axis_labels=v["axis_labels"],
-                                   trace0=v["trace0"], curves=v["curves"], heatmaps=v["heat"],
-                                   heat_index=v["heat_index"], added=None,
-                                   height=FIGURE_HEIGHT)
+    def shown(self, k: int | None = None, j: int | None = None) -> tuple[int, int]:
+        """The steps the figure shows and the step it opens on (default: the state's),
+        clamped to the steps the run made."""
         k = self.k if k is None else max(1, min(k, len(self.all_steps)))
         j = self.j if j is None else max(1, min(j, k))
-        return cut_animation(fig, k, j)
+        return k, j
+
+    def figure(self) -> dict:
+        """The page's animated figure (a plotly dict) over every step of the run; the app
+        cuts it to the steps shown (:meth:`shown`), as the page does."""
+        from mpcore.plots import skpca_animation_dict
+
+        v = self.view
+        return skpca_animation_dict(v["X2"], v["steps"], axis_labels=v["axis_labels"],
+                                    trace0=v["trace0"], curves=v["curves"], heatmaps=v["heat"],
+                                    heat_index=v["heat_index"], added=None,
+                                    height=FIGURE_HEIGHT)
 
 
 def skpca_scene(values: Mapping, k_max: int) -> SKPCAScene:

@@ -25,7 +25,9 @@ from .learn_ui import (
 from .lesson_file import DRAWN, Beat, Lesson
 from .share import query_string
 from .text import literal
-from .timeline import fit_to_window, phone_panel
+from .figure_frames import cut_animation
+from .phone import phone_panel
+from .presentation import fit_to_window
 
 
 def answer_key(lesson: Lesson, beat: Beat, name: str) -> str:
@@ -77,7 +79,7 @@ def show_figure(lesson: Lesson, beat: Beat, *, present: bool, select: bool):
         st.info("Predict first: the figure appears when you answer.")
         return None
     scene = scene_of(beat)
-    fig = scene.figure(k=k, j=j)
+    fig = cut_animation(scene.figure(), *scene.shown(k, j))
     # a projector's figure: shorter, the top row's axis titles dropped (the page's own rule)
     fig = fit_to_window(fig, present, compact_axes=("xaxis", "xaxis2", "xaxis3"))
     fig = phone_panel(beat.state.schema, fig, PANELS)
