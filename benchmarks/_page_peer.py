@@ -14,7 +14,7 @@ from browser_util import StreamlitServer
 #: can beat, whatever it draws. The chart is drawn once at the app's root address and once at
 #: a page's own address (``/chart``), as every page of the app but Home is reached: there
 #: Streamlit's front end first looks for the server under the page's path
-#: (``/chart/_stcore/health``), is refused, and tries the root after a 100 ms pause.
+#: (``/chart/_stcore/health``), is refused, and tries the root after a short pause.
 FLOOR_APP = """
 import plotly.graph_objects as go
 import streamlit as st

@@ -29,8 +29,8 @@ FIGURES_JS = """() => {
 #: True when the run is over and every visible chart has mounted and, for the app's charts,
 #: drawn the last figure it was sent (``__mpDone``, set by the chart component once
 #: ``Plotly.react`` has resolved); remembers since when it has been true (reset when it
-#: stops being true: a second run, a late element). A notch's figure reaches its chart about
-#: 20 ms after the frame at which the run is over (the component's script runs after React
+#: stops being true: a second run, a late element). A notch's figure reaches its chart a little
+#: after the frame at which the run is over (the component's script runs after React
 #: shows the element): :func:`_drawn_after` checks this after a round trip to the script.
 DRAWN_JS = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
