@@ -156,7 +156,7 @@ def _scree_layout(n_series: int, labels: tuple, height: int, narrow: bool) -> di
     """The scree plot's layout without the data's decade spacing, the places of the k and q
     lines, the length shown and the top n shaded (:func:`styled_once`; :func:`_fill_scree`):
     built through plotly once per shape, so another data set, k, q or n only fills in
-    numbers (styling it again took 45 ms). ``labels``: the lines drawn, "k" and / or "q"."""
+    numbers (styling a figure through plotly is the slow part). ``labels``: the lines drawn, "k" and / or "q"."""
     fig = go.Figure()
     fig.add_vrect(x0=0.5, x1=_SOMEWHERE + 0.5, fillcolor="#999", opacity=0.12, line_width=0)
     for label in labels:
@@ -170,8 +170,8 @@ def _scree_layout(n_series: int, labels: tuple, height: int, narrow: bool) -> di
     # the legend on top (base_layout), one entry a row (two a row cut the longest name at
     # 1280 px). Wider than a phone, the top margin holds every row and the side and bottom
     # margins the tick labels and axis titles, so plotly draws the figure once (a margin too
-    # small for what it holds is grown, and the figure drawn again: 15 to 25 ms per figure,
-    # on every change). On a phone plotly still sizes the top margin itself.
+    # small for what it holds is grown, and the figure drawn again, on every change). On a
+    # phone plotly still sizes the top margin itself.
     if narrow:
         fig.update_layout(legend=dict(font=dict(size=15)), margin=dict(t=70))
     else:
@@ -265,7 +265,7 @@ _PHONE_AXIS_PX = 62
 def _errors_layout(panels: tuple, labels: tuple, height: int, narrow: bool) -> dict:
     """The error figure's layout without the data's decade spacing, the places of the k
     and q lines and the n in its panels' titles (:func:`styled_once`): n is written into a
-    copy (its first two annotations), so a new n does not style the figure again (90 ms).
+    copy (its first two annotations), so a new n does not style the figure again.
 
     ``panels``: for each panel (two, or three with Eq. 3), whether it has a curve. As
     plotly does for a figure built trace by trace, an empty panel gets no reference line.

@@ -269,8 +269,9 @@ CHART_COMPONENT = "mp_plotly_chart"
 #: (a promise of ``window.Plotly``); used by this module's component and by pages.common.fit.
 LOAD_PLOTLY_JS = asset("load_plotly.js")
 
-#: A chart's element: its box (``.mp-chart``) and the graph plotly.js draws in (``.mp-graph``).
-_BOX_HTML = '<div class="mp-chart" style="width: 100%"><div class="mp-graph"></div></div>'
+#: A chart's element (chart_box.html): its box (``.mp-chart``) and the graph plotly.js draws
+#: in (``.mp-graph``).
+_BOX_HTML = asset("chart_box.html").strip()
 
 _CHART_JS = LOAD_PLOTLY_JS + asset("charts.js").replace("__BOX_HTML__", json.dumps(_BOX_HTML))
 

@@ -74,8 +74,8 @@ def opened(label: str, key: str, **kwargs):
     the container when open, else None.
 
     For what loads JavaScript of its own on a first visit: a code box anywhere on a page
-    loads Streamlit's syntax highlighter (1.5 MB), which made every page a quarter of a
-    second slower to draw (benchmarks/bench_pages.py); a data grid loads its own code."""
+    loads Streamlit's syntax highlighter (1.5 MB), which made every page slower
+    to draw (benchmarks/bench_pages.py); a data grid loads its own code."""
     box = st.expander(label, key=key, on_change="rerun", **kwargs)
     return box if box.open else None
 

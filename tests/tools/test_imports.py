@@ -152,3 +152,79 @@ def test_importing_the_caches_starts_no_process():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "0", out.stdout
+
+
+# ---------------------------------------------------------------- no import cycle
+
+#: The project's packages (loadtest, deploy and benchmarks are folders of scripts without an
+#: __init__.py: grimp reads them as namespace packages).
+PROJECT_PACKAGES = ("mpcore", "datasets", "views", "experiments", "pages", "loadtest", "deploy",
+                    "benchmarks")
+
+
+def _cycles(imports):
+    """The strongly connected components of more than one module (Tarjan), each a cycle.
+
+    ``imports`` maps a module to the modules it imports directly.
+    """
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(start):
+        # iterative Tarjan: (module, iterator over what it imports)
+        work = [(start, iter(sorted(imports[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            module, targets = work[-1]
+            target = next(targets, None)
+            if target is not None:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(imports[target]))))
+                elif target in on_stack:
+                    low[module] = min(low[module], index[target])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[module])
+            if low[module] == index[module]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == module:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+
+    for module in sorted(imports):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    imports = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert _cycles(imports) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_cycle_among_the_project_modules():
+    """No module imports, directly or through others, a module that imports it back
+    (imports inside functions count too). grimp (import-linter's graph) reads the source."""
+    import grimp
+
+    sys.path.insert(0, str(ROOT))
+    try:
+        graph = grimp.build_graph(*PROJECT_PACKAGES, cache_dir=None)
+    finally:
+        sys.path.remove(str(ROOT))
+    modules = set(graph.modules)
+    assert {"mpcore.kmp", "pages.common.cached", "experiments.registry"} <= modules
+    imports = {m: graph.find_modules_directly_imported_by(m) & modules for m in modules}
+    cycles = _cycles(imports)
+    assert not cycles, "import cycles: " + "; ".join(" <-> ".join(c) for c in cycles)

@@ -433,15 +433,16 @@ def test_kmp_staged_values_end_at_the_fitted_predictions(moons):
 def test_the_figure_6_experiment_shows_the_pages_comparison(monkeypatch):
     """experiments.vincent_bengio fits Figure 6 through views.kmp.compare, the KMP page's call."""
     import experiments.vincent_bengio as vb
+    from experiments.vincent_bengio import figures  # where Figures 5 to 7 look compare up
 
     calls = []
-    real = vb.compare
+    real = figures.compare
 
     def recording(*args, **kwargs):
         calls.append(kwargs["mode"])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(vb, "compare", recording)
+    monkeypatch.setattr(figures, "compare", recording)
     res = vb.vb_fig6_fittings(vb.FittingsSettings(n_samples=40, basic_iterations=20, n_test=50,
                                                   grid=15))
     assert calls == ["fittings"]
