@@ -27,6 +27,7 @@ rounding of each other.
 from __future__ import annotations
 
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Iterator
 
@@ -77,9 +78,15 @@ class MatrixBlocks:
     def prepare(self, idx):
         return np.asarray(idx)
 
-    def block(self, idx, s, e):
-        """K[s:e, idx]' as a (len(idx), e - s) array of ``dtype``."""
-        return np.array(self.K[s:e, idx].T, dtype=self.dtype, order="C")
+    #: Columns of the scratch array :meth:`block` takes (none needed).
+    work_cols = 1
+
+    def block(self, idx, s, e, out=None, work=None):
+        """K[s:e, idx]' as a (len(idx), e - s) array of ``dtype`` (in ``out`` if given)."""
+        if out is None:
+            out = np.empty((len(idx), e - s), dtype=self.dtype)
+        out[...] = self.K[s:e, idx].T
+        return out
 
 
 class DataBlocks:
@@ -101,6 +108,8 @@ class DataBlocks:
             gamma = self.params.get("gamma")
             self.gamma = 1.0 / X.shape[1] if gamma is None else float(gamma)
             self.sq = np.einsum("ij,ij->i", X, X)
+        #: Columns of the scratch array :meth:`block` takes: [x, ||x||^2, 1].
+        self.work_cols = X.shape[1] + 2
 
     def prepare(self, idx):
         idx = np.asarray(idx)
@@ -114,19 +123,26 @@ class DataBlocks:
         B[:, d + 1] = -self.gamma * self.sq[idx]
         return B
 
-    def block(self, prepared, s, e):
-        """k(X[s:e], candidates)' as a (c, e - s) array of ``dtype``."""
+    def block(self, prepared, s, e, out=None, work=None):
+        """k(X[s:e], candidates)' as a (c, e - s) array of ``dtype``.
+
+        ``out`` (c, e - s) receives it and ``work`` (at least e - s, d + 2) is scratch,
+        both allocated when not given: reusing them keeps the chunk loop free of
+        allocations, which otherwise cost as much as the arithmetic.
+        """
+        if out is None:
+            out = np.empty((len(prepared), e - s), dtype=self.dtype)
         if not self.rbf:
-            K = kernel_matrix(self.X[s:e], prepared, **self.params)
-            return np.array(K.T, dtype=self.dtype, order="C")
+            out[...] = kernel_matrix(self.X[s:e], prepared, **self.params).T
+            return out
         d = self.X.shape[1]
-        A = np.empty((e - s, d + 2), dtype=self.dtype)
+        A = np.empty((e - s, d + 2), dtype=self.dtype) if work is None else work[: e - s]
         A[:, :d] = self.X[s:e]
         A[:, d] = self.sq[s:e]
         A[:, d + 1] = 1.0
-        P = prepared @ A.T
+        np.matmul(prepared, A.T, out=out)
         # a'b = -gamma ||x - c||^2 <= 0 up to rounding: exp never overflows
-        return np.exp(P, out=P)
+        return np.exp(out, out=out)
 
 
 class _Chunks:
@@ -142,8 +158,19 @@ class _Chunks:
             n_threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
                 os.cpu_count() or 1)
         self.n_threads = n_threads if m * n_cols >= PARALLEL_MIN_ENTRIES else 1
+        self.rows = step
         self._pool = None
         self._blas = None
+        self._local = threading.local()
+
+    def buffer(self, name, shape, dtype):
+        """This thread's scratch array ``name``, reused from chunk to chunk and step to step."""
+        bufs = self._local.__dict__
+        buf = bufs.get(name)
+        if buf is None or buf.dtype != dtype or buf.shape[1:] != shape[1:] or (
+                buf.shape[0] < shape[0]):
+            buf = bufs[name] = np.empty(shape, dtype=dtype)
+        return buf[: shape[0]]
 
     def map(self, fn):
         if self.n_threads <= 1 or len(self.bounds) == 1:
@@ -167,11 +194,17 @@ def deflated_norms(blocks, chunks, Gt, j, idx):
     """Squared norms of the deflated kernel columns of ``idx``: ||K[:, c] - G G[c, :]'||^2."""
     prepared = blocks.prepare(idx)
     Gc = np.ascontiguousarray(Gt[:j, idx].T)  # (c, j)
+    c, dt = len(idx), blocks.dtype
 
     def part(s, e):
-        P = blocks.block(prepared, s, e)
+        n = e - s
+        P = chunks.buffer("P", (chunks.rows * c,), dt)[: c * n].reshape(c, n)
+        work = chunks.buffer("A", (chunks.rows, blocks.work_cols), dt)
+        blocks.block(prepared, s, e, out=P, work=work)
         if j:
-            P -= Gc @ Gt[:j, s:e]
+            T = chunks.buffer("T", (chunks.rows * c,), dt)[: c * n].reshape(c, n)
+            np.matmul(Gc, Gt[:j, s:e], out=T)
+            P -= T
         return np.einsum("ij,ij->i", P, P)
 
     return np.sum(np.asarray(chunks.map(part), dtype=float), axis=0)
@@ -181,14 +214,19 @@ def deflated_column(blocks, chunks, Gt, j, i):
     """The deflated kernel column K[:, i] - G G[i, :]' as a float64 (m,) array."""
     prepared = blocks.prepare(np.array([i]))
     gi = np.ascontiguousarray(Gt[:j, i])
+    tau = np.empty(blocks.m, dtype=blocks.dtype)
 
     def part(s, e):
-        col = blocks.block(prepared, s, e)[0]
+        col = tau[s:e]
+        work = chunks.buffer("A", (chunks.rows, blocks.work_cols), blocks.dtype)
+        blocks.block(prepared, s, e, out=col[None, :], work=work)
         if j:
-            col -= gi @ Gt[:j, s:e]
-        return col
+            t = chunks.buffer("t", (chunks.rows,), blocks.dtype)[: e - s]
+            np.matmul(gi, Gt[:j, s:e], out=t)
+            col -= t
 
-    return np.concatenate(chunks.map(part)).astype(float, copy=False)
+    chunks.map(part)
+    return tau.astype(float, copy=False)
 
 
 def candidate_steps(

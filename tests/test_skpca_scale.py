@@ -58,37 +58,23 @@ def first_difference(idx, ref_idx):
                 min(len(idx), len(ref_idx)))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1), m=st.integers(2, 400), d=st.integers(1, 6),
-       k=st.integers(1, 40), c=st.integers(1, 80), gamma=st.floats(0.02, 3.0))
-def test_blocks_of_K_pick_as_the_column_loop(seed, m, d, k, c, gamma):
-    """The same kernel values, scored in chunks: the same picks, quotients and residuals."""
-    X = np.random.default_rng(seed).normal(size=(m, d))
-    K = kernel_matrix(X, gamma=gamma)
-    ref_idx, ref_q, ref_tr, _ = reference_59_trick(K, k, c, seed)
-    idx, q, tr = run(MatrixBlocks(K), np.diag(K).copy(), k, c, seed)
-    n = first_difference(idx, ref_idx)
-    if n < max(len(idx), len(ref_idx)):
-        # only rounding can separate them: data spanned up to rounding (the rest is
-        # cancellation noise), or two quotients tied within it
-        before = ref_tr[n - 1] if n else float(m)
-        tie = n < min(len(idx), len(ref_idx)) and np.isclose(q[n], ref_q[n], rtol=1e-9)
-        assert tie or before <= 1e-7 * m
-    assert_allclose(q[:n], ref_q[:n], rtol=RTOL_EXACT, atol=ATOL_EXACT)
-    assert_allclose(tr[:n], ref_tr[:n], rtol=RTOL_EXACT, atol=ATOL_EXACT)
+       k=st.integers(1, 40), c=st.integers(1, 80), gamma=st.floats(0.02, 3.0),
+       source=st.sampled_from(["K", "X"]))
+def test_blocks_pick_as_the_column_loop(seed, m, d, k, c, gamma, source):
+    """Read from K or computed from X (the Gaussian fast path), scored in chunks: the
+    picks, quotients and residuals of the column loop.
 
-
-@settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**31 - 1), m=st.integers(2, 400), d=st.integers(1, 6),
-       k=st.integers(1, 40), c=st.integers(1, 80), gamma=st.floats(0.02, 3.0))
-def test_gaussian_blocks_from_data_pick_as_the_column_loop(seed, m, d, k, c, gamma):
-    """The Gaussian fast path rounds its kernel values differently from scikit-learn's
-    (both to about 1e-16); each pivot p amplifies that by up to 1/p, so the comparison
-    holds while the pivots are not small (well-conditioned steps)."""
+    Both round differently from it in the last digit (the order of the sums; the fast
+    path's kernel values), and each pivot p amplifies that by up to 1/p, so the
+    comparison holds while the pivots are not small (the well-conditioned steps)."""
     X = np.random.default_rng(seed).normal(size=(m, d))
     K = kernel_matrix(X, gamma=gamma)
     ref_idx, ref_q, ref_tr, pivots = reference_59_trick(K, k, c, seed)
-    idx, q, tr = run(DataBlocks(X, dict(kernel="rbf", gamma=gamma)), np.ones(m), k, c, seed)
+    blocks = MatrixBlocks(K) if source == "K" else DataBlocks(X, dict(kernel="rbf",
+                                                                       gamma=gamma))
+    idx, q, tr = run(blocks, np.ones(m), k, c, seed)
     well = next((t for t, p in enumerate(pivots) if p < 1e-2), len(pivots))
     n = min(first_difference(idx, ref_idx), well)
     if n < well:  # a pick differs in the well-conditioned steps: only at a tie
