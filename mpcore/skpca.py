@@ -103,13 +103,13 @@ def effective_tol(tol: float, m: int) -> float:
     return max(float(tol), m * float(np.finfo(float).eps))
 
 
-def raise_not_psd(d, j):
-    """The refusal when step ``j + 1`` left a negative residual diagonal in ``d``."""
+def raise_not_psd(value, worst, j):
+    """The refusal when step ``j + 1`` left the residual diagonal ``value`` < 0 at point
+    ``worst``."""
     # Cauchy-Schwarz on the deflated PSD matrix makes every residual diagonal >= 0
-    worst = int(np.argmin(d))
     raise ValueError(
         f"The kernel matrix K is not positive semi-definite: after step {j + 1} the "
-        f"residual diagonal of point {worst} is {d[worst]:.3g} < 0, impossible for "
+        f"residual diagonal of point {worst} is {value:.3g} < 0, impossible for "
         f"K = Phi Phi'. Sparse kernel PCA needs a PSD kernel: rbf, laplacian, linear, "
         "cosine, or polynomial with coef0 >= 0."
     )
@@ -164,7 +164,7 @@ def _greedy_core(K: np.ndarray, n_steps: int, *, tol: float) -> Iterator[SKPCASt
         d = d - g**2
         d[i] = 0.0
         if d.min() < min(negative, -err):
-            raise_not_psd(d, j)
+            raise_not_psd(d.min(), int(np.argmin(d)), j)
         np.maximum(d, 0.0, out=d)
         alive = np.flatnonzero(d > threshold)  # the next step's candidates
         if alive.size and np.max(sq[alive]) < SQ_REFRESH_RATIO * sq_ref:
@@ -297,6 +297,11 @@ def greedy_steps_from_data(
                            n_candidates=n_candidates, random_state=random_state, tol=tol)
 
 
+def _is_dask_array(X):
+    """Whether X is a dask array (told without importing dask)."""
+    return type(X).__module__.split(".")[0] == "dask" and hasattr(X, "chunks")
+
+
 class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     r"""Sparse kernel PCA by matching pursuit (Hussain & Shawe-Taylor, Algorithm 1).
 
@@ -313,7 +318,9 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
     gamma, degree, coef0 : kernel parameters, see :func:`mpcore.kernels.kernel_matrix`.
     n_candidates : int or None
         None: exact greedy; an int c: best of c random candidates per step
-        (59-trick), never forming the full kernel matrix.
+        (59-trick), never forming the full kernel matrix. With the 59-trick, ``fit``
+        also takes X as a dask array and runs on the dask.distributed cluster of the
+        current client (``pip install "mp-kernels[dask]"``; docs/scale.md).
     random_state : int, RandomState or None
     tol : float
         Relative threshold below which a residual diagonal counts as spanned (never
@@ -405,6 +412,10 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
 
     def _fit(self, X):
         """:meth:`fit` without the early-stop warning (for callers that report it)."""
+        if _is_dask_array(X):  # dask is imported only here, for a dask array
+            from .dask_skpca import fit_dask
+
+            return fit_dask(self, X)
         precheck_estimator_input(X, "X")
         X = named_validation("X", validate_data, self, X, dtype=float, ensure_min_samples=1)
         check_parameters(self)
@@ -461,6 +472,11 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
             indices.append(s.index)
             quotients.append(s.quotients[s.index])
             traces.append(s.trace_residual)
+        self._keep(indices, quotients, traces, m)
+
+    def _keep(self, indices, quotients, traces, m):
+        """The fitted attributes from the chosen indices, their quotients and the traces
+        (tr K first)."""
         if not indices:
             raise ValueError(
                 f"The kernel matrix of X (kernel={self.kernel!r}) is (numerically) zero, so no "

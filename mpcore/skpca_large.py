@@ -67,7 +67,7 @@ def row_chunk(n_cols):
     return max(256, BLOCK_ENTRIES // max(int(n_cols), 1))
 
 
-class MatrixBlocks:
+class MatrixBlocks:  # (the candidates are "prepared" as their indices)
     """Kernel blocks read from a kernel matrix K (m, m) already in memory."""
 
     def __init__(self, K, dtype=np.float64):
@@ -112,15 +112,25 @@ class DataBlocks:
         self.work_cols = X.shape[1] + 2
 
     def prepare(self, idx):
+        """What :meth:`block` needs of the candidates ``idx`` (rows of X)."""
         idx = np.asarray(idx)
-        C = self.X[idx]
+        return self.prepare_points(self.X[idx], self.sq[idx] if self.rbf else None)
+
+    def points(self, idx):
+        """The candidates' rows of X and, for the Gaussian kernel, their squared norms:
+        what :meth:`prepare_points` takes (for blocks of X held elsewhere)."""
+        idx = np.asarray(idx)
+        return self.X[idx], (self.sq[idx] if self.rbf else None)
+
+    def prepare_points(self, C, sq=None):
+        """:meth:`prepare` for candidate points C (c, d) given by value."""
         if not self.rbf:
             return C
         d = C.shape[1]
-        B = np.empty((len(idx), d + 2), dtype=self.dtype)
+        B = np.empty((C.shape[0], d + 2), dtype=self.dtype)
         B[:, :d] = (2.0 * self.gamma) * C
         B[:, d] = -self.gamma
-        B[:, d + 1] = -self.gamma * self.sq[idx]
+        B[:, d + 1] = -self.gamma * sq
         return B
 
     def block(self, prepared, s, e, out=None, work=None):
@@ -151,7 +161,7 @@ class _Chunks:
     Results come back in chunk order, so sums over them do not depend on the threads.
     """
 
-    def __init__(self, m, n_cols, n_threads=None):
+    def __init__(self, m, n_cols, n_threads=None):  # n_threads None: every usable core
         step = row_chunk(n_cols)
         self.bounds = [(s, min(s + step, m)) for s in range(0, m, step)]
         if n_threads is None:
@@ -190,11 +200,11 @@ class _Chunks:
             self._pool = None
 
 
-def deflated_norms(blocks, chunks, Gt, j, idx):
-    """Squared norms of the deflated kernel columns of ``idx``: ||K[:, c] - G G[c, :]'||^2."""
-    prepared = blocks.prepare(idx)
-    Gc = np.ascontiguousarray(Gt[:j, idx].T)  # (c, j)
-    c, dt = len(idx), blocks.dtype
+def deflated_norms(blocks, chunks, Gt, j, prepared, Gc):
+    """Squared norms of the deflated kernel columns of the candidates over these rows,
+    ||K[:, c] - G G[c, :]'||^2, for the candidates ``prepared`` by ``blocks`` and their
+    rows of the basis ``Gc`` (c, j)."""
+    c, dt = len(prepared), blocks.dtype
 
     def part(s, e):
         n = e - s
@@ -210,10 +220,9 @@ def deflated_norms(blocks, chunks, Gt, j, idx):
     return np.sum(np.asarray(chunks.map(part), dtype=float), axis=0)
 
 
-def deflated_column(blocks, chunks, Gt, j, i):
-    """The deflated kernel column K[:, i] - G G[i, :]' as a float64 (m,) array."""
-    prepared = blocks.prepare(np.array([i]))
-    gi = np.ascontiguousarray(Gt[:j, i])
+def deflated_column(blocks, chunks, Gt, j, prepared, gi):
+    """The deflated kernel column K[:, i] - G G[i, :]' over these rows as a float64 array,
+    for the point ``prepared`` by ``blocks`` and its row of the basis ``gi`` (j,)."""
     tau = np.empty(blocks.m, dtype=blocks.dtype)
 
     def part(s, e):
@@ -256,11 +265,13 @@ def candidate_steps(
             if alive.size == 0 or threshold <= 0:
                 return
             cand = np.sort(rng.choice(alive, size=min(n_candidates, alive.size), replace=False))
-            col_sq = deflated_norms(blocks, chunks, Gt, j, cand)
+            col_sq = deflated_norms(blocks, chunks, Gt, j, blocks.prepare(cand),
+                                    np.ascontiguousarray(Gt[:j, cand].T))
             quotients = np.full(m, np.nan)
             quotients[cand] = col_sq / d[cand]
             i = int(cand[int(np.argmax(quotients[cand]))])
-            tau = deflated_column(blocks, chunks, Gt, j, i)
+            tau = deflated_column(blocks, chunks, Gt, j, blocks.prepare([i]),
+                                  np.ascontiguousarray(Gt[:j, i]))
             pivot = d[i]
             g = tau / np.sqrt(pivot)
             g[i] = np.sqrt(pivot)  # exact pivot entry: the chosen point is spanned
@@ -270,7 +281,7 @@ def candidate_steps(
             d -= g * g
             d[i] = 0.0
             if d.min() < min(negative, -err):
-                raise_not_psd(d, j)
+                raise_not_psd(d.min(), int(np.argmin(d)), j)
             np.maximum(d, 0.0, out=d)
             alive = np.flatnonzero(d > threshold)
             yield SKPCAStep(step=j + 1, index=i, quotients=quotients,
