@@ -12,8 +12,11 @@ Prints, in one run, and writes benchmarks/results_scale.md (the latest run only)
 - exact greedy SparseKPCA(100) at m = 3000 against its floor measured in the same run:
   forming K plus 100 matrix-vector products with it (median of --repeats).
 
+- with --dask M: M points as a dask array (generated on the workers) on a LocalCluster
+  of two one-thread worker processes: time and each worker's peak memory.
+
 Usage: python benchmarks/bench_scale.py [--sizes 50000 200000 1000000] [--repeats 5]
-       [--dtype float64] [--no-write]
+       [--dtype float64] [--dask 2000000] [--no-write]
 """
 
 from __future__ import annotations
@@ -109,12 +112,40 @@ def exact_vs_floor(repeats):
     return t_exact, t_floor
 
 
+def dask_case(m, n_chunks=8):
+    """The 59-trick on a dask array of m points on a LocalCluster of two one-thread worker
+    processes: (time, peak memory of each worker in MB, residual)."""
+    import dask.array as da
+    from distributed import Client, LocalCluster
+
+    from mpcore.dask_skpca import peak_rss
+    from mpcore.skpca import SparseKPCA
+
+    rows = -(-m // n_chunks)
+
+    def block(block_info=None):  # generated on the workers, never shipped
+        (s, e), _ = block_info[None]["array-location"]
+        return np.random.default_rng([SEED, s]).normal(size=(e - s, D))
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        X = da.map_blocks(block, chunks=((rows,) * (m // rows) + ((m % rows,) if m % rows
+                                          else ()), (D,)), dtype=float)
+        t = time.perf_counter()
+        fit = SparseKPCA(K, gamma=GAMMA, n_candidates=59, random_state=SEED).fit(X)
+        elapsed = time.perf_counter() - t
+        peaks = sorted(v / 2**20 for v in client.run(peak_rss).values())
+    return elapsed, peaks, fit.trace_residuals_[-1] / fit.trace_residuals_[0]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[50_000, 200_000, 1_000_000])
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--dtype", default="float64", choices=["float64", "float32"])
     ap.add_argument("--no-write", action="store_true", help="print only")
+    ap.add_argument("--dask", type=int, metavar="M", default=0,
+                    help="also run M points as a dask array on a two-worker LocalCluster")
     ap.add_argument("--child", nargs=2, metavar=("METHOD", "M"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -147,6 +178,13 @@ def main(argv=None):
     lines += ["", "| exact greedy SparseKPCA(100), m = 3000 | floor: form K + 100 matvecs "
               "| ratio |", "|---:|---:|---:|",
               f"| {t_exact:.3f} s | {t_floor:.3f} s | {t_exact / t_floor:.2f} |", ""]
+    if args.dask:
+        progress(f"dask: m = {args.dask:,} on a LocalCluster of two one-thread workers")
+        t, peaks, res = dask_case(args.dask)
+        lines += [f"Dask, m = {args.dask:,} in 8 row chunks, LocalCluster(n_workers=2, "
+                  "threads_per_worker=1): "
+                  f"{t:.1f} s, residual {res:.4f}, each worker's peak memory (VmHWM) "
+                  f"{', '.join(f'{p:.0f}' for p in peaks)} MB.", ""]
     text = "\n".join(lines)
     print(text)
     if not args.no_write:

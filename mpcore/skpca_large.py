@@ -155,6 +155,18 @@ class DataBlocks:
         return np.exp(out, out=out)
 
 
+_BLAS = []
+
+
+def _blas():
+    """The process's threadpoolctl controller, made once (finding the libraries takes ms)."""
+    if not _BLAS:
+        from threadpoolctl import ThreadpoolController
+
+        _BLAS.append(ThreadpoolController())
+    return _BLAS[0]
+
+
 class _Chunks:
     """Runs a function over the row chunks of [0, m), on every core when m is large.
 
@@ -170,7 +182,6 @@ class _Chunks:
         self.n_threads = n_threads if m * n_cols >= PARALLEL_MIN_ENTRIES else 1
         self.rows = step
         self._pool = None
-        self._blas = None
         self._local = threading.local()
 
     def buffer(self, name, shape, dtype):
@@ -183,15 +194,15 @@ class _Chunks:
         return buf[: shape[0]]
 
     def map(self, fn):
-        if self.n_threads <= 1 or len(self.bounds) == 1:
-            return [fn(s, e) for s, e in self.bounds]
-        if self._pool is None:
-            from threadpoolctl import ThreadpoolController
-
-            self._pool = ThreadPoolExecutor(self.n_threads, thread_name_prefix="mpcore-skpca")
-            self._blas = ThreadpoolController()
-        # one BLAS thread per chunk: the chunks themselves use every core
-        with self._blas.limit(limits=1, user_api="blas"):
+        # One BLAS thread per chunk: the chunks themselves use every core, and BLAS threads
+        # on products this small spin more than they compute (on a loaded machine, many
+        # times more). The limit is process-wide while the step runs.
+        with _blas().limit(limits=1, user_api="blas"):
+            if self.n_threads <= 1 or len(self.bounds) == 1:
+                return [fn(s, e) for s, e in self.bounds]
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.n_threads,
+                                                thread_name_prefix="mpcore-skpca")
             return list(self._pool.map(lambda b: fn(*b), self.bounds))
 
     def close(self):
