@@ -143,8 +143,9 @@ def dask_steps(client, X, n_steps, params, *, n_candidates, random_state, tol, d
     k = min(n_steps, m)
     parts = [p for p, n in zip(X.to_delayed().ravel(), sizes) if n > 0]
     data = client.compute(parts)  # each chunk computed where the scheduler puts it
-    actors = [client.submit(ChunkState, f, params, dtype, k, n_candidates, actor=True)
-              for f in data]
+    # pure=False: a new actor per fit, never one a previous fit of the same data deflated
+    actors = [client.submit(ChunkState, f, params, dtype, k, n_candidates, actor=True,
+                            pure=False) for f in data]
     actors = [a.result() for a in actors]
     del data  # the actors hold the chunks now
 

@@ -49,12 +49,10 @@ from ._validation import (
     SQ_REFRESH_RATIO,
     check_array_data,
     check_kernel_name,
-    check_kernel_size,
     check_parameters,
     check_positive_float,
     check_positive_int,
     check_psd_matrix,
-    check_random_state_arg,
     check_seed,
     check_square_kernel,
     named_validation,
@@ -289,10 +287,10 @@ def greedy_steps_from_data(
         diag = check_array_data(diag, "diag", ndim=1)
         if diag.shape != (X.shape[0],):
             raise ValueError(f"diag must have shape ({X.shape[0]},) to match X, got {diag.shape}.")
-    from .skpca_large import DataBlocks, candidate_steps, check_dtype
+    from .skpca_large import DataBlocks, candidate_steps, check_basis_size, check_dtype
 
     dtype = check_dtype(dtype)
-    check_kernel_size(X.shape[0], min(n_steps, X.shape[0]), "basis (k x m factor)")
+    check_basis_size(X.shape[0], n_steps)
     return candidate_steps(DataBlocks(X, params, dtype), diag, n_steps,
                            n_candidates=n_candidates, random_state=random_state, tol=tol)
 

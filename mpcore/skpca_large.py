@@ -33,11 +33,11 @@ from typing import Iterator
 
 import numpy as np
 
-from ._validation import PSD_NEG_RATIO, check_random_state_arg
+from ._validation import MAX_KERNEL_ENTRIES, PSD_NEG_RATIO, check_random_state_arg
 from .kernels import kernel_matrix
 from .skpca import SKPCAStep, effective_tol, raise_not_psd
 
-__all__ = ["DataBlocks", "MatrixBlocks", "candidate_steps", "check_dtype"]
+__all__ = ["DataBlocks", "MatrixBlocks", "candidate_steps", "check_basis_size", "check_dtype"]
 
 #: Entries of one (candidates x rows) block: small enough to stay in a core's cache.
 BLOCK_ENTRIES = 1 << 17
@@ -60,6 +60,18 @@ def check_dtype(dtype):
             f"picks equal up to float32 rounding), got {dtype!r}."
         )
     return dt
+
+
+def check_basis_size(m, n_steps):
+    """Refuse a basis (k x m) beyond the entries of the largest kernel matrix formed."""
+    k = min(int(n_steps), int(m))
+    if m * k > MAX_KERNEL_ENTRIES:
+        raise ValueError(
+            f"The 59-trick's basis would have {k} x {m} = {m * k:,} entries ({m * k * 8 / 1e9:.1f}"
+            f" GB in float64), above the limit of {MAX_KERNEL_ENTRIES:,}. Lower n_components, "
+            "use a random subset of the points, or pass X as a dask array to fit on a "
+            "dask.distributed cluster (docs/scale.md)."
+        )
 
 
 def row_chunk(n_cols):

@@ -89,6 +89,14 @@ def test_transform_as_in_memory(client):
     assert there.n_features_in_ == D
 
 
+def test_a_second_fit_of_the_same_data_starts_afresh(client):
+    X = da.from_array(data(4000), chunks=(1000, D))
+    a = SparseKPCA(10, gamma=GAMMA, n_candidates=20, random_state=5).fit(X)
+    b = SparseKPCA(10, gamma=GAMMA, n_candidates=20, random_state=5).fit(X)
+    assert b.indices_.tolist() == a.indices_.tolist()
+    assert_allclose(b.trace_residuals_, a.trace_residuals_, rtol=1e-12)
+
+
 def test_uneven_chunks_and_columns_split(client):
     X = data(5000)
     here = SparseKPCA(20, gamma=GAMMA, n_candidates=30, random_state=1).fit(X)

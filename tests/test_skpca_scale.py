@@ -179,3 +179,11 @@ def test_dtype_refused_with_the_choices(bad, small_X):
     with pytest.raises(ValueError, match="float64.*float32"):
         check_dtype(bad)
 
+
+
+def test_a_basis_beyond_the_limit_is_refused_before_any_work():
+    from mpcore.skpca_large import check_basis_size
+
+    with pytest.raises(ValueError, match="basis.*n_components.*dask"):
+        check_basis_size(10_000_000, 100)
+    check_basis_size(1_000_000, 100)  # the benchmark's size fits
