@@ -32,7 +32,7 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 from numbers import Integral, Real
-from typing import Callable, Iterator
+from typing import Iterator
 
 import numpy as np
 from scipy.linalg import solve_triangular
@@ -49,12 +49,10 @@ from ._validation import (
     SQ_REFRESH_RATIO,
     check_array_data,
     check_kernel_name,
-    check_kernel_size,
     check_parameters,
     check_positive_float,
     check_positive_int,
     check_psd_matrix,
-    check_random_state_arg,
     check_seed,
     check_square_kernel,
     named_validation,
@@ -103,24 +101,27 @@ def effective_tol(tol: float, m: int) -> float:
     return max(float(tol), m * float(np.finfo(float).eps))
 
 
-def _greedy_core(
-    diag: np.ndarray,
-    columns: Callable[[np.ndarray], np.ndarray],
-    n_steps: int,
-    *,
-    K: np.ndarray | None,
-    n_candidates: int | None,
-    random_state,
-    tol: float,
-) -> Iterator[SKPCAStep]:
-    """Shared loop of :func:`greedy_steps` and :func:`greedy_steps_from_data`.
+def raise_not_psd(value, worst, j):
+    """The refusal when step ``j + 1`` left the residual diagonal ``value`` < 0 at point
+    ``worst``."""
+    # Cauchy-Schwarz on the deflated PSD matrix makes every residual diagonal >= 0
+    raise ValueError(
+        f"The kernel matrix K is not positive semi-definite: after step {j + 1} the "
+        f"residual diagonal of point {worst} is {value:.3g} < 0, impossible for "
+        f"K = Phi Phi'. Sparse kernel PCA needs a PSD kernel: rbf, laplacian, linear, "
+        "cosine, or polynomial with coef0 >= 0."
+    )
 
-    ``columns(idx)`` returns the original kernel columns K[:, idx] (m, len(idx)).
-    With ``K`` given and ``n_candidates=None``, the squared column norms of the
-    deflated matrix are kept up to date with one product ``K @ g`` per step.
+
+def _greedy_core(K: np.ndarray, n_steps: int, *, tol: float) -> Iterator[SKPCAStep]:
+    """Exact greedy on the kernel matrix K (the 59-trick: :mod:`mpcore.skpca_large`).
+
+    The squared column norms of the deflated matrix are kept up to date with one
+    product ``K @ g`` per step.
     """
+    K = np.asarray(K).view(np.ndarray)  # plain products (no subclass dispatch per step)
+    diag = np.diag(K).copy()
     m = diag.shape[0]
-    rng = check_random_state_arg(random_state)
     # never below rounding: a residual under m * eps of the largest diagonal (the floor
     # numpy.linalg.matrix_rank uses) is cancellation noise, and its quotient is noise too (a
     # tol of 1e-320 once let a rank-1 K report quotients of 0.17 for a trace drop of 1e-32)
@@ -137,54 +138,34 @@ def _greedy_core(
     # K_hat = K - G G', G stored transposed: row j is step j's g, so the first j rows are
     # one contiguous block for the products below
     Gt = np.zeros((min(n_steps, m), m))
-    exact = n_candidates is None
-    if exact:
-        K = np.asarray(K).view(np.ndarray)  # plain products (no subclass dispatch per step)
-        sq = np.einsum("ij,ij->j", K, K)  # (K_hat^2)_ii = ||K_hat[:, i]||^2
-        sq_ref = float(np.max(sq))
+    sq = np.einsum("ij,ij->j", K, K)  # (K_hat^2)_ii = ||K_hat[:, i]||^2
+    sq_ref = float(np.max(sq))
     alive = np.flatnonzero(d > threshold)
     for j in range(min(n_steps, m)):
         if alive.size == 0 or threshold <= 0:
             return
         Gj = Gt[:j]
         quotients = np.full(m, np.nan)
-        if exact:
-            rho = np.maximum(sq[alive], 0.0) / d[alive]
-            quotients[alive] = rho
-            i = int(alive[np.argmax(rho)])  # the first largest, as nanargmax over quotients
-            tau = columns(np.array([i]))[:, 0] - Gj[:, i] @ Gj
-        else:
-            cand = np.sort(rng.choice(alive, size=min(n_candidates, alive.size), replace=False))
-            cols = columns(cand) - Gj.T @ Gj[:, cand]  # deflated candidate columns
-            col_sq = np.einsum("ij,ij->j", cols, cols)
-            quotients[cand] = col_sq / d[cand]
-            best = int(np.argmax(quotients[cand]))
-            i = int(cand[best])
-            tau = cols[:, best]
+        rho = np.maximum(sq[alive], 0.0) / d[alive]
+        quotients[alive] = rho
+        i = int(alive[np.argmax(rho)])  # the first largest, as nanargmax over quotients
+        tau = K[:, i] - Gj[:, i] @ Gj
         pivot = d[i]
         g = tau / np.sqrt(pivot)
         g[i] = np.sqrt(pivot)  # exact pivot entry: the chosen point is spanned
-        if exact:
-            # Eq. (3) on the squared column norms: (K_hat - g g')^2_ii
-            # = (K_hat^2)_ii - 2 g_i (K_hat g)_i + g_i^2 ||g||^2, K_hat g = K g - G (G' g)
-            Khg = K @ g - (Gj @ g) @ Gj
-            sq = sq - 2.0 * g * Khg + g**2 * (g @ g)
+        # Eq. (3) on the squared column norms: (K_hat - g g')^2_ii
+        # = (K_hat^2)_ii - 2 g_i (K_hat g)_i + g_i^2 ||g||^2, K_hat g = K g - G (G' g)
+        Khg = K @ g - (Gj @ g) @ Gj
+        sq = sq - 2.0 * g * Khg + g**2 * (g @ g)
         Gt[j] = g
         err += err / pivot * float(np.max(d))
         d = d - g**2
         d[i] = 0.0
         if d.min() < min(negative, -err):
-            # Cauchy-Schwarz on the deflated PSD matrix makes every residual diagonal >= 0
-            worst = int(np.argmin(d))
-            raise ValueError(
-                f"The kernel matrix K is not positive semi-definite: after step {j + 1} the "
-                f"residual diagonal of point {worst} is {d[worst]:.3g} < 0, impossible for "
-                f"K = Phi Phi'. Sparse kernel PCA needs a PSD kernel: rbf, laplacian, linear, "
-                "cosine, or polynomial with coef0 >= 0."
-            )
+            raise_not_psd(d.min(), int(np.argmin(d)), j)
         np.maximum(d, 0.0, out=d)
         alive = np.flatnonzero(d > threshold)  # the next step's candidates
-        if exact and alive.size and np.max(sq[alive]) < SQ_REFRESH_RATIO * sq_ref:
+        if alive.size and np.max(sq[alive]) < SQ_REFRESH_RATIO * sq_ref:
             # The update above loses digits once the norms have fallen by many
             # orders of magnitude (near-spanned data): then recompute them from
             # K_hat = K - G G' for the remaining points, and restart the clock.
@@ -262,28 +243,28 @@ def greedy_steps(K, n_steps, *, n_candidates=None, random_state=None, tol=DIAG_T
                            tol=tol)
 
 
-def _greedy_checked(K, n_steps, *, n_candidates=None, random_state=None, tol=DIAG_TOL):
+def _greedy_checked(K, n_steps, *, n_candidates=None, random_state=None, tol=DIAG_TOL,
+                    dtype=np.float64):
     """:func:`greedy_steps` on a K already validated (square, finite, PSD)."""
-    return _greedy_core(
-        np.diag(K).copy(),
-        lambda idx: K[:, idx],
-        n_steps,
-        K=K,
-        n_candidates=n_candidates,
-        random_state=random_state,
-        tol=tol,
-    )
+    if n_candidates is None:
+        return _greedy_core(K, n_steps, tol=tol)
+    from .skpca_large import MatrixBlocks, candidate_steps
+
+    return candidate_steps(MatrixBlocks(K, dtype), np.diag(K).copy(), n_steps,
+                           n_candidates=n_candidates, random_state=random_state, tol=tol)
 
 
 def greedy_steps_from_data(
     X, n_steps, *, kernel="rbf", gamma=None, degree=3, coef0=1.0,
-    n_candidates=59, random_state=None, tol=DIAG_TOL, diag=None,
+    n_candidates=59, random_state=None, tol=DIAG_TOL, diag=None, dtype=np.float64,
 ):
     """Like :func:`greedy_steps`, computing kernel columns from ``X`` on demand.
 
-    With ``n_candidates`` set, only the chosen candidates' columns are ever
-    computed, so m = 50,000 points fit in O(m k) memory. With
-    ``n_candidates=None`` the full kernel matrix is formed (exact greedy).
+    With ``n_candidates`` set, only the candidates' kernel blocks are ever
+    computed, chunk by chunk (:mod:`mpcore.skpca_large`), so memory is the k x m
+    basis: m = 1,000,000 points fit in about 1 GB. ``dtype=np.float32`` halves it
+    (picks equal up to float32 rounding). With ``n_candidates=None`` the full
+    kernel matrix is formed (exact greedy; ``dtype`` is then ignored).
     ``diag`` may pass the kernel diagonal if the caller already has it.
 
     The kernel must be positive semi-definite (see :func:`mpcore.kernels.psd_status`);
@@ -306,16 +287,17 @@ def greedy_steps_from_data(
         diag = check_array_data(diag, "diag", ndim=1)
         if diag.shape != (X.shape[0],):
             raise ValueError(f"diag must have shape ({X.shape[0]},) to match X, got {diag.shape}.")
-    check_kernel_size(X.shape[0], min(n_candidates, X.shape[0]), "candidate kernel block")
-    return _greedy_core(
-        diag,
-        lambda idx: kernel_matrix(X, X[idx], **params),
-        n_steps,
-        K=None,
-        n_candidates=n_candidates,
-        random_state=random_state,
-        tol=tol,
-    )
+    from .skpca_large import DataBlocks, candidate_steps, check_basis_size, check_dtype
+
+    dtype = check_dtype(dtype)
+    check_basis_size(X.shape[0], n_steps)
+    return candidate_steps(DataBlocks(X, params, dtype), diag, n_steps,
+                           n_candidates=n_candidates, random_state=random_state, tol=tol)
+
+
+def _is_dask_array(X):
+    """Whether X is a dask array (told without importing dask)."""
+    return type(X).__module__.split(".")[0] == "dask" and hasattr(X, "chunks")
 
 
 class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -334,11 +316,16 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
     gamma, degree, coef0 : kernel parameters, see :func:`mpcore.kernels.kernel_matrix`.
     n_candidates : int or None
         None: exact greedy; an int c: best of c random candidates per step
-        (59-trick), never forming the full kernel matrix.
+        (59-trick), never forming the full kernel matrix. With the 59-trick, ``fit``
+        also takes X as a dask array and runs on the dask.distributed cluster of the
+        current client (``pip install "mp-kernels[dask]"``; docs/scale.md).
     random_state : int, RandomState or None
     tol : float
         Relative threshold below which a residual diagonal counts as spanned (never
         below ``m * eps``, the rounding floor: :func:`effective_tol`).
+    dtype : {np.float64, np.float32}
+        Precision of the 59-trick's basis and kernel blocks: float32 halves the memory
+        (picks equal up to float32 rounding). Exact greedy always runs in float64.
 
     Attributes
     ----------
@@ -371,11 +358,13 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         "n_candidates": [Interval(Integral, 1, None, closed="left"), None],
         "random_state": ["random_state", np.random.Generator],
         "tol": [Interval(Real, 0, 1, closed="right")],
+        # float64 or float32, checked in fit with its own message
+        "dtype": "no_validation",
     }
 
     def __init__(
         self, n_components=10, *, kernel="rbf", gamma=None, degree=3, coef0=1.0,
-        n_candidates=None, random_state=None, tol=DIAG_TOL,
+        n_candidates=None, random_state=None, tol=DIAG_TOL, dtype=np.float64,
     ):
         self.n_components = n_components
         self.kernel = kernel
@@ -385,6 +374,7 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         self.n_candidates = n_candidates
         self.random_state = random_state
         self.tol = tol
+        self.dtype = dtype
 
     def _kernel_params(self):
         return dict(kernel=self.kernel, gamma=self.gamma_, degree=self.degree, coef0=self.coef0)
@@ -420,9 +410,16 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
 
     def _fit(self, X):
         """:meth:`fit` without the early-stop warning (for callers that report it)."""
+        if _is_dask_array(X):  # dask is imported only here, for a dask array
+            from .dask_skpca import fit_dask
+
+            return fit_dask(self, X)
         precheck_estimator_input(X, "X")
         X = named_validation("X", validate_data, self, X, dtype=float, ensure_min_samples=1)
         check_parameters(self)
+        from .skpca_large import check_dtype
+
+        check_dtype(self.dtype)
         if self.kernel != PRECOMPUTED:
             check_kernel_name(self.kernel, allow_non_psd=False, where=WHERE)
         n_candidates, tol = self.n_candidates, float(self.tol)
@@ -443,7 +440,7 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
             diag = kernel_diag(X, **params)
             steps = greedy_steps_from_data(
                 X, self.n_components, n_candidates=n_candidates,
-                random_state=self.random_state, tol=tol, diag=diag, **params,
+                random_state=self.random_state, tol=tol, diag=diag, dtype=self.dtype, **params,
             )
         self._keep_steps(steps, diag, X.shape[0])
         self.basis_ = X[self.indices_].copy()
@@ -459,9 +456,8 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         if n_candidates is None:
             steps = _greedy_checked(K, self.n_components, tol=tol)
         else:  # the candidate draws of greedy_steps_from_data, columns read from K
-            steps = _greedy_core(diag, lambda idx: K[:, idx], self.n_components, K=None,
-                                 n_candidates=n_candidates, random_state=self.random_state,
-                                 tol=tol)
+            steps = _greedy_checked(K, self.n_components, n_candidates=n_candidates,
+                                    random_state=self.random_state, tol=tol, dtype=self.dtype)
         self.gamma_ = None
         self._keep_steps(steps, diag, K.shape[0])
         self.basis_ = None
@@ -474,6 +470,11 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
             indices.append(s.index)
             quotients.append(s.quotients[s.index])
             traces.append(s.trace_residual)
+        self._keep(indices, quotients, traces, m)
+
+    def _keep(self, indices, quotients, traces, m):
+        """The fitted attributes from the chosen indices, their quotients and the traces
+        (tr K first)."""
         if not indices:
             raise ValueError(
                 f"The kernel matrix of X (kernel={self.kernel!r}) is (numerically) zero, so no "

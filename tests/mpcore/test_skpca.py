@@ -205,8 +205,7 @@ def test_the_refusal_inside_the_steps_still_catches_an_indefinite_matrix():
 
     K = np.array([[1.0, 2.0], [2.0, 1.0]])
     with pytest.raises(ValueError, match="not positive semi-definite.*after step 1"):
-        list(_greedy_core(np.diag(K).copy(), lambda idx: K[:, idx], 2, K=K,
-                          n_candidates=None, random_state=None, tol=1e-10))
+        list(_greedy_core(K, 2, tol=1e-10))
 
 
 def test_sigmoid_refused_with_reason(small_X):
