@@ -18,7 +18,7 @@ distributed = pytest.importorskip("distributed")
 # a cluster of two worker processes takes seconds to start
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 M, D, K, GAMMA = 400_000, 10, 60, 0.1
 #: Per worker: below the peak memory of the in-memory fit (checked in the test), above
 #: the libraries plus half the chunks and half the basis.
