@@ -26,7 +26,7 @@ import numpy as np
 
 from ._validation import PSD_NEG_RATIO, check_array_data, check_random_state_arg
 from .kernels import check_psd_kernel, kernel_diag
-from .skpca import WHERE, effective_tol, raise_not_psd
+from ._skpca_step import WHERE, effective_tol, raise_not_psd
 from .skpca_large import DataBlocks, _Chunks, check_dtype, deflated_column, deflated_norms
 
 __all__ = ["ChunkState", "fit_dask", "peak_rss"]
@@ -207,7 +207,7 @@ def _unpack(bits, sizes):
 
 def fit_dask(est, X):
     """:meth:`SparseKPCA.fit` on a dask array X (m, d) with the 59-trick."""
-    from .skpca import PRECOMPUTED
+    from ._skpca_step import PRECOMPUTED
     from ._validation import check_kernel_name, check_parameters
 
     check_parameters(est)

@@ -35,7 +35,7 @@ import numpy as np
 
 from ._validation import MAX_KERNEL_ENTRIES, PSD_NEG_RATIO, check_random_state_arg
 from .kernels import kernel_matrix
-from .skpca import SKPCAStep, effective_tol, raise_not_psd
+from ._skpca_step import SKPCAStep, effective_tol, raise_not_psd
 
 __all__ = ["DataBlocks", "MatrixBlocks", "candidate_steps", "check_basis_size", "check_dtype"]
 

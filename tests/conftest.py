@@ -7,9 +7,20 @@ RTOL_APPROX : approximations that are close but not exact (59-trick against
     exact greedy, sketched eigenvalues at generous q).
 """
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import settings
+
+# A test module may reuse another's figures or constants (``from test_figure_frames import
+# _pruned``) across the folders that mirror the source: every folder is importable, whichever
+# files a run collects.
+for _folder in sorted(p for p in Path(__file__).parent.iterdir() if p.is_dir()
+                      and not p.name.startswith((".", "_"))):
+    if str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
 
 # the real-app fixtures (one Streamlit server and one browser per test process)
 from browser_util import (_playwright, browser, in_ci, page, shared_context,  # noqa: F401
