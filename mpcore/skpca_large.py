@@ -261,6 +261,11 @@ def deflated_column(blocks, chunks, Gt, j, prepared, gi):
     return tau.astype(float, copy=False)
 
 
+#: Quotients this close to the largest, relative to it, are a tie (rounding of the block
+#: products is about m * eps relative; this is far above it and far below any real gap).
+TIE_RTOL = 1e-9
+
+
 def candidate_steps(
     blocks, diag, n_steps, *, n_candidates, random_state, tol, n_threads=None,
 ) -> Iterator[SKPCAStep]:
@@ -292,7 +297,12 @@ def candidate_steps(
                                     np.ascontiguousarray(Gt[:j, cand].T))
             quotients = np.full(m, np.nan)
             quotients[cand] = col_sq / d[cand]
-            i = int(cand[int(np.argmax(quotients[cand]))])
+            q = quotients[cand]
+            # quotients equal in exact arithmetic (a rank-one residual makes every quotient
+            # its trace) differ here in the last bits, and those bits depend on how the
+            # kernel block was formed (from X or from a precomputed K): a tie within
+            # TIE_RTOL goes to the lowest index, as an exact tie does under argmax
+            i = int(cand[int(np.flatnonzero(q >= q.max() * (1.0 - TIE_RTOL))[0])])
             tau = deflated_column(blocks, chunks, Gt, j, blocks.prepare([i]),
                                   np.ascontiguousarray(Gt[:j, i]))
             pivot = d[i]
