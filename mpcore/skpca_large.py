@@ -26,6 +26,7 @@ rounding of each other.
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -167,16 +168,12 @@ class DataBlocks:
         return np.exp(out, out=out)
 
 
-_BLAS = []
-
-
+@functools.lru_cache(maxsize=1)
 def _blas():
-    """The process's threadpoolctl controller, made once (finding the libraries takes ms)."""
-    if not _BLAS:
-        from threadpoolctl import ThreadpoolController
+    """The process's threadpoolctl controller, made once (finding the libraries is not free)."""
+    from threadpoolctl import ThreadpoolController
 
-        _BLAS.append(ThreadpoolController())
-    return _BLAS[0]
+    return ThreadpoolController()
 
 
 class _Chunks:
