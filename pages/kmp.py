@@ -33,7 +33,7 @@ from pages.common.share import (
     preset_links,
     split_snippet,
 )
-from pages.common.quiz import Reveal, guess_from_selection, quiz_box
+from pages.common.quiz import Reveal, guess_from_selection, quiz_box, quiz_place
 from pages.common.text import literal, markdown_table
 from pages.common.figure_frames import open_at
 from pages.common.offline import offline_download
@@ -247,6 +247,7 @@ with tabs[0]:
         with left:
             fig = cached.kmp_animation(choice, kern, test, s, es, cls,
                                        int(1000 / state["kmp.speed"]))
+            place = quiz_place() if quiz else None
             with st.container(key=chart_key(KMP)):
                 opened = figure_step(KMP, j, keep=not quiz)
                 shown = fit_to_window(open_at(fig, opened - 1), present, reserve=215)
@@ -283,7 +284,8 @@ with tabs[0]:
             timeline(KMP, n_steps=k_model, lines=live)
             speed_control(KMP, present)
             if quiz:
-                quiz_box(KMP, n_steps=k_model, m=len(X_tr), reveal=_reveal)
+                with place or st.container():
+                    quiz_box(KMP, n_steps=k_model, m=len(X_tr), reveal=_reveal)
                 if task == "classification" and X_tr.shape[1] != 2:
                     st.caption("This figure shows test points: type the training index of "
                                "your guess.")

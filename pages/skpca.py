@@ -16,7 +16,7 @@ from pages.common.share import (
     preset_links,
     split_snippet,
 )
-from pages.common.quiz import Reveal, guess_from_selection, quiz_box
+from pages.common.quiz import Reveal, guess_from_selection, quiz_box, quiz_place
 from pages.common.text import literal
 from pages.common.figure_frames import cut_animation
 from pages.common.offline import offline_download
@@ -146,6 +146,7 @@ def stepper():
     left, right = st.columns([5, 2])
     with left:
         step_buttons(SKPCA, n_steps)
+        place = quiz_place() if quiz else None
         with st.container(key=chart_key(SKPCA)):
             opened = figure_step(SKPCA, j, keep=not quiz)
             shown = cut_animation(fig, n_steps, opened, frame_ms=int(1000 / state["skpca.speed"]))
@@ -166,7 +167,8 @@ def stepper():
         timeline(SKPCA, n_steps=n_steps, lines=lines)
         speed_control(SKPCA, present)
         if quiz:
-            quiz_box(SKPCA, n_steps=n_steps, m=view["m"], reveal=_reveal)
+            with place or st.container():
+                quiz_box(SKPCA, n_steps=n_steps, m=view["m"], reveal=_reveal)
         equations(EQUATIONS, present)
         st.caption("▶ Play animates in the browser; the step and the numbers above follow it, "
                    "and Step continues from where it was paused.")

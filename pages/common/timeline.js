@@ -96,6 +96,21 @@ export default function (component) {
     }
     if (typeof gd.on !== "function") return;
     s.gd = gd;
+    if (!gd.__mpTap) {
+      // a tap selects the point under it at once: plotly.js clicks the point the pointer
+      // hovers, and a touch screen has no pointer before the tap (the first tap would only
+      // show the tooltip, the second select); the hover is given first, where the finger is
+      gd.__mpTap = true;
+      gd.addEventListener("touchstart", (e) => {
+        const t = e.touches && e.touches[0];
+        if (!t || e.touches.length !== 1) return;
+        const el = document.elementFromPoint(t.clientX, t.clientY);
+        if (el && gd.contains(el)) {
+          el.dispatchEvent(new MouseEvent("mousemove", { bubbles: true, cancelable: true,
+            clientX: t.clientX, clientY: t.clientY, view: window }));
+        }
+      }, { capture: true, passive: true });
+    }
     gd.on("plotly_animatingframe", (ev) => {
       const j = frameOf(ev && ev.name);
       if (j === null || String(j) === s.stepTo) return;
