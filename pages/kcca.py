@@ -14,7 +14,12 @@ from pages.common.text import literal
 from pages.common.figure_frames import open_at
 from pages.common.offline import offline_download
 from pages.common.phone import phone_panel
-from pages.common.presentation import fit_to_window, presentation_toggle
+from pages.common.presentation import (
+    fit_to_window,
+    presentation_toggle,
+    sidebar_keys,
+    speed_control,
+)
 from pages.common.step_buttons import step_buttons
 from pages.common.timeline import chart_key, figure_step, timeline
 from pages.common.widgets import draw, show_notes, sync
@@ -30,7 +35,7 @@ if not present:
                "two feature vectors point most alike (the quotient), deflates both kernels, then runs "
                "CCA in the span of the pairs kept so far. Press ▶ Play, or move one step at a time.")
 with st.sidebar:
-    draw(state)
+    draw(state, sidebar_keys(KCCA, present))
     st.latex(r"\kappa(a,b)=e^{-\|a-b\|^2/2\sigma^2}")
 show_notes(KCCA)
 n, noise, seed, test = state["kcca.n"], state["kcca.noise"], state["seed"], state["test"]
@@ -66,6 +71,7 @@ if present:  # a 16:9 screen: the controls beside the figure, which gets the who
     with controls:
         step_buttons(KCCA, n_steps, wrap=True)
         timeline(KCCA, n_steps=n_steps, lines=lines)
+        speed_control(KCCA, present)
     figure_box, reserve = fig_col, 90
 else:
     # halves: at 1280x720 with the sidebar open, Play and Pause stay on one line and the

@@ -34,12 +34,17 @@ from pages.common.share import (
     preset_links,
     split_snippet,
 )
-from pages.common.quiz import Reveal, guess_from_selection, quiz_box
+from pages.common.quiz import Reveal, guess_from_selection, quiz_box, quiz_place
 from pages.common.text import literal, markdown_table
 from pages.common.figure_frames import open_at
 from pages.common.offline import offline_download
 from pages.common.phone import is_narrow, phone_grid, phone_panel
-from pages.common.presentation import fit_to_window, presentation_toggle
+from pages.common.presentation import (
+    fit_to_window,
+    presentation_toggle,
+    sidebar_keys,
+    speed_control,
+)
 from pages.common.step_buttons import step_buttons
 from pages.common.timeline import chart_key, figure_step, timeline
 from pages.common.widgets import (
@@ -120,7 +125,7 @@ if not present:
 with st.sidebar:
     st.subheader("Paper settings")
     preset_links(state, PRESETS)
-    draw(state)
+    draw(state, sidebar_keys(KMP, present))
 show_notes(KMP)
 choice, d = data_or_stop(state, cached.load_data, need=5,
                          what="Kernel matching pursuit (with its 20% validation hold-out)")
@@ -244,6 +249,7 @@ with tabs[0]:
         with left:
             fig = cached.kmp_animation(choice, kern, test, s, es, cls,
                                        int(1000 / state["kmp.speed"]))
+            place = quiz_place() if quiz else None
             with st.container(key=chart_key(KMP)):
                 opened = figure_step(KMP, j, keep=not quiz)
                 shown = fit_to_window(open_at(fig, opened - 1), present, reserve=215)
@@ -281,8 +287,10 @@ with tabs[0]:
         with right:
             live = _live_lines()
             timeline(KMP, n_steps=k_model, lines=live)
+            speed_control(KMP, present)
             if quiz:
-                quiz_box(KMP, n_steps=k_model, m=len(X_tr), reveal=_reveal)
+                with place or st.container():
+                    quiz_box(KMP, n_steps=k_model, m=len(X_tr), reveal=_reveal)
                 if task == "classification" and X_tr.shape[1] != 2:
                     st.caption("This figure shows test points: type the training index of "
                                "your guess.")

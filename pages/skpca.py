@@ -17,12 +17,18 @@ from pages.common.share import (
     preset_links,
     split_snippet,
 )
-from pages.common.quiz import Reveal, guess_from_selection, quiz_box
+from pages.common.quiz import Reveal, guess_from_selection, quiz_box, quiz_place
 from pages.common.text import literal
 from pages.common.figure_frames import cut_animation
 from pages.common.offline import offline_download
 from pages.common.phone import phone_panel
-from pages.common.presentation import fit_to_window, presentation_toggle
+from pages.common.presentation import (
+    fit_to_window,
+    equations,
+    presentation_toggle,
+    sidebar_keys,
+    speed_control,
+)
 from pages.common.step_buttons import step_buttons
 from pages.common.timeline import chart_key, figure_step, timeline
 from pages.common.widgets import (
@@ -51,6 +57,16 @@ PRESETS = {
                         "first basis vector explains almost the whole trace."),
 }
 
+#: The equations beside the figure: (heading, LaTeX).
+EQUATIONS = (
+    ("Greedy choice (Eq. 2)", r"i_j=\arg\max_i \frac{e_i'\hat K^2 e_i}{e_i'\hat K e_i}"),
+    ("Deflation (Eq. 3)", r"\hat K\leftarrow \hat K-\frac{\hat K e_i e_i'\hat K}{e_i'\hat K e_i}"),
+    ("Trace drop = quotient (Theorem 1)",
+     r"\operatorname{tr}\hat K_{j-1}-\operatorname{tr}\hat K_{j}=\rho_{i_j}"),
+    ("Nyström approximation (Eq. 5)",
+     r"\tilde K=K[:,\mathbf i]\,K[\mathbf i,\mathbf i]^{-1}K[\mathbf i,:]"),
+)
+
 #: What a phone's panel selector calls each panel (by axis suffix).
 PANELS = {"": "Data", "2": "Quotients ρ", "3": "Deflated kernel", "4": "Trace"}
 
@@ -63,7 +79,7 @@ if not present:
                "removes it (deflation). Press ▶ Play, or move one step at a time (keys: space, "
                "← →).")
 with st.sidebar:
-    draw(state)
+    draw(state, sidebar_keys(SKPCA, present))
     st.subheader("Break it")
 preset_links(state, {name: values for name, (values, _) in PRESETS.items()})
 show_notes(SKPCA)
@@ -132,6 +148,7 @@ def stepper():
     left, right = st.columns([5, 2])
     with left:
         step_buttons(SKPCA, n_steps)
+        place = quiz_place() if quiz else None
         with st.container(key=chart_key(SKPCA)):
             opened = figure_step(SKPCA, j, keep=not quiz)
             shown = cut_animation(fig, n_steps, opened, frame_ms=int(1000 / state["skpca.speed"]))
@@ -152,16 +169,11 @@ def stepper():
     with right:
         lines = [_numbers(t) for t in range(1, n_steps + 1)]
         timeline(SKPCA, n_steps=n_steps, lines=lines)
+        speed_control(SKPCA, present)
         if quiz:
-            quiz_box(SKPCA, n_steps=n_steps, m=view["m"], reveal=_reveal)
-        st.markdown("**Greedy choice (Eq. 2)**")
-        st.latex(r"i_j=\arg\max_i \frac{e_i'\hat K^2 e_i}{e_i'\hat K e_i}")
-        st.markdown("**Deflation (Eq. 3)**")
-        st.latex(r"\hat K\leftarrow \hat K-\frac{\hat K e_i e_i'\hat K}{e_i'\hat K e_i}")
-        st.markdown("**Trace drop = quotient (Theorem 1)**")
-        st.latex(r"\operatorname{tr}\hat K_{j-1}-\operatorname{tr}\hat K_{j}=\rho_{i_j}")
-        st.markdown("**Nyström approximation (Eq. 5)**")
-        st.latex(r"\tilde K=K[:,\mathbf i]\,K[\mathbf i,\mathbf i]^{-1}K[\mathbf i,:]")
+            with place or st.container():
+                quiz_box(SKPCA, n_steps=n_steps, m=view["m"], reveal=_reveal)
+        equations(EQUATIONS, present)
         st.caption("▶ Play animates in the browser; the step and the numbers above follow it, "
                    "and Step continues from where it was paused.")
         offline_download(SKPCA, shown, lines, title="Sparse kernel PCA: greedy selection",

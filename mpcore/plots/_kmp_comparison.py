@@ -104,7 +104,12 @@ def kmp_comparison_figure(X, y, xs, ys, panels, *, classes=None, positive=1, hei
                                  hovertemplate="i = %{customdata}<extra></extra>", customdata=sup),
                       row=r, col=c)
         fig.update_xaxes(range=[float(xs[0]), float(xs[-1])], showticklabels=False, row=r, col=c)
-        fig.update_yaxes(range=[float(ys[0]), float(ys[-1])], showticklabels=False, row=r, col=c)
+        # one unit as long on both axes (a circle of data is drawn round); the panel narrows
+        # to the surface's shape
+        x_id = "x" if p_i == 0 else f"x{p_i + 1}"
+        fig.update_yaxes(range=[float(ys[0]), float(ys[-1])], showticklabels=False,
+                         scaleanchor=x_id, scaleratio=1, constrain="domain", row=r, col=c)
+        fig.update_xaxes(constrain="domain", row=r, col=c)
     base_layout(fig, height=height or (430 * rows + 120), legend_top=False)
     fig.update_layout(margin=dict(t=_top_margin(cols), b=90),
                       legend=dict(orientation="h", y=-0.04, x=0, yanchor="top"))

@@ -193,7 +193,10 @@ def _surface(X, y, Z, xs, ys, basis, kernels=None, *, classes=None, positive=1,
         title=dict(text=titles[start]),
         xaxis=dict(range=[float(xs[0]), float(xs[-1])], title=dict(text=axis_labels[0]),
                    constrain="domain"),
-        yaxis=dict(range=[float(ys[0]), float(ys[-1])], title=dict(text=axis_labels[1]))))
+        # one unit as long on both axes (a circle of data is drawn round): the plot area
+        # narrows to the surface's own shape rather than show blank beyond its grid
+        yaxis=dict(range=[float(ys[0]), float(ys[-1])], title=dict(text=axis_labels[1]),
+                   scaleanchor="x", scaleratio=1, constrain="domain")))
     if extra:
         layout["margin"] = dict(layout["margin"], t=layout["margin"]["t"] + extra)
         layout["legend"] = dict(layout["legend"],

@@ -208,8 +208,10 @@ def skpca_animation_dict(X2, steps, *, axis_labels=("x<sub>1</sub>", "x<sub>2</s
     axes = dict(
         xaxis=dict(range=[X2[:, 0].min() - pad[0], X2[:, 0].max() + pad[0]],
                    title=dict(text=axis_labels[0])),
+        # one unit as long on both axes: a circle of data is drawn round (the ranges grow
+        # to fill the panel; its place, and its colour bar's, stay)
         yaxis=dict(range=[X2[:, 1].min() - pad[1], X2[:, 1].max() + pad[1]],
-                   title=dict(text=axis_labels[1])),
+                   title=dict(text=axis_labels[1]), scaleanchor="x", scaleratio=1),
         xaxis2=dict(range=[-0.5, len(X2) - 0.5], title=dict(text="training index i")),
         # no y titles on the right-hand panels (the panel titles say it) and their tick
         # labels on their right: the colour bars of the left-hand panels, with their own

@@ -3,7 +3,12 @@
 The chart overlays a fine, nearly invisible grid of markers on the data:
 clicking anywhere selects the nearest grid marker, whose coordinates become a
 new point of the chosen class. Added points live in the URL (``pts=``), so a
-shared link shows them too.
+shared link shows them too, up to :data:`MAX_POINTS` (a click past it adds nothing and
+says so, so the link and the view always hold the same points).
+
+A click on a point already in the data (a data point, or a grid marker at its place) adds
+nothing and says so: a second point at the same place cannot be seen or told apart from the
+first, and only makes two rows of the kernel matrix equal; the student clicks beside it.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from mpcore.plots import PALETTE, base_layout, grid_2d
 
 from .cached import data as cached
 from .charts import plotly_chart
-from .state import Schema
+from .state import MAX_POINTS, Schema
 from .widgets import DataChoice, add_point, clear_points
 
 GRID = 45
@@ -62,12 +67,33 @@ def click_to_add(schema: Schema, choice: DataChoice, *, key: str):
         base_layout(fig, height=430)
         event = plotly_chart(fig, on_select="rerun", selection_mode="points", key=f"{key}.chart",
                              config={"displayModeBar": False}, streamlit_look=True)
-        points = [p for p in (event.selection.points if event else []) if p.get("curve_number") == 0]
-        if points:
+        points = list(event.selection.points if event else [])
+        message = _click_message(points, X, len(choice.added))
+        if message:
+            st.warning(message)
+        elif points:
             sig = (round(points[0]["x"], 4), round(points[0]["y"], 4), label)
             if st.session_state.get(f"{key}.last") != sig:
                 st.session_state[f"{key}.last"] = sig
                 add_point(schema, points[0]["x"], points[0]["y"], label)
                 st.rerun()
         st.caption("Click anywhere in the chart: a point of the chosen class is added there and "
-                   "the whole run is recomputed with it.")
+                   f"the whole run is recomputed with it (up to {MAX_POINTS} added points).")
+
+
+def _click_message(points: list, X: np.ndarray, n_added: int) -> str | None:
+    """Why a click adds no point (``None``: it adds one, or there was no click)."""
+    if not points:
+        return None
+    p = points[0]
+    on_data = p.get("curve_number") != 0 or bool(np.any(
+        (np.round(X[:, 0], 3) == round(float(p["x"]), 3))
+        & (np.round(X[:, 1], 3) == round(float(p["y"]), 3))))
+    if on_data:
+        return ("There is a point there already: nothing was added. Click beside it for a new "
+                "point (two points at one place look like one and only repeat a row of the "
+                "kernel matrix).")
+    if n_added >= MAX_POINTS:
+        return (f"{MAX_POINTS} points have been added, the most a page (and its link) keeps: "
+                "nothing was added. Press 'Remove added points' to start again.")
+    return None

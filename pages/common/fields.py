@@ -134,7 +134,10 @@ def k_field(hi, default=20, key="k", label="Sparsity k (basis vectors)", **kw) -
                  hi=lambda c: max(1, hi(c)), **kw)
 
 
-def speed_field(page: str, options=(1, 2, 4, 6, 8, 12), default=8) -> Field:
+def speed_field(page: str, options=(1, 2, 4, 6, 8, 12), default=2) -> Field:
+    """Play speed, frames per second. The default, 2, holds each step half a second: a
+    12-step run lasts 6 s, long enough for a lecturer to press space on the step to talk
+    about (at 8 frames/s it is over in 1.5 s)."""
     return Field(f"{page}.speed", "Play speed (frames/s)", "int", default, options=options,
                  widget="select_slider")
 

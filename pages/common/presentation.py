@@ -11,7 +11,7 @@ import streamlit as st
 from .assets import asset
 from .resize import resized
 from .state import Schema
-from .widgets import current
+from .widgets import current, draw
 
 def presentation_toggle(schema: Schema) -> bool:
     """The presentation-mode switch (a URL field, ``present``), top of the page."""
@@ -26,6 +26,34 @@ def presentation_toggle(schema: Schema) -> bool:
     if on:
         st.markdown(f"<style>\n{asset('presentation.css')}</style>", unsafe_allow_html=True)
     return bool(on)
+
+
+def sidebar_keys(schema: Schema, present: bool) -> list[str] | None:
+    """The fields the sidebar draws: all (``None``), or in presentation mode, whose sidebar
+    is hidden, all but the Play speed, which :func:`speed_control` draws beside the figure."""
+    if not present:
+        return None
+    return [f.key for f in schema.fields if f.key != f"{schema.page}.speed"]
+
+
+def speed_control(schema: Schema, present: bool):
+    """In presentation mode, the Play speed beside the timeline (the sidebar is hidden)."""
+    if present:
+        draw(current(schema), [f"{schema.page}.speed"], sections=False)
+
+
+def equations(items, present: bool):
+    """Equations beside the figure, each ``(heading, LaTeX)``: a bold heading over each, or in
+    presentation mode one compact block (the headings small, no gaps between elements), so
+    that every equation is on the screen with the live numbers above it at 1280x720."""
+    if not present:
+        for heading, tex in items:
+            st.markdown(f"**{heading}**")
+            st.latex(tex)
+        return
+    rows = [rf"\text{{\footnotesize {heading}}}\\[-2pt] {tex}" for heading, tex in items]
+    with st.container(key="mp-equations"):
+        st.latex(r"\begin{array}{l}" + r"\\[6pt]".join(rows) + r"\end{array}")
 
 
 def fit_to_window(fig: dict, present: bool, *, reserve: int = 150,

@@ -96,6 +96,21 @@ export default function (component) {
     }
     if (typeof gd.on !== "function") return;
     s.gd = gd;
+    if (!gd.__mpTap) {
+      // a tap selects the point under it at once: plotly.js clicks the point the pointer
+      // hovers, and a touch screen has no pointer before the tap (the first tap would only
+      // show the tooltip, the second select); the hover is given first, where the finger is
+      gd.__mpTap = true;
+      gd.addEventListener("touchstart", (e) => {
+        const t = e.touches && e.touches[0];
+        if (!t || e.touches.length !== 1) return;
+        const el = document.elementFromPoint(t.clientX, t.clientY);
+        if (el && gd.contains(el)) {
+          el.dispatchEvent(new MouseEvent("mousemove", { bubbles: true, cancelable: true,
+            clientX: t.clientX, clientY: t.clientY, view: window }));
+        }
+      }, { capture: true, passive: true });
+    }
     gd.on("plotly_animatingframe", (ev) => {
       const j = frameOf(ev && ev.name);
       if (j === null || String(j) === s.stepTo) return;
@@ -197,15 +212,29 @@ export default function (component) {
       const tl = window.__mpTimeline;
       const t = e.target;
       if (!tl || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
-      if (t && t.closest && t.closest(
+      if (![" ", "ArrowRight", "ArrowLeft", "Home", "End"].includes(e.key)) return;
+      // the timeline's own buttons (the step buttons, and Play / Pause, whose shadow root
+      // retargets the event to the component's element) answer the keys as the caption
+      // says: a focused button would otherwise take space as a press of itself
+      const shadow = tl.root && tl.root.getRootNode();
+      const host = shadow && shadow.host;
+      const ours = t && t.closest && (!!t.closest(
+        ["next", "back", "reset_step", "last"].map((x) => `.st-key-${tl.data.page}-${x}`)
+          .join(", ")) || (host ? t === host || t.contains(host) : tl.root.contains(t)));
+      if (!ours && t && t.closest && t.closest(
           "input, textarea, select, button, [role=slider], [role=combobox], [contenteditable]")) {
         return;
       }
+      // keydown is prevented and the focus let go, so the keyup of space clicks nothing
+      if (ours && t.blur) t.blur();
+      const inner = shadow && shadow.activeElement;
+      if (inner && inner.blur) inner.blur();
       const click = (suffix) => {
         const b = document.querySelector(`.st-key-${tl.data.page}-${suffix} button`);
-        if (b && !b.disabled) { b.click(); e.preventDefault(); }
+        if (b && !b.disabled) b.click();
       };
-      if (e.key === " ") { tl.press(tl.playing ? "Pause" : "Play"); e.preventDefault(); }
+      e.preventDefault();
+      if (e.key === " ") tl.press(tl.playing ? "Pause" : "Play");
       else if (e.key === "ArrowRight") click("next");
       else if (e.key === "ArrowLeft") click("back");
       else if (e.key === "Home") click("reset_step");

@@ -234,12 +234,12 @@ def test_a_new_play_speed_redraws_the_figure_without_computing_it_again(streamli
     the new speed and its computed data kept. A new noise is new data: computed again."""
     page.goto(PAGES[name].url(streamlit_server.base))
     _settle(page)
-    assert page.evaluate(_PLAY_JS) == [125, False]  # 8 frames/s, the default
+    assert page.evaluate(_PLAY_JS) == [500, False]  # 2 frames/s, the default
     _notch(page, "Play speed", f"{name}.speed")
     duration, kept = page.evaluate(_PLAY_JS)
-    assert duration == int(1000 / 6) and kept, (duration, kept)
+    assert duration == 1000 and kept, (duration, kept)  # 1 frame/s
     _notch(page, "Noise", "noise" if name == "skpca" else "kcca.noise")
-    assert page.evaluate(_PLAY_JS) == [int(1000 / 6), False]
+    assert page.evaluate(_PLAY_JS) == [1000, False]
     assert not exceptions_on(page)
 
 

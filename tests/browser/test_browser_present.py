@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from browser_util import SCREENSHOTS as SHOTS
 from browser_util import (
+    drop_interrupted_animation_errors,
     exceptions_on,
     new_page,
     wait_for_fit,
@@ -97,3 +98,68 @@ def _check_kmp_surface(pg, w, h):
     # no "step j = ..." over the slider: the counter beside the figure shows the step
     assert parts["slider label"] is None, parts
     assert not overlapping(parts), overlapping(parts)
+
+
+# ---------------------------------------------------------------- a lecture at 1280x720
+
+#: Every equation and live number of the page, the Play speed, and how many units of the
+#: data panel's x and y axes one pixel is.
+_LECTURE_JS = """() => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return {top: r.top, bottom: r.bottom}; };
+  let lines = [];
+  for (const host of [document, ...[...document.querySelectorAll('*')].map(e => e.shadowRoot)
+                      .filter(Boolean)]) lines = lines.concat([...host.querySelectorAll('.tl-line')]);
+  const eqs = [...document.querySelectorAll('[data-testid="stMain"] .katex-display')]
+    .filter(e => !e.closest('details'));
+  const speed = [...document.querySelectorAll('[data-testid="stSlider"]')]
+    .find(e => e.innerText.includes('Play speed'));
+  const gd = document.querySelector('.mp-chart .js-plotly-plot'), fl = gd._fullLayout;
+  return {lines: lines.map(box), equations: eqs.map(box), speed: speed ? box(speed) : null,
+          px: [Math.abs(fl.xaxis._m), Math.abs(fl.yaxis._m)], height: innerHeight};
+}"""
+
+_PLAYING_JS = "() => !!(window.__mpTimeline && window.__mpTimeline.playing)"
+
+
+@pytest.mark.parametrize("name", ["skpca", "kmp"])
+def test_a_lecture_at_1280x720_shows_every_equation_the_speed_and_round_data(
+        streamlit_server, shared_context, name):
+    pg = new_page(shared_context, (1280, 720))
+    try:
+        pg.goto(PAGES[name].url(streamlit_server.base, "present=true"))
+        wait_for_fit(pg, content='.mp-chart .main-svg')
+        geo = pg.evaluate(_LECTURE_JS)
+        # every equation with its live numbers on the screen, and the Play speed with them
+        assert geo["lines"] and all(0 <= r["top"] and r["bottom"] <= geo["height"]
+                                    for r in geo["lines"] + geo["equations"]), geo
+        speed = geo["speed"]
+        assert speed and 0 <= speed["top"] < speed["bottom"] <= geo["height"], geo
+        # one unit of the data is as long across as up
+        assert geo["px"][0] == pytest.approx(geo["px"][1], rel=1e-3), geo
+        SHOTS.mkdir(exist_ok=True)
+        pg.screenshot(path=str(SHOTS / f"lecture_{name}_1280x720.png"))
+        # after a click on Step the focus is on it: space still plays (not Step again)
+        pg.get_by_role("button", name="Step ▶", exact=True).click()
+        pg.wait_for_function("() => new URL(location.href).searchParams.get('j') === '2'",
+                             timeout=60_000)
+        wait_for_fit(pg, content='.mp-chart .main-svg')
+        pg.keyboard.press(" ")
+        pg.wait_for_function(_PLAYING_JS, timeout=60_000)
+        pg.wait_for_function("() => window.__mpTimeline.j >= 3", timeout=60_000)
+        start = len(pg.page_errors)
+        pg.keyboard.press(" ")  # and pauses
+        pg.wait_for_function(f"() => !({_PLAYING_JS})()", timeout=60_000)
+        drop_interrupted_animation_errors(pg, start)  # plotly's own, on a pause
+        # → still steps with the focus on the timeline's buttons
+        pg.wait_for_function("() => new URL(location.href).searchParams.get('j') !== '2'",
+                             timeout=60_000)
+        wait_for_fit(pg, content='.mp-chart .main-svg')
+        at = int(pg.evaluate("() => new URL(location.href).searchParams.get('j')"))
+        pg.get_by_role("button", name="◀ Back", exact=True).focus()
+        pg.keyboard.press("ArrowRight")
+        pg.wait_for_function(f"() => new URL(location.href).searchParams.get('j') === '{at + 1}'",
+                             timeout=60_000)
+        assert not exceptions_on(pg)
+        assert not pg.page_errors
+    finally:
+        pg.close()

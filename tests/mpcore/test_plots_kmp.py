@@ -255,3 +255,19 @@ def test_step_time_figure_in_milliseconds():
     assert_array_equal(np.asarray(fig.data[0].y, dtype=float), [1.0, 2.0])
     with pytest.raises(ValueError, match="No steps"):
         step_time_figure(np.zeros(0))
+
+
+def _equal_scales(layout, x="xaxis", y="yaxis"):
+    """The y axis is tied to its x axis one unit for one (a circle of data is drawn round)."""
+    ya = layout[y]
+    return ya.get("scaleanchor") == ("x" + x[5:]) and ya.get("scaleratio") == 1
+
+
+def test_decision_surfaces_draw_the_data_with_equal_axis_scales(surface):
+    fig = surface["fig"]
+    layout = fig.to_plotly_json()["layout"] if hasattr(fig, "to_plotly_json") else fig["layout"]
+    assert _equal_scales(layout)
+    s = surface
+    panels = [dict(Z=s["Z"][-1], support=s["model"].basis_indices_, title=t) for t in "ab"]
+    comp = kmp_comparison_figure(s["X"], s["y"], s["xs"], s["ys"], panels).to_plotly_json()
+    assert _equal_scales(comp["layout"]) and _equal_scales(comp["layout"], "xaxis2", "yaxis2")

@@ -82,3 +82,10 @@ def test_added_points_are_drawn_in_the_data_panel(run):
     t = fig["data"][_trace(fig, "added by clicking")]
     np.testing.assert_allclose(decode(t["x"]), v["X2"][[3, 5], 0])
     assert t.get("xaxis", "x") == "x"
+
+
+def test_the_data_panel_draws_the_data_with_equal_axis_scales(run):
+    """One unit as long on both axes of the data panel: circles are drawn round."""
+    _, fig = run
+    assert fig["layout"]["yaxis"]["scaleanchor"] == "x"
+    assert fig["layout"]["yaxis"]["scaleratio"] == 1

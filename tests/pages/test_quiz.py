@@ -182,3 +182,28 @@ def test_kmp_quiz_validation_hold_out_is_no_candidate():
     text = " ".join(m.value for m in [*at.info, *at.success])
     assert "yours not a candidate (held out" in text
     assert _score(at) == (0, 1)
+
+
+def test_nothing_is_scored_that_the_student_did_not_choose():
+    at = open_app_page("pages/skpca.py", params={"n": N, "k": 6, "skpca.quiz": "true"})
+    assert_clean(at)
+    assert at.number_input(key="skpca.quiz.guess").value is None  # no guess yet
+    assert at.button(key="skpca.quiz.reveal").disabled
+    assert _score(at) == (0, 0) and timeline(at)["j"] == 1
+    at.number_input(key="skpca.quiz.guess").set_value(4).run()
+    assert not at.button(key="skpca.quiz.reveal").disabled
+    at.button(key="skpca.quiz.reveal").click().run()
+    assert _score(at) == (int(at.success.len > 0), 1)
+    # the next step's guess is the student's own again
+    assert at.number_input(key="skpca.quiz.guess").value is None
+
+
+def test_a_reveal_belongs_to_the_view_it_was_made_in():
+    at = open_app_page("pages/skpca.py", params={"n": N, "k": 6, "skpca.quiz": "true"})
+    at.number_input(key="skpca.quiz.guess").set_value(4).run()
+    at.button(key="skpca.quiz.reveal").click().run()
+    said = [m.value for m in [*at.info, *at.success] if "you guessed i = 4" in m.value]
+    assert said
+    at.selectbox(key="dataset").set_value("circles").run()
+    assert_clean(at)
+    assert not [m.value for m in [*at.info, *at.success] if "you guessed" in m.value]
