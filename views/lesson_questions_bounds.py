@@ -125,9 +125,17 @@ def _more_check(scene, answer):
             + f", but the price of the compression set rises from {_g(scene.penalty[k - 1])} to "
               f"{_g(scene.penalty[-1])}, so the bound's term goes from "
               f"{_g(c.compression_terms[k - 1])} to {_g(c.compression_terms[-1])}.")
+    r = c.test_residual if c.test_residual is not None else c.train_residual
+    before = (r[0] - r[k - 1]) / max(k - 1, 1)
+    after = (r[k - 1] - r[-1]) / max(K - k, 1)
+    text += (f" Per basis vector, the {'test' if c.test_residual is not None else 'training'} "
+             f"residual fell by {_g(before)} up to k* and by {_g(after)} after it.")
     if right == MORE_OPTIONS[1]:
-        text += (" More basis vectors always fit the points better (a larger subspace), but "
-                 "the extra directions mostly describe noise, and the guarantee gets worse.")
+        text += (" A larger subspace always fits every point at least as well, so the residuals "
+                 "never rise; what stops improving is what can be guaranteed: past k* each "
+                 "point lowers the residual by less than the price of choosing it. The paper "
+                 "reads k* as where the real directions end and the rest fall at a steady, "
+                 "noise-like rate.")
     return Feedback(answer == right, ("Right. " if answer == right else "No. ") + text)
 
 

@@ -72,7 +72,7 @@ class BoundsScene:
                  "point is the bound's k*." if self.values["bounds.terms"] else "")
         return (f"x: the number k of basis vectors chosen by sparse KPCA (m = {c.m} training, "
                 f"{c.n_test} test points); y: a mean squared feature-space residual. Blue: test "
-                "residual; light blue dashed: training residual; red: compression bound "
+                "residual; light blue dashed: training residual; orange-red: compression bound "
                 "(Corollary 1), star at its minimum k*; green dash-dot: kernel-PCA bound "
                 f"(Theorem 6.14), diamond at its minimum; black long dashes: R = {c.trivial:.4g}, "
                 f"the level at or above which a bound says nothing. δ = {c.delta:g}.{terms}")
