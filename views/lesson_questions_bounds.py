@@ -156,12 +156,16 @@ def _which_right(scene):
 def _which_check(scene, answer):
     c, R = scene.curves, scene.R
     right = _which_right(scene)
+    m, t = scene.m, c.k_star_kpca
+    rademacher = 8 / m * np.sqrt((t + 1) * c.kappa_sq_sum)
+    confidence = 3 * R**2 * np.sqrt(np.log(2 * m / scene.delta) / (2 * m))
     text = (f"The compression bound's lowest value is {_g(c.min_compression)} (at k = "
-            f"{c.k_star_compression}), the KPCA bound's {_g(c.min_kpca)} (at k = "
-            f"{c.k_star_kpca}); R = {_g(R)}, and no residual can exceed R, so a bound at or "
-            f"above it says nothing. With m = {scene.m} the KPCA bound's penalties "
-            "(8/m)·√((t+1)·Σκ(xᵢ,xᵢ)²) and 3R²·√(ln(2m/δ)/2m) shrink only like 1/√m; the "
-            "compression bound pays for t chosen points, not for the whole space.")
+            f"{c.k_star_compression}), the KPCA bound's {_g(c.min_kpca)} (at k = {t}); "
+            f"R = {_g(R)}, and no residual can exceed R, so a bound at or above it says nothing. "
+            f"With m = {m}, at k = {t} the KPCA bound's penalties alone are "
+            f"(8/m)·√((t+1)·Σκ(xᵢ,xᵢ)²) = {_g(rademacher)} and 3R²·√(ln(2m/δ)/2m) = "
+            f"{_g(confidence)}: they pay for every possible k-dimensional projection and shrink "
+            "only like 1/√m. The compression bound pays only for choosing t of the m points.")
     return Feedback(answer == right, ("Right. " if answer == right else "Not here. ") + text)
 
 

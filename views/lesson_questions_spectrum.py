@@ -43,9 +43,10 @@ def _top_check(scene, answer):
     ranked = sorted(APPROXIMATIONS, key=lambda n: scene.errors[n])
     text = (f"Largest relative error over the top {scene.n} eigenvalues: "
             + "; ".join(f"{n} {_pct(scene.errors[n])}" for n in ranked) + ". "
-            f"Nyström sees K only through its k = {scene.k} columns; the EKM sketches every "
-            f"column of K to q = {scene.q} numbers and estimates λᵢ² (the eigenvalues of K²), "
-            "which favours the largest eigenvalues.")
+            f"Nyström sees K only through its k = {scene.k} columns ({scene.k / scene.m:.0%} of "
+            "them), so which columns matters as much as how many; the EKM sees every column "
+            f"of K, sketched to q = {scene.q} numbers, and estimates λᵢ² (the eigenvalues of "
+            "K²): squaring makes the top eigenvalues dominate, so the sketch keeps them best.")
     if answer == right:
         return Feedback(True, f"Right: {right}. " + text)
     mine = (f"Yours, {answer}, is off by up to {_pct(scene.errors[answer])}. "
