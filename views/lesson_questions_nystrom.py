@@ -35,10 +35,6 @@ def _g(x: float) -> str:
     return f"{x:.4g}"
 
 
-def _pct(x: float) -> str:
-    return f"{x:.0%}" if abs(x) >= 0.01 else f"{x:.1%}"
-
-
 def _number(answer) -> float | None:
     try:
         x = float(answer)

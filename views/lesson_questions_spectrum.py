@@ -119,7 +119,7 @@ def _side_right(scene):
 def _side_check(scene, answer):
     right = _side_right(scene)
     nys, ekm = _above(scene, APPROXIMATIONS[:3]), _above(scene, APPROXIMATIONS[3:])
-    text = (f"Of the top {scene.n}, above the exact value: "
+    text = (f"How many of the top {scene.n} estimates lie above the exact eigenvalue: "
             + "; ".join(f"{n} {c}" for n, c in {**nys, **ekm}.items()) + ". "
             "K − K̃ is a Schur complement, positive semi-definite, so the Nyström K̃ ≤ K and "
             "each of its eigenvalues is at most the exact one (Weyl). The EKM's ZZ' = SK²S' "
