@@ -58,9 +58,10 @@ class BoundsScene:
         the mean residual outside the set)."""
         return self.curves.compression_terms - self.curves.out_residual
 
-    def figures(self) -> list[tuple[str, dict]]:
+    def figures(self, narrow: bool = False) -> list[tuple[str, dict]]:
         """The page's figure, as it draws it (with each bound's term at t = k if the view
-        shows them)."""
+        shows them); the page draws it the same on a phone (``narrow`` is accepted for the
+        Learn page's one call)."""
         from mpcore.plots import bound_curves_figure_dict, typed_arrays
 
         return [("bounds", typed_arrays(bound_curves_figure_dict(

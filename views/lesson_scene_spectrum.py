@@ -81,16 +81,18 @@ class SpectrumScene:
         eigenvectors and the exact ones (NaN if it has none)."""
         return {name: float(self.run["angles"][name][0]) for name in APPROXIMATIONS}
 
-    def figures(self) -> list[tuple[str, dict]]:
+    def figures(self, narrow: bool = False) -> list[tuple[str, dict]]:
+        """The page's scree plot and angles chart (``narrow``: laid out for a phone, as the
+        page lays them out)."""
         from mpcore.plots import angles_figure_dict, scree_figure_dict, typed_arrays
 
         run = self.run
         approx = {n: v for n, v in run["scree"].items() if n != EXACT}
         return [("scree", typed_arrays(scree_figure_dict(
                     run["scree"][EXACT], approx, n_compared=self.n, k=self.k, q=self.q,
-                    height=SCREE_HEIGHT))),
+                    height=SCREE_HEIGHT, narrow=narrow))),
                 ("angles", typed_arrays(angles_figure_dict(run["angles"], n_eig=self.n,
-                                                           height=ANGLES_HEIGHT)))]
+                                                           height=ANGLES_HEIGHT, narrow=narrow)))]
 
     def caption(self) -> str:
         return (f"Top: the scree plot, eigenvalue λᵢ of K (log scale) against its rank i, m = "

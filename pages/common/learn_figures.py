@@ -7,12 +7,13 @@ import streamlit as st
 
 from .charts import plotly_chart
 from .text import literal
+from .timeline import is_narrow
 
 
 def show_page_figures(scene) -> None:
     """Draw a scene's figures (views.lesson_scene_bounds / _spectrum) and its caption."""
     with st.container(key="learn-figure"):
-        for name, fig in scene.figures():
+        for name, fig in scene.figures(narrow=is_narrow()):  # a phone: as the page lays out
             plotly_chart(fig, key=f"learn.fig.{name}", config={"displaylogo": False},
                          streamlit_look=True)
         st.caption(literal(scene.caption()))
