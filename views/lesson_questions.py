@@ -558,3 +558,8 @@ QUESTIONS: dict[str, Question] = {q.name: q for q in (
 def get(name: str) -> Question:
     """The question called ``name`` (KeyError if there is none)."""
     return QUESTIONS[name]
+
+
+# Questions of the bounds and eigenvalue pages and of the Nystroem lesson live in modules of
+# their own; importing each adds its questions to QUESTIONS (they build on Question above).
+from . import lesson_questions_bounds, lesson_questions_nystrom, lesson_questions_spectrum  # noqa: E402,F401,I001

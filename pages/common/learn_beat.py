@@ -13,6 +13,7 @@ import streamlit as st
 from views import lesson_questions
 
 from .charts import plotly_chart
+from .learn_figures import show_page_figures
 from .learn_ui import (
     PANELS,
     _KEYS,
@@ -54,8 +55,12 @@ def figure_plan(lesson: Lesson, beat: Beat) -> tuple[str, int | None, int | None
 
     "before": the first j steps only (the next one is what the task asks about).
     """
-    j, k = int(beat.state["j"]), int(beat.state["k"])
     task = beat.task
+    if "j" not in beat.state:  # a page without steps: shown whole, or hidden until predicted
+        hidden = (task is not None and task.kind == "predict"
+                  and answered(lesson, beat, task.question) is None)
+        return ("hidden" if hidden else "full"), None, None
+    j, k = int(beat.state["j"]), int(beat.state["k"])
     if task is None:
         return "full", k, j
     q = lesson_questions.get(task.question)
@@ -79,6 +84,8 @@ def show_figure(lesson: Lesson, beat: Beat, *, present: bool, select: bool):
         st.info("Predict first: the figure appears when you answer.")
         return None
     scene = scene_of(beat)
+    if "j" not in beat.state:
+        return show_page_figures(scene)
     fig = cut_animation(scene.figure(), *scene.shown(k, j))
     # a projector's figure: shorter, the top row's axis titles dropped (the page's own rule)
     fig = fit_to_window(fig, present, compact_axes=("xaxis", "xaxis2", "xaxis3"))
@@ -149,7 +156,7 @@ def _question(lesson, beat, name, prompt, *, clicked, number=None):
         st.caption(literal(f"Your answer: {given:g}" if isinstance(given, float)
                            else f"Your answer: {given}"))
     _show_feedback(*feedback(beat, name, None if q.answer == "none" else given))
-    j = int(beat.state["j"])
+    j = int(beat.state["j"]) if "j" in beat.state else 0
     if q.reveals and number is None:
         st.caption(f"The figure above now shows step {j + 1}.")
 

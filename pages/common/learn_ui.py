@@ -14,7 +14,7 @@ from pathlib import Path
 import streamlit as st
 
 from views import lesson_questions
-from views.lesson_scene import SKPCAScene, skpca_scene
+from views.lesson_scenes import page_scene
 
 from .lesson_file import SCHEMAS, Beat, Lesson, LessonError, load_lessons, parse_lesson
 from .state import State
@@ -41,37 +41,42 @@ def all_lessons() -> dict[str, Lesson]:
 
 
 def _k_max(state: State) -> int:
-    return int(SCHEMAS[state.schema.page]["k"].at("hi", state))
+    """The most steps the page runs (its k slider's maximum; 0 for a page without steps)."""
+    schema = SCHEMAS[state.schema.page]
+    return int(schema["k"].at("hi", state)) if state.schema.page == "skpca" else 0
 
 
 @st.cache_resource(max_entries=32, ttl=3600, show_spinner="Computing the view...")
-def _scene(query: tuple, k_max: int) -> SKPCAScene:
-    state, _ = SCHEMAS["skpca"].build(dict(query))
-    return skpca_scene(state, k_max)
+def _scene(query: tuple, k_max: int, page: str = "skpca"):
+    state, _ = SCHEMAS[page].build(dict(query))
+    return page_scene(page, state, k_max)
 
 
-def scene_of(beat: Beat) -> SKPCAScene:
-    return _scene(tuple(beat.state.query().items()), _k_max(beat.state))
+def scene_of(beat: Beat):
+    """The beat's page computed in its state (views.lesson_scenes: one scene per page)."""
+    return _scene(tuple(beat.state.query().items()), _k_max(beat.state), beat.page)
 
 
 @st.cache_data(max_entries=256, ttl=3600, show_spinner="Checking with the algorithm...")
-def _feedback(name: str, query: tuple, k_max: int, answer) -> tuple[bool, str]:
+def _feedback(name: str, query: tuple, k_max: int, answer, page: str = "skpca"
+              ) -> tuple[bool, str]:
     q = lesson_questions.get(name)
-    fb = q.check(_scene(query, k_max), answer)
+    fb = q.check(_scene(query, k_max, page), answer)
     return fb.right, fb.text
 
 
 def feedback(beat: Beat, name: str, answer) -> tuple[bool, str]:
-    return _feedback(name, tuple(beat.state.query().items()), _k_max(beat.state), answer)
+    return _feedback(name, tuple(beat.state.query().items()), _k_max(beat.state), answer,
+                     beat.page)
 
 
 @st.cache_data(max_entries=256, ttl=3600, show_spinner=False)
-def _asked(name: str, query: tuple, k_max: int) -> lesson_questions.Asked:
-    return lesson_questions.get(name).ask(_scene(query, k_max))
+def _asked(name: str, query: tuple, k_max: int, page: str = "skpca") -> lesson_questions.Asked:
+    return lesson_questions.get(name).ask(_scene(query, k_max, page))
 
 
 def asked(beat: Beat, name: str) -> lesson_questions.Asked:
-    return _asked(name, tuple(beat.state.query().items()), _k_max(beat.state))
+    return _asked(name, tuple(beat.state.query().items()), _k_max(beat.state), beat.page)
 
 
 # ---------------------------------------------------------------- the address

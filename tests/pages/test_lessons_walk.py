@@ -14,7 +14,7 @@ from pages.common.lesson_file import SCHEMAS, load_lessons
 from pages.common.share import query_string
 from pages.common.text import literal
 from views import lesson_questions as lq
-from views.lesson_scene import skpca_scene
+from views.lesson_scenes import page_scene
 
 LESSONS = load_lessons()
 
@@ -40,6 +40,11 @@ def _feedback_texts(at):
     return [e.value for e in at.success], [e.value for e in at.warning]
 
 
+def _scene(beat):
+    k_max = SCHEMAS["skpca"]["k"].at("hi", beat.state) if beat.page == "skpca" else 0
+    return page_scene(beat.page, beat.state, k_max)
+
+
 def _check_figure(at, beat):
     shown = at.session_state["learn.figure"]
     assert shown["query"] == beat.state.query()
@@ -49,8 +54,16 @@ def _check_figure(at, beat):
     if shown["mode"] == "hidden":
         assert not charts
         return
+    s = _scene(beat)
+    if beat.page != "skpca":  # a page without steps: its figures, in the declared state
+        figures = s.figures()
+        assert len(charts) == len(figures)
+        for chart, (_, fig) in zip(charts, figures):
+            assert [t.get("name") for t in chart_spec(chart)["data"]] == [
+                t.get("name") for t in fig["data"]]
+        assert any(literal(s.caption()) == c.value for c in at.caption)
+        return
     assert len(charts) == 1
-    s = skpca_scene(beat.state, SCHEMAS["skpca"]["k"].at("hi", beat.state))
     fig = chart_spec(charts[0])
     colours = _array(fig["data"][0]["marker"]["color"])
     assert colours == pytest.approx(s.residual_diag(shown["j"]), rel=1e-5, abs=1e-6)
@@ -60,7 +73,7 @@ def _check_figure(at, beat):
 
 def _ask(at, lesson, beat, name):
     q = lq.get(name)
-    s = skpca_scene(beat.state, SCHEMAS["skpca"]["k"].at("hi", beat.state))
+    s = _scene(beat)
     prefix = f"learn.{lesson.id}.{beat.number}.{name}"
     if q.answer not in ("none", "k"):  # nothing is scored before an answer is given
         at.button(key=f"{prefix}.check").click().run()

@@ -18,6 +18,7 @@ from pages.common.schemas import SKPCA
 from pages.common.widgets import data_choice, kernel_choice
 from views import lesson_questions as lq
 from views.lesson_scene import nystrom_trace_curve, skpca_scene
+from views.lesson_scenes import page_scene
 
 from test_lessons_loader import EXAMPLE
 
@@ -120,10 +121,18 @@ def _beats():
                 yield pytest.param(beat, name, id=f"{lesson.id}-{beat.number}-{name}")
 
 
+@functools.lru_cache(maxsize=None)
+def _page_scene(state):
+    """The scene of the state's page (one per view: a lesson asks several questions of it)."""
+    page = state.schema.page
+    k_max = SCHEMAS["skpca"]["k"].at("hi", state) if page == "skpca" else 0
+    return page_scene(page, state, k_max)
+
+
 @pytest.mark.parametrize("beat,name", list(_beats()))
 def test_every_asked_question_accepts_its_answer_and_explains_a_wrong_one(beat, name):
     q = lq.get(name)
-    s = skpca_scene(beat.state, SCHEMAS["skpca"]["k"].at("hi", beat.state))
+    s = _page_scene(beat.state)
     asked = q.ask(s)
     if q.answer == "option":
         assert q.right(s) in asked.options and q.wrong(s) in asked.options
