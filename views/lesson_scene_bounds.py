@@ -62,10 +62,10 @@ class BoundsScene:
         """The page's figure, as it draws it (with each bound's term at t = k if the view
         shows them); the page draws it the same on a phone (``narrow`` is accepted for the
         Learn page's one call)."""
-        from mpcore.plots import bound_curves_figure_dict, typed_arrays
+        from mpcore.plots import bound_curves_figure_dict
 
-        return [("bounds", typed_arrays(bound_curves_figure_dict(
-            self.curves, show_terms=bool(self.values["bounds.terms"]), height=FIGURE_HEIGHT)))]
+        return [("bounds", bound_curves_figure_dict(
+            self.curves, show_terms=bool(self.values["bounds.terms"]), height=FIGURE_HEIGHT))]
 
     def caption(self) -> str:
         c = self.curves

@@ -84,21 +84,21 @@ class SpectrumScene:
     def figures(self, narrow: bool = False) -> list[tuple[str, dict]]:
         """The page's scree plot and angles chart (``narrow``: laid out for a phone, as the
         page lays them out)."""
-        from mpcore.plots import angles_figure_dict, scree_figure_dict, typed_arrays
+        from mpcore.plots import angles_figure_dict, scree_figure_dict
 
         run = self.run
         approx = {n: v for n, v in run["scree"].items() if n != EXACT}
-        return [("scree", typed_arrays(scree_figure_dict(
+        return [("scree", scree_figure_dict(
                     run["scree"][EXACT], approx, n_compared=self.n, k=self.k, q=self.q,
-                    height=SCREE_HEIGHT, narrow=narrow))),
-                ("angles", typed_arrays(angles_figure_dict(run["angles"], n_eig=self.n,
-                                                           height=ANGLES_HEIGHT, narrow=narrow)))]
+                    height=SCREE_HEIGHT, narrow=narrow)),
+                ("angles", angles_figure_dict(run["angles"], n_eig=self.n,
+                                              height=ANGLES_HEIGHT, narrow=narrow))]
 
     def caption(self) -> str:
         return (f"Top: the scree plot, eigenvalue λᵢ of K (log scale) against its rank i, m = "
-                f"{self.m}. Black: exact (dense eigh); blue, sky blue dashed, green dotted: "
-                f"Nyström on k = {self.k} columns chosen by sparse KPCA, at random, by Cholesky "
-                f"pivots; vermillion, orange dashed: the EKM with a Gaussian and a count sketch "
+                f"{self.m}. Black: exact (dense eigh); blue, sky blue dashed, green dotted, purple "
+                f"dash-dot: Nyström on k = {self.k} columns chosen by sparse KPCA, at random, by "
+                f"Cholesky pivots, by randomly pivoted Cholesky; vermillion, orange dashed: the EKM with a Gaussian and a count sketch "
                 f"of size q = {self.q}; vertical lines at i = k and i = q. Shaded: the top "
                 f"{self.n} compared. Bottom: each method's largest angle between its top-{self.n} "
                 "eigenvectors and the exact ones (0° is the same subspace, 90° misses a "

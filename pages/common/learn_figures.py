@@ -7,7 +7,7 @@ import streamlit as st
 
 from .charts import plotly_chart
 from .text import literal
-from .timeline import is_narrow
+from .phone import is_narrow
 
 
 def show_page_figures(scene) -> None:
