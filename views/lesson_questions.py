@@ -12,8 +12,7 @@ No Streamlit here: the Learn page draws the widget, the tests call :func:`get` d
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -21,47 +20,7 @@ from .lesson_scene import UNIFORM_DRAWS, SKPCAScene
 
 __all__ = ["ANSWERS", "Asked", "Feedback", "Question", "QUESTIONS", "get"]
 
-#: Answer types: a tapped point (a training index), a k on a slider, one option of a list,
-#: a typed number, or none (an observe task: the app runs the step and explains it).
-ANSWERS = ("point", "k", "option", "number", "none")
-
-
-@dataclass(frozen=True)
-class Asked:
-    """What a question shows before the answer: computed text, options or a k range."""
-
-    text: str = ""
-    options: tuple = ()
-    lo: int = 1
-    hi: int = 1
-
-
-@dataclass(frozen=True)
-class Feedback:
-    right: bool
-    text: str
-
-
-@dataclass(frozen=True)
-class Question:
-    """One question of the registry.
-
-    ``needs(values)`` returns why a view cannot ask it (or None): the loader reports it with
-    the beat's line. ``right(scene)`` and ``wrong(scene)`` give one right and one wrong
-    answer (the tests feed both). ``reveals`` says a predict task moves the figure to the
-    next step once answered.
-    """
-
-    name: str
-    page: str
-    answer: str
-    summary: str
-    ask: Callable[[SKPCAScene], Asked]
-    check: Callable[[SKPCAScene, object], Feedback]
-    right: Callable[[SKPCAScene], object]
-    wrong: Callable[[SKPCAScene], object]
-    needs: Callable[[Mapping], str | None] = field(default=lambda values: None)
-    reveals: bool = False
+from .lesson_question import ANSWERS, Asked, Feedback, Question  # noqa: F401 (the registry's types)
 
 
 def _g(x: float) -> str:
@@ -482,7 +441,8 @@ def _fixed(value):
     return lambda scene: value
 
 
-QUESTIONS: dict[str, Question] = {q.name: q for q in (
+#: The sparse-KPCA page's questions (the other pages' are in modules of their own).
+SKPCA_QUESTIONS: dict[str, Question] = {q.name: q for q in (
     Question("kernel.self_similarity", "skpca", "number",
              "K_ii = k(x_i, x_i) before any step; right if within 5% of the diagonal's range.",
              _self_ask, _self_check, lambda s: float(np.median(s.diag)),
@@ -555,11 +515,17 @@ QUESTIONS: dict[str, Question] = {q.name: q for q in (
 )}
 
 
+# Questions of the bounds and eigenvalue pages and of the Nystroem lesson live in modules of
+# their own, built on the types of views.lesson_question; the registry is their union.
+from .lesson_questions_bounds import BOUNDS_QUESTIONS  # noqa: E402
+from .lesson_questions_nystrom import NYSTROM_QUESTIONS  # noqa: E402
+from .lesson_questions_spectrum import SPECTRUM_QUESTIONS  # noqa: E402
+
+#: Every question a lesson may name.
+QUESTIONS: dict[str, Question] = {**SKPCA_QUESTIONS, **NYSTROM_QUESTIONS, **BOUNDS_QUESTIONS,
+                                  **SPECTRUM_QUESTIONS}
+
+
 def get(name: str) -> Question:
     """The question called ``name`` (KeyError if there is none)."""
     return QUESTIONS[name]
-
-
-# Questions of the bounds and eigenvalue pages and of the Nystroem lesson live in modules of
-# their own; importing each adds its questions to QUESTIONS (they build on Question above).
-from . import lesson_questions_bounds, lesson_questions_nystrom, lesson_questions_spectrum  # noqa: E402,F401,I001

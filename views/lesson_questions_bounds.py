@@ -8,14 +8,14 @@ the bound's lowest point k* is the subspace size it recommends (their Figure 1).
 Shawe-Taylor & Cristianini (2004), Theorem 6.14: the kernel-PCA bound (eigenvalue tail
 plus a Rademacher penalty growing like :math:`\sqrt{t+1}`).
 
-Importing this module adds its questions to :data:`views.lesson_questions.QUESTIONS`.
+Its questions join :data:`views.lesson_questions.QUESTIONS`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .lesson_questions import QUESTIONS, Asked, Feedback, Question
+from .lesson_question import Asked, Feedback, Question
 from .lesson_scene_bounds import BoundsScene
 
 __all__ = ["BOUNDS_QUESTIONS"]
@@ -230,4 +230,3 @@ BOUNDS_QUESTIONS = {q.name: q for q in (
              _test_check, _test_right, _other(TEST_OPTIONS, _test_right), _needs_test),
 )}
 
-QUESTIONS.update(BOUNDS_QUESTIONS)

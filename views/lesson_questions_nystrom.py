@@ -8,7 +8,7 @@ point x has coordinates :math:`L^{-1}k_I(x)` and residual :math:`k(x,x) - \|f(x)
 Smola & Schoelkopf (2000), Section 4.2: the best of 59 random candidates lies in the top 5%
 of all candidates with probability :math:`1 - 0.95^{59} > 0.95` (the 59-trick).
 
-Importing this module adds its questions to :data:`views.lesson_questions.QUESTIONS`.
+Its questions join :data:`views.lesson_questions.QUESTIONS`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from mpcore.kernels import kernel_diag, kernel_matrix
 
 from . import data as _data
 from . import skpca as _skpca
-from .lesson_questions import QUESTIONS, Asked, Feedback, Question
+from .lesson_question import Asked, Feedback, Question
 from .lesson_scene import SKPCAScene, data_choice, kernel_choice
 
 __all__ = ["NYSTROM_QUESTIONS", "coordinates", "test_residuals", "trick_rank", "trick_gap"]
@@ -269,4 +269,3 @@ NYSTROM_QUESTIONS = {q.name: q for q in (
              _gap_check, _gap_right, _other(GAP_OPTIONS, _gap_right), _needs_trick),
 )}
 
-QUESTIONS.update(NYSTROM_QUESTIONS)

@@ -7,19 +7,22 @@ empirical kernel map (Marukatat (2016), Algorithm 1): :math:`Z = SK`, the eigenv
 :math:`ZZ'` estimate :math:`\lambda_i^2`, with Eq. 3, :math:`|\lambda_i^2-\tilde\lambda_i|
 \le \|E\|_2` where :math:`K^2 = Z'Z + E`; its errors go either way.
 
-Importing this module adds its questions to :data:`views.lesson_questions.QUESTIONS`.
+Its questions join :data:`views.lesson_questions.QUESTIONS`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .lesson_questions import QUESTIONS, Asked, Feedback, Question
+from .lesson_question import Asked, Feedback, Question
+from mpcore.plots import EKM_SERIES, NYSTROM_SERIES
+
 from .lesson_scene_spectrum import APPROXIMATIONS, SpectrumScene
 
 __all__ = ["SPECTRUM_QUESTIONS"]
 
-GAUSSIAN = APPROXIMATIONS[3]
+NYSTROM, SKETCHES = tuple(NYSTROM_SERIES.values()), tuple(EKM_SERIES.values())
+GAUSSIAN = EKM_SERIES["gaussian"]
 
 
 def _pct(x: float) -> str:
@@ -112,13 +115,13 @@ def _above(scene, names):
 
 
 def _side_right(scene):
-    nys = _above(scene, APPROXIMATIONS[:3])
+    nys = _above(scene, NYSTROM)
     return SIDE_OPTIONS[1] if any(nys.values()) else SIDE_OPTIONS[0]
 
 
 def _side_check(scene, answer):
     right = _side_right(scene)
-    nys, ekm = _above(scene, APPROXIMATIONS[:3]), _above(scene, APPROXIMATIONS[3:])
+    nys, ekm = _above(scene, NYSTROM), _above(scene, SKETCHES)
     text = (f"How many of the top {scene.n} estimates lie above the exact eigenvalue: "
             + "; ".join(f"{n} {c}" for n, c in {**nys, **ekm}.items()) + ". "
             "K − K̃ is a Schur complement, positive semi-definite, so the Nyström K̃ ≤ K and "
@@ -221,4 +224,3 @@ SPECTRUM_QUESTIONS = {q.name: q for q in (
              _cost_check, _cost_right, _other(_cost_options, _cost_right)),
 )}
 
-QUESTIONS.update(SPECTRUM_QUESTIONS)

@@ -14,8 +14,8 @@ from pathlib import Path
 import streamlit as st
 
 from views import lesson_questions
-from views.lesson_scenes import page_scene
 
+from .cached import learn as cached
 from .lesson_file import SCHEMAS, Beat, Lesson, LessonError, load_lessons, parse_lesson
 from .state import State
 from .text import literal
@@ -30,14 +30,8 @@ OWN = "learn.own"
 # ---------------------------------------------------------------- lessons and scenes
 
 
-@st.cache_resource(show_spinner=False)
-def app_lessons() -> dict[str, Lesson]:
-    """The lessons of lessons/ (validated once per server; a bad file is a bug the tests see)."""
-    return load_lessons()
-
-
 def all_lessons() -> dict[str, Lesson]:
-    return {**app_lessons(), **st.session_state.get(OWN, {})}
+    return {**cached.app_lessons(), **st.session_state.get(OWN, {})}
 
 
 def _k_max(state: State) -> int:
@@ -46,37 +40,18 @@ def _k_max(state: State) -> int:
     return int(schema["k"].at("hi", state)) if state.schema.page == "skpca" else 0
 
 
-@st.cache_resource(max_entries=32, ttl=3600, show_spinner="Computing the view...")
-def _scene(query: tuple, k_max: int, page: str = "skpca"):
-    state, _ = SCHEMAS[page].build(dict(query))
-    return page_scene(page, state, k_max)
-
-
 def scene_of(beat: Beat):
     """The beat's page computed in its state (views.lesson_scenes: one scene per page)."""
-    return _scene(tuple(beat.state.query().items()), _k_max(beat.state), beat.page)
-
-
-@st.cache_data(max_entries=256, ttl=3600, show_spinner="Checking with the algorithm...")
-def _feedback(name: str, query: tuple, k_max: int, answer, page: str = "skpca"
-              ) -> tuple[bool, str]:
-    q = lesson_questions.get(name)
-    fb = q.check(_scene(query, k_max, page), answer)
-    return fb.right, fb.text
+    return cached.scene(tuple(beat.state.query().items()), _k_max(beat.state), beat.page)
 
 
 def feedback(beat: Beat, name: str, answer) -> tuple[bool, str]:
-    return _feedback(name, tuple(beat.state.query().items()), _k_max(beat.state), answer,
+    return cached.feedback(name, tuple(beat.state.query().items()), _k_max(beat.state), answer,
                      beat.page)
 
 
-@st.cache_data(max_entries=256, ttl=3600, show_spinner=False)
-def _asked(name: str, query: tuple, k_max: int, page: str = "skpca") -> lesson_questions.Asked:
-    return lesson_questions.get(name).ask(_scene(query, k_max, page))
-
-
 def asked(beat: Beat, name: str) -> lesson_questions.Asked:
-    return _asked(name, tuple(beat.state.query().items()), _k_max(beat.state), beat.page)
+    return cached.asked(name, tuple(beat.state.query().items()), _k_max(beat.state), beat.page)
 
 
 # ---------------------------------------------------------------- the address
@@ -148,7 +123,7 @@ def own_lesson_upload():
     except LessonError as exc:
         st.error(literal(exc))
         return
-    if lesson.id in app_lessons():
+    if lesson.id in cached.app_lessons():
         st.error(literal(f"lesson {up.name}: id {lesson.id!r} is a lesson of the app; "
                          "choose another id."))
         return
