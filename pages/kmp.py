@@ -519,6 +519,10 @@ col = "" if feature is None else (f"\nX = X[:, [{list(d.feature_names).index(fea
 snippet = (f"from mpcore.kmp import {Est}\n{data_snippet(choice)}{col}\n"
            f"{split_snippet(choice, test, cached.stratified(choice, test))}\n"
            f"model = {Est}(\n{call_args}\n).fit(X_tr, y_tr)\n"
-           f"print(model.basis_indices_)  # -1 is the constant function\n"
-           f"print(model.score(X_te, y_te))")
+           + (f"pursuit = model.estimators_[{p}]  # one-vs-rest: class {pursued[p]} "
+              f"against the rest\n"
+              f"print(pursuit.basis_indices_)  # -1 is the constant function\n"
+              if cls is not None else
+              "print(model.basis_indices_)  # -1 is the constant function\n")
+           + "print(model.score(X_te, y_te))")
 page_footer(snippet=snippet, table=table, name="kmp_steps", state=state)

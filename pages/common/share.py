@@ -25,7 +25,9 @@ def data_snippet(choice: DataChoice) -> str:
     """Python lines that load the same data as the app does."""
     if choice.name == CSV:
         target = f", target={choice.csv_target!r}" if choice.csv_target else ""
-        lines = [f"d = datasets.from_csv('your_file.csv'{target})"]
+        # the uploaded file by its own name (the snippet runs in its folder)
+        name = str(st.session_state.get("csv.name") or "your_file.csv")
+        lines = [f"d = datasets.from_csv({name!r}{target})"]
     else:
         kw = ", ".join(f"{k}={v!r}" for k, v in choice.load_kwargs().items() if v is not None)
         lines = [f"d = datasets.load({choice.name!r}, {kw})"]
