@@ -316,7 +316,9 @@ class Schema:
                 continue
             value = raw.get(f.key, _MISSING) if hasattr(raw, "get") else _MISSING
             if prev is not None and f.depends and any(
-                    values.get(d, _MISSING) != prev.get(d, _MISSING) for d in f.depends):
+                    values.get(d, _MISSING) != (prev.facts if d in facts or d in prev.facts
+                                                else prev).get(d, _MISSING)
+                    for d in f.depends):
                 own_change = f.key in explicit or (
                     value is not _MISSING and value != prev.get(f.key, _MISSING))
                 if not own_change:

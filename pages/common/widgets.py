@@ -24,6 +24,7 @@ import streamlit as st
 import datasets
 from mpcore.kernels import sigma_to_gamma
 from views.data import DataChoice, KernelChoice  # noqa: F401  (re-exported for the pages)
+from views.data import upload_target, width_note
 
 from .cached.data import upload_facts
 from .fields import (  # noqa: F401  (re-exported for the pages and tests)
@@ -90,8 +91,9 @@ def _facts() -> dict:
         return {}
     facts = {"_rows": rows}
     target = ss.get("csv.target")
-    if "csv.bytes" in ss and target not in (None, "(none)"):
-        facts.update(upload_facts(ss["csv.digest"], target))
+    if "csv.bytes" in ss:
+        facts.update(upload_facts(ss["csv.digest"], None if target in (None, "(none)")
+                                  else target))
     return facts
 
 
@@ -268,6 +270,11 @@ def _kernel_formula(state: State, after: str):
     last = {"rbf": "sigma", "laplacian": "sigma", "polynomial": "coef0", "sigmoid": "coef0"}
     if last.get(kern.kernel, "kernel") != after:
         return
+    scale = state.facts.get("_scale") if state["dataset"] == CSV else None
+    note = width_note(kern.sigma, scale[0 if state.get("std", True) else 1]) \
+        if scale and kern.kernel in ("rbf", "laplacian") else None
+    if note:
+        st.warning(note, icon=":material/straighten:")
     if kern.kernel == "rbf":
         st.latex(r"\kappa(x,z)=e^{-\|x-z\|^2/2\sigma^2}")
         st.latex(rf"\gamma=\tfrac{{1}}{{2\sigma^2}}={kern.gamma:.4g}")
@@ -307,7 +314,8 @@ def _csv_upload():
                 ss["csv.rows"] = int(probe.n_samples)
                 ss["csv.columns"] = list(probe.feature_names)
                 ss["csv.notes"] = list(probe.warnings)
-                ss.pop("csv.target", None)
+                # the same target on every page: the one datasets.detect_target finds
+                ss["csv.target"] = upload_target(raw, max_rows=MAX_APP_SAMPLES) or "(none)"
                 st.rerun()  # ranges that depend on the rows (k, say) follow the new file
     if "csv.bytes" not in ss:
         st.info("Upload a CSV file to use your own data (the previous data set stays loaded "
