@@ -99,6 +99,10 @@ def data_fields(options: tuple, default: str | None = None, *, sigma_default=Non
         Field("seed", "Seed", "int", 0, lo=0, hi=10**6, widget="number"),
         Field("std", "Standardise features", "bool", True, widget="checkbox",
               help="Scale every feature to zero mean and unit variance."),
+        # an upload view's file by name: a link or a reload asks for it (the data is not
+        # in the link)
+        Field("file", "Uploaded file", "name", "", widget="none",
+              applies=lambda c: c["dataset"] == CSV),
         Field("pts", "Added points", "points", (), widget="none",
               options=lambda c: CLICK_CLASSES.get(c["dataset"], (0, 1)),
               applies=lambda c: clickable(c["dataset"]), depends=("dataset",)),

@@ -257,7 +257,7 @@ def draw(state: State, keys=None, *, sections=True):
             continue
         _draw_one(f, state)
         if f.key == "dataset" and state["dataset"] == CSV:
-            _csv_upload()
+            _csv_upload(state)
         if f.key in ("sigma", "degree", "coef0") or (
                 f.key == "kernel" and state["kernel"] not in ("rbf", "laplacian", "polynomial",
                                                                "sigmoid")):
@@ -291,9 +291,16 @@ def _kernel_formula(state: State, after: str):
         st.latex(r"\kappa(x,z)=\frac{x'z}{\|x\|\,\|z\|}")
 
 
-def _csv_upload():
-    """Upload through datasets.from_csv; errors keep the previous valid upload."""
-    up = st.file_uploader("Numeric CSV with a header row",
+def _csv_upload(state: State):
+    """Upload through datasets.from_csv; errors keep the previous valid upload. A view of
+    an upload opened without it (a link, a reload) asks for that file by name."""
+    wanted = state.get("file") or ""
+    ss = st.session_state
+    if wanted and "csv.bytes" not in ss:
+        st.info(f"This view shows the file “{literal(wanted)}”: upload it to see the view "
+                "(a link holds the settings, never the data).", icon=":material/upload_file:")
+    up = st.file_uploader(f"Upload {literal(wanted)}" if wanted and "csv.bytes" not in ss
+                          else "Numeric CSV with a header row",
                           type=["csv", "txt"], key="csv.file",
                           help=f"At most {MAX_APP_SAMPLES} rows, {datasets.MAX_COLS} columns, "
                                f"{datasets.MAX_BYTES // 1024 // 1024} MB. Numbers only.")
@@ -316,6 +323,7 @@ def _csv_upload():
                 ss["csv.notes"] = list(probe.warnings)
                 # the same target on every page: the one datasets.detect_target finds
                 ss["csv.target"] = upload_target(raw, max_rows=MAX_APP_SAMPLES) or "(none)"
+                update(state.schema, file=up.name)  # the link names the file
                 st.rerun()  # ranges that depend on the rows (k, say) follow the new file
     if "csv.bytes" not in ss:
         st.info("Upload a CSV file to use your own data (the previous data set stays loaded "

@@ -139,3 +139,19 @@ def _payload_of(at, state) -> str:
                                                                if hasattr(at.session_state, "filtered_state")
                                                                else {k: at.session_state[k] for k in ("csv.bytes", "csv.name", "csv.target")})):
         return saved_run.run_json(state, pd.DataFrame({"x": [1]}))
+
+
+@pytest.mark.parametrize("page", ["kmp", "skpca"])
+def test_a_link_of_an_upload_view_asks_for_its_file_by_name(page):
+    at = open_app_page(f"pages/{page}.py", params={"dataset": "csv upload"})
+    at.file_uploader(key="csv.file").set_value(("my data.csv", CSV, "text/csv")).run()
+    assert_clean(at)
+    link = address(at)
+    assert link["file"] == "my data.csv"
+    # the link (or a reload: a new session) asks for that file by name
+    fresh = open_app_page(f"pages/{page}.py", params=link)
+    assert not fresh.exception
+    asks = [i.value.replace("\\", "") for i in fresh.info
+            if "upload it to see the view" in i.value]
+    assert asks and "my data.csv" in asks[0]
+    assert fresh.file_uploader(key="csv.file").label.replace("\\", "") == "Upload my data.csv"
