@@ -344,6 +344,8 @@ class Schema:
                         reset.append(f.key)
             if value is _MISSING:
                 values[f.key] = f.at("default", values)
+                if reset and reset[-1] == f.key and prev.get(f.key, _MISSING) == values[f.key]:
+                    reset.pop()  # its value stays: nothing to announce
                 continue
             values[f.key], note = f.coerce(value, values)
             if note:
