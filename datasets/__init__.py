@@ -28,10 +28,11 @@ from sklearn.utils import check_random_state
 from . import _synthetic
 from ._csv import MAX_BYTES, MAX_COLS, MAX_ROWS, Note, read_csv
 from ._registry import REGISTRY
+from ._target import TARGET_NAMES, detect_target, width_scale
 from ._split import STANDARDIZE, can_stratify, split, split_indices, standardize
 from ._two_view import two_view
 
-__all__ = ["Dataset", "Note", "DataWarning", "names", "load", "from_csv", "info", "two_view",
+__all__ = ["detect_target", "width_scale", "TARGET_NAMES", "Dataset", "Note", "DataWarning", "names", "load", "from_csv", "info", "two_view",
            "MAX_ROWS", "MAX_COLS", "MAX_BYTES", "MAX_TOY_FEATURES", "MAX_SEED",
            "standardize", "can_stratify", "split_indices", "split", "STANDARDIZE"]
 

@@ -296,19 +296,32 @@ def precheck_estimator_input(A, name):
         )
 
 
-def named_validation(name, func, *args, **kwargs):
-    """Call a scikit-learn validator; prefix its TypeError/ValueError with ``name``.
+def named_validation(name, func, *args, others=(), **kwargs):
+    """Call a scikit-learn validator; prefix its TypeError/ValueError with the argument's name.
 
     The original message is kept (so scikit-learn's own checks still match it) and the
-    parameter is named in front of it when the message does not already mention it.
+    argument at fault is named in front of it: ``name``, or the first of ``others`` (the
+    other arguments the validator checks, e.g. ``("y",)`` for ``validate_data(X, y)``) that
+    the message names, so a NaN in y is reported as "y: ...", not "X: ...". A message about
+    NaN or inf gets what to do about it.
     """
     try:
         return func(*args, **kwargs)
     except (TypeError, ValueError) as exc:
         msg = str(exc)
-        if re.search(rf"\b{re.escape(name)}\b", msg):
+        culprit = name
+        for other in others:
+            if re.search(rf"\b{re.escape(other)}\b", msg) and not re.search(
+                    rf"\b{re.escape(name)}\b", msg):
+                culprit = other
+                break
+        if re.search(r"contains (NaN|infinity)", msg) and "impute" not in msg:
+            msg = f"{msg} Remove or impute those values in {culprit} first."
+        elif re.search(rf"\b{re.escape(culprit)}\b", msg):
             raise
-        raise type(exc)(f"{name}: {msg}") from None
+        if not msg.startswith(f"{culprit}:"):
+            msg = f"{culprit}: {msg}"
+        raise type(exc)(msg) from None
 
 
 def check_magnitude(arr, name, max_abs=MAX_ABS_VALUE):

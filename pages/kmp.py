@@ -148,12 +148,21 @@ mix = state["kmp.dict"]
 if mix == "widths" and not has_width(kern.kernel):
     st.warning(f"The {kern.kernel} kernel has no width: using one kernel.")
     mix = "single"
+# the classes the fitted model knows, one pursuit each: those of the training split (a class
+# whose every point fell in the test split has no pursuit of its own)
 classes = np.unique(d.y) if task == "classification" else np.zeros(0)
+pursued = np.unique(d.y[cached.split(choice, test)[0]]) if classes.size else classes
 cls = None
-if classes.size > 2:
-    names = [str(c) for c in classes]
+if pursued.size > 2:
+    names = [str(c) for c in pursued]
     picked_class = state.get("kmp.class", names[0])
     cls = names.index(picked_class) if picked_class in names else 0
+    if picked_class not in names:
+        st.warning(literal(
+            f"Class {picked_class} has no point in the training split (all its points fell "
+            f"in the test split), so one-vs-rest trained no pursuit for it: showing class "
+            f"{names[0]}. A larger data set or a smaller test fraction keeps every class in "
+            "training."))
 scale, C, svm_n = state["kmp.scale"], state["kmp.C"], state["kmp.svm_n"]
 compare = state.get("kmp.compare", "fittings")
 basic_n = min(state["kmp.basic_n"], m_train)
@@ -320,7 +329,7 @@ with tabs[0]:
                 st.metric("Test R²", f"{te['r2']:.3f}")
             chosen = v["basis"][:j]
             n_points = int(np.unique(chosen[chosen >= 0]).size)
-            st.metric("Basis functions" + (f" (class {classes[p]} vs rest)" if cls is not None else ""),
+            st.metric("Basis functions" + (f" (class {pursued[p]} vs rest)" if cls is not None else ""),
                       f"{n_points}" + (" + bias" if np.any(chosen < 0) else ""),
                       f"SVM: {svm['n_support']} support vectors (C = {C:g})",
                       delta_color="off", delta_arrow="off")
@@ -402,7 +411,7 @@ with tabs[1]:
                 st.caption(("Colour: each model's decision value, scaled per panel; black line: "
                             "f(x) = 0; " if task == "classification" else "")
                            + "circled: basis points (KMP) or support vectors (SVM)."
-                           + (f" One-vs-rest: class {classes[p]} against the rest."
+                           + (f" One-vs-rest: class {pursued[p]} against the rest."
                               if cls is not None else ""))
             elif task == "regression":
                 st.info("Choose one feature under 'Regression on' to see the fits side by side; "
@@ -436,7 +445,7 @@ with tabs[2]:
             st.error(literal(exc))
             st.stop()
         path = curves.paths[p]
-        val_name = VAL_ERR + (f" (class {classes[p]} vs rest)" if cls is not None else "")
+        val_name = VAL_ERR + (f" (class {pursued[p]} vs rest)" if cls is not None else "")
         errors = {TRAIN_ERR: curves.train_error, TEST_ERR: curves.test_error,
                   val_name: path_of(val, cls).validation_error_}
         k_val, k_bound = path_of(val, cls).n_basis_, path_of(by_bound, cls).n_basis_
@@ -450,7 +459,7 @@ with tabs[2]:
             ex_title = f"fraction of test points with |f(x) − y| > α = {curves.alpha:.3g}"
             b_title = f"Theorem 3 bound on<br>P(|f(x) − y| > α), α = {curves.alpha:.3g}"
         if cls is not None:  # (the lines a phone holds: the figure makes room for a third)
-            b_title += f",<br>class {classes[p]} against the rest"
+            b_title += f",<br>class {pursued[p]} against the rest"
         fig = kmp_curves_figure(errors, bound=path.bound, bound_scale=scale,
                                 exceed=path.test_exceed, t_fraction=path.n_errors / curves.m,
                                 markers=markers, error_title=err_title, exceed_title=ex_title,
@@ -461,7 +470,7 @@ with tabs[2]:
             f"{curves.m} training points, {len(y_te)} test points, {kern.label()}, "
             f"{FITTING[fitting]}, {LOSS[loss]}. Validation error: the same pursuit run on 80% of "
             "the training points, scored on the other 20%"
-            + (f" ({classes[p]} against the rest)" if cls is not None else "") + ". "
+            + (f" ({pursued[p]} against the rest)" if cls is not None else "") + ". "
             + (f"The bound is drawn divided by {scale:g}, as the paper's Figure 2 does. "
                if scale != 1 else "")
             + "Bottom: the bound is on the probability that a new point is "
@@ -525,6 +534,10 @@ col = "" if feature is None else (f"\nX = X[:, [{list(d.feature_names).index(fea
 snippet = (f"from mpcore.kmp import {Est}\n{data_snippet(choice)}{col}\n"
            f"{split_snippet(choice, test, cached.stratified(choice, test))}\n"
            f"model = {Est}(\n{call_args}\n).fit(X_tr, y_tr)\n"
-           f"print(model.basis_indices_)  # -1 is the constant function\n"
-           f"print(model.score(X_te, y_te))")
+           + (f"pursuit = model.estimators_[{p}]  # one-vs-rest: class {pursued[p]} "
+              f"against the rest\n"
+              f"print(pursuit.basis_indices_)  # -1 is the constant function\n"
+              if cls is not None else
+              "print(model.basis_indices_)  # -1 is the constant function\n")
+           + "print(model.score(X_te, y_te))")
 page_footer(snippet=snippet, table=table, name="kmp_steps", state=state)

@@ -16,7 +16,11 @@ import numpy as np
 import datasets
 
 __all__ = ["DataChoice", "KernelChoice", "load", "split", "stratified", "can_stratify",
-           "upload_facts"]
+           "upload_facts", "upload_target", "width_note", "default_sigma", "WIDTH_FAR"]
+
+#: A Gaussian width is flagged when it is this many times smaller or larger than the
+#: data's scale (:func:`datasets.width_scale`).
+WIDTH_FAR = 8.0
 
 
 @dataclass(frozen=True)
@@ -120,14 +124,54 @@ def split(d: datasets.Dataset, test_size, seed: int):
                                   stratify=d.task == "classification")
 
 
-def upload_facts(raw: bytes, target: str, *, max_rows: int | None = None) -> dict:
-    """``_task``, ``_features`` and ``_classes`` of an upload's bytes ``raw`` with ``target``
-    as its target, for the view's fields; none when the file cannot have that target (the
-    page says why when it loads the data)."""
+def upload_target(raw: bytes, *, max_rows: int | None = None) -> str | None:
+    """The target column an upload opens with on every page (:func:`datasets.detect_target`
+    on the table as read), or None (no target; the person may choose one)."""
+    try:
+        d = datasets.from_csv(raw, **({} if max_rows is None else dict(max_rows=max_rows)))
+    except (ValueError, KeyError):
+        return None
+    return datasets.detect_target(list(d.feature_names), d.X)
+
+
+def default_sigma(scale: float, grid) -> float:
+    """The width an upload starts from: half the median pairwise distance ``scale`` (the
+    convention of the bundled data sets' defaults), the nearest value of ``grid`` on a log
+    scale. sigma is the Gaussian's exp(-||x - z||^2 / (2 sigma^2))."""
+    target = max(float(scale), 1e-12) / 2
+    return float(min(grid, key=lambda g: abs(np.log(g / target))))
+
+
+def width_note(sigma: float, scale: float | None) -> str | None:
+    """A sentence when ``sigma`` is far (:data:`WIDTH_FAR` times) off the data's ``scale``
+    (the median distance between two points), else None."""
+    if not scale or not sigma:
+        return None
+    if sigma * WIDTH_FAR < scale:
+        return (f"sigma = {sigma:g} is far below this data's scale (median distance between "
+                f"two points {scale:.3g}): the kernel sees every point as unlike the others, "
+                f"so every point becomes a basis point or support vector. Try sigma near "
+                f"{scale / 2:.2g}.")
+    if sigma > WIDTH_FAR * scale:
+        return (f"sigma = {sigma:g} is far above this data's scale (median distance between "
+                f"two points {scale:.3g}): the kernel is nearly constant, so a few basis "
+                f"functions already span it. Try sigma near {scale / 2:.2g}.")
+    return None
+
+
+def upload_facts(raw: bytes, target: str | None, *, max_rows: int | None = None) -> dict:
+    """``_task``, ``_features``, ``_classes`` and ``_scale`` of an upload's bytes ``raw`` with
+    ``target`` as its target (None: every column a feature), for the view's fields; none when
+    the file cannot have that target (the page says why when it loads the data).
+    ``_scale``: :func:`datasets.width_scale` of the features, standardised and as read."""
     try:
         d = datasets.from_csv(raw, target=target,
                               **({} if max_rows is None else dict(max_rows=max_rows)))
     except (ValueError, KeyError):
         return {}
+    scale = (datasets.width_scale(datasets.standardize(d.X)), datasets.width_scale(d.X))
+    if target is None:
+        return {"_scale": scale}
     classes = () if d.task != "classification" else tuple(int(c) for c in sorted(set(d.y.tolist())))
-    return {"_task": d.task, "_features": tuple(d.feature_names), "_classes": classes}
+    return {"_task": d.task, "_features": tuple(d.feature_names), "_classes": classes,
+            "_scale": scale}

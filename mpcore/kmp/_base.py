@@ -37,7 +37,7 @@ from .._arguments import (
 )
 from ..kernels import MAX_DEGREE, kernel_matrix
 from .dictionary import KMPDictionary, _draw_candidates, kmp_dictionary
-from .specs import PRECOMPUTED, KernelSpec, normalize_kernel_specs
+from .specs import PRECOMPUTED, KernelSpec, check_kernel_argument, normalize_kernel_specs
 from .steps import FITTINGS, kmp_steps
 
 __all__ = ["KMPPursuit", "PURSUIT_ATTRIBUTES", "EARLY_STOPPING", "ALPHA_STD_FACTOR"]
@@ -188,7 +188,8 @@ class _BaseKMP(BaseEstimator):
             raise TypeError(f"y must be an array of targets, got the string {_short(y)}.")
         if kwargs.get("y_numeric"):
             precheck_estimator_input(y, "y")
-        X, y = named_validation("X", validate_data, self, X, y, dtype=float, **kwargs)
+        X, y = named_validation("X", validate_data, self, X, y, others=("y",), dtype=float,
+                                **kwargs)
         return check_array_data(X, "X"), y
 
     def _validate_new(self, X):
@@ -201,6 +202,10 @@ class _BaseKMP(BaseEstimator):
         try:  # first: KMPRegressor's message names KMPClassifier
             self._check_loss()
         except ValueError as exc:
+            raise InvalidParameterError(str(exc)) from None
+        try:  # before the constraint table, whose message for a set names no fix
+            check_kernel_argument(self.kernel)
+        except (TypeError, ValueError) as exc:
             raise InvalidParameterError(str(exc)) from None
         check_parameters(self)
         if isinstance(self.kernel, str) and self.kernel == PRECOMPUTED:

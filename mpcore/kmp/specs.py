@@ -11,6 +11,7 @@ offers (several widths of one kernel, or several kernel types) and
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
 from .._arguments import (
@@ -23,7 +24,7 @@ from .._arguments import (
 from ..kernels import _check_params, _check_sigma, gamma_to_sigma, sigma_to_gamma
 
 __all__ = [
-    "KernelSpec", "normalize_kernel_specs", "spec_label", "has_width", "mixed_dictionary",
+    "KernelSpec", "normalize_kernel_specs", "check_kernel_argument", "spec_label", "has_width", "mixed_dictionary",
     "MIX_MODES", "WIDTH_FACTORS", "PRECOMPUTED",
 ]
 
@@ -93,9 +94,12 @@ def _one_spec(item, gamma, degree, coef0, n_features):
         )
     unknown = sorted(map(repr, set(item) - set(_SPEC_KEYS)))
     if unknown:
+        hints = [m for k in item if k not in _SPEC_KEYS and isinstance(k, str)
+                 for m in difflib.get_close_matches(k, _SPEC_KEYS, n=1)]
+        hint = f" Did you mean {', '.join(map(repr, hints))}?" if hints else ""
         raise ValueError(
-            f"Unknown key(s) {unknown} in kernel specification {item!r}; "
-            f"allowed keys: {', '.join(_SPEC_KEYS)}."
+            f"Unknown key(s) {', '.join(unknown)} in kernel specification {_short(item)}; "
+            f"allowed keys: {', '.join(_SPEC_KEYS)}.{hint}"
         )
     if "kernel" not in item:
         raise ValueError(f"Kernel specification {item!r} has no 'kernel' key.")
@@ -110,6 +114,26 @@ def _one_spec(item, gamma, degree, coef0, n_features):
     d = d if name == "polynomial" else None
     c = c if name in ("polynomial", "sigmoid") else None
     return KernelSpec(name, g, d, c)
+
+
+def check_kernel_argument(kernel):
+    """Refuse a ``kernel=`` argument of the wrong kind with a message saying what to pass.
+
+    A set is refused on purpose: its order is arbitrary, and the order of a mixed
+    dictionary's specifications decides which column a tie picks.
+    """
+    if isinstance(kernel, (set, frozenset)):
+        raise ValueError(
+            f"kernel is a set ({_short(kernel)}); a set has no order, and the order of a "
+            "mixed dictionary's specifications matters. Pass a list instead, e.g. "
+            "['rbf', 'laplacian'] or [{'kernel': 'rbf', 'gamma': 0.5}, {'kernel': 'rbf', "
+            "'gamma': 5}]."
+        )
+    if not isinstance(kernel, (str, dict, list, tuple, KernelSpec)):
+        raise TypeError(
+            "kernel must be a kernel name, a dict such as {'kernel': 'rbf', 'gamma': 0.5}, "
+            f"a KernelSpec, or a list of them; got {_short(kernel)}."
+        )
 
 
 def normalize_kernel_specs(kernel="rbf", *, gamma=None, degree=3, coef0=1.0, n_features=None):
@@ -136,6 +160,7 @@ def normalize_kernel_specs(kernel="rbf", *, gamma=None, degree=3, coef0=1.0, n_f
     >>> [s.label for s in normalize_kernel_specs([{"kernel": "rbf", "gamma": 0.5}, "linear"])]
     ['rbf(gamma=0.5)', 'linear']
     """
+    check_kernel_argument(kernel)
     items = list(kernel) if isinstance(kernel, (list, tuple)) else [kernel]
     if n_features is not None:
         n_features = check_positive_int(n_features, "n_features")

@@ -158,6 +158,10 @@ SURFACE_LEGEND_ROW_PX = 26
 SURFACE_LEGEND_GAP_PX = 24
 SURFACE_AXIS_PX = 62
 SURFACE_BAR_PX = 70
+#: Most legend rows the decision surface puts on top; a longer legend (many classes, each
+#: with its test points) goes to the right of the plot area, one entry a row, where plotly
+#: scrolls it, so the plot keeps its height whatever the number of classes.
+SURFACE_MAX_TOP_ROWS = 8
 #: Smallest plot area (px) of an animated KMP figure, between its margins.
 MIN_PLOT_PX = 120
 
@@ -191,12 +195,12 @@ def surface_legend_columns(names) -> int:
 def _animated_style(fig, *, height, title, legend=True, colorbar=False, rows=0,
                     columns=SURFACE_LEGEND_COLUMNS):
     """The styling of :func:`_animated_layout` without the controls (``rows``: legend rows
-    above the plot, with a colour bar, in ``columns``)."""
+    above the plot, with a colour bar, in ``columns``; none: the legend at the right)."""
     base_layout(fig, height=height, title=title, legend_top=False)
     top, bottom, _, _ = _geometry(height, legend=legend, colorbar=colorbar, rows=rows)
     fig.update_layout(margin=dict(b=bottom, t=top, r=20), showlegend=legend,
                       legend=dict(itemsizing="constant"))
-    if colorbar:
+    if colorbar and rows:
         legend_on_top(fig, height=height, titled=True)
         fig.update_layout(legend=dict(entrywidth=1 / columns, entrywidthmode="fraction"))
     else:

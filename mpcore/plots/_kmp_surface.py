@@ -26,6 +26,7 @@ from ._kmp_parts import (
     ZERO,
     SURFACE_LEGEND_COLUMNS,
     SURFACE_LEGEND_ROW_PX,
+    SURFACE_MAX_TOP_ROWS,
     SURFACE_TITLE_LINE_PX,
     _check_steps,
     _fitted_titles,
@@ -184,7 +185,11 @@ def _surface(X, y, Z, xs, ys, basis, kernels=None, *, classes=None, positive=1,
     names = legend_names(data)
     columns = surface_legend_columns(names)
     rows = -(-len(names) // columns)
-    height = int(height) + SURFACE_LEGEND_ROW_PX * (rows - -(-len(names) // SURFACE_LEGEND_COLUMNS))
+    if -(-len(names) // SURFACE_LEGEND_COLUMNS) > SURFACE_MAX_TOP_ROWS:
+        rows = 0  # the legend at the right (scrolled by plotly), the figure at its height
+    else:
+        height = int(height) + SURFACE_LEGEND_ROW_PX * (
+            rows - -(-len(names) // SURFACE_LEGEND_COLUMNS))
     # a title on two lines: the legend and the plot area one line lower, the figure one
     # line taller (the plot area, and what lies under it, as with one line)
     extra = SURFACE_TITLE_LINE_PX * (title_lines - 1)

@@ -99,16 +99,31 @@ def data_fields(options: tuple, default: str | None = None, *, sigma_default=Non
         Field("seed", "Seed", "int", 0, lo=0, hi=10**6, widget="number"),
         Field("std", "Standardise features", "bool", True, widget="checkbox",
               help="Scale every feature to zero mean and unit variance."),
+        # an upload view's file by name: a link or a reload asks for it (the data is not
+        # in the link)
+        Field("file", "Uploaded file", "name", "", widget="none",
+              applies=lambda c: c["dataset"] == CSV),
         Field("pts", "Added points", "points", (), widget="none",
               options=lambda c: CLICK_CLASSES.get(c["dataset"], (0, 1)),
               applies=lambda c: clickable(c["dataset"]), depends=("dataset",)),
     ]
 
 
+def _default_sigma(c) -> float:
+    """The data set's recommended width; an upload's follows its own scale (half the median
+    distance between two points, views.data.default_sigma)."""
+    scale = c.get("_scale") if c.get("dataset") == CSV else None
+    if scale:
+        from views.data import default_sigma
+
+        return default_sigma(scale[0 if c.get("std", True) else 1], SIGMAS)
+    return DEFAULT_SIGMA.get(c.get("dataset"), 1.0)
+
+
 def kernel_fields(*, allow_sigmoid=False, kernels=None, sigma_default=None) -> list[Field]:
     """Kernel and its parameters; sigma's default follows the data set."""
     names = [n for n in (kernels or KERNEL_LABELS) if allow_sigmoid or n != "sigmoid"]
-    sigma_default = sigma_default or (lambda c: DEFAULT_SIGMA.get(c.get("dataset"), 1.0))
+    sigma_default = sigma_default or _default_sigma
     width = lambda c: c["kernel"] in ("rbf", "laplacian")  # noqa: E731
     dot = lambda c: c["kernel"] in ("polynomial", "sigmoid")  # noqa: E731
     return [
@@ -116,7 +131,7 @@ def kernel_fields(*, allow_sigmoid=False, kernels=None, sigma_default=None) -> l
               labels={n: KERNEL_LABELS[n] for n in names}, section="Kernel"),
         Field("sigma", "Width sigma", "float", sigma_default, options=SIGMAS,
               widget="select_slider", applies=width,
-              depends=("dataset",) if sigma_default is not None else ()),
+              depends=("dataset", "_scale") if sigma_default is not None else ()),
         Field("gamma", "gamma", "float", 0.1, options=GAMMAS, widget="select_slider", applies=dot),
         Field("degree", "Degree", "int", 3, lo=1, hi=10,
               applies=lambda c: c["kernel"] == "polynomial"),

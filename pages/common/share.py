@@ -9,14 +9,13 @@ the others, as TensorFlow Playground's per-control hide flags do).
 from __future__ import annotations
 
 import html
-import json
 from urllib.parse import urlencode
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
 from .assets import asset
+from .saved_run import load_saved_run, run_json  # noqa: F401  (public names kept here)
 from .state import State
 from .widgets import CSV, DataChoice, KernelChoice, reset_url
 
@@ -25,7 +24,9 @@ def data_snippet(choice: DataChoice) -> str:
     """Python lines that load the same data as the app does."""
     if choice.name == CSV:
         target = f", target={choice.csv_target!r}" if choice.csv_target else ""
-        lines = [f"d = datasets.from_csv('your_file.csv'{target})"]
+        # the uploaded file by its own name (the snippet runs in its folder)
+        name = str(st.session_state.get("csv.name") or "your_file.csv")
+        lines = [f"d = datasets.from_csv({name!r}{target})"]
     else:
         kw = ", ".join(f"{k}={v!r}" for k, v in choice.load_kwargs().items() if v is not None)
         lines = [f"d = datasets.load({choice.name!r}, {kw})"]
@@ -156,30 +157,6 @@ def active_preset(state: State, presets: dict) -> str | None:
     return None
 
 
-def load_saved_run(state: State):
-    """Re-open a downloaded "Run as JSON": its settings go through the same validator."""
-    up = st.file_uploader("Open a saved run (JSON)", type=["json"], key="share.load",
-                          help="A file from 'Run as JSON' on this page rebuilds its view.")
-    if up is None:
-        return
-    digest = hash(up.getvalue())
-    if st.session_state.get("share.loaded") == digest:
-        return
-    try:
-        payload = json.loads(up.getvalue().decode("utf-8"))
-        if not isinstance(payload, dict) or not isinstance(payload.get("settings"), dict):
-            raise ValueError("it has no 'settings' object")
-        if payload.get("page") not in (None, state.schema.page):
-            raise ValueError("it was saved on another page")
-    except (ValueError, UnicodeDecodeError) as exc:
-        st.error(f"Cannot open this file as a saved run: {exc}.")
-        return
-    loaded, notes = state.schema.from_settings(payload["settings"])
-    st.session_state["share.loaded"] = digest
-    st.query_params.from_dict(loaded.query())
-    st.rerun()
-
-
 def page_footer(*, snippet: str, table: pd.DataFrame | None, name: str, state: State,
                 extra_json: dict | None = None):
     """Show the code, download the numbers, build a classroom link, reset."""
@@ -210,22 +187,3 @@ def page_footer(*, snippet: str, table: pd.DataFrame | None, name: str, state: S
                     "⟲ Reset all controls to their defaults</a>", unsafe_allow_html=True,
                     help="Reloads this page with the defaults (classroom hiding stays; "
                          "an uploaded CSV must be uploaded again).")
-
-
-def run_json(state: State, table: pd.DataFrame, extra: dict | None = None) -> str:
-    """The "Run as JSON" file: the page, its settings, its link and its table (and
-    ``extra``), which "Load a saved run" reads back."""
-    payload = {"page": state.schema.page, "settings": state.settings(),
-               "link": "?" + query_string(state),
-               "table": table.to_dict(orient="list")}
-    if extra:
-        payload.update(extra)
-    return json.dumps(payload, default=_json_default, indent=1)
-
-
-def _json_default(o):
-    if isinstance(o, np.generic):
-        return o.item()
-    if isinstance(o, np.ndarray):
-        return o.tolist()
-    return str(o)

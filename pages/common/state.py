@@ -61,7 +61,8 @@ class Field:
     kind:
         ``"int"``, ``"float"``, ``"bool"``, ``"choice"`` (one of ``options``,
         any type, written as ``str``), ``"points"`` (clicked points
-        ``x:y:class;...``) or ``"text"`` (free text from ``options`` only).
+        ``x:y:class;...``), ``"text"`` (free text from ``options`` only) or ``"name"`` (a
+        file's name, any printable text: an upload view's file, asked for by name).
     widget:
         How the control is drawn: ``"slider"``, ``"select_slider"``,
         ``"selectbox"``, ``"radio"``, ``"number"``, ``"checkbox"``,
@@ -114,6 +115,8 @@ class Field:
             return _to_bool(raw), None
         if self.kind == "points":
             return _to_points(raw, ctx, self)
+        if self.kind == "name":
+            return _to_name(raw), None
         options = self.at("options", ctx)
         if self.kind in ("choice", "text"):
             for opt in options:
@@ -155,6 +158,20 @@ class Field:
         if self.kind == "float":
             return repr(float(value)).removesuffix(".0") if float(value).is_integer() else repr(float(value))
         return str(value)
+
+
+#: Longest file name a ``"name"`` field keeps.
+MAX_NAME = 200
+
+
+def _to_name(raw) -> str:
+    """A file name as shown to people: text, control characters dropped, at most MAX_NAME."""
+    if not isinstance(raw, str):
+        raise ValueError("is not a file name")
+    text = "".join(ch for ch in raw if ch.isprintable()).strip()
+    if len(text) > MAX_NAME:
+        raise ValueError(f"is longer than {MAX_NAME} characters")
+    return text
 
 
 def _to_bool(raw) -> bool:
@@ -316,7 +333,9 @@ class Schema:
                 continue
             value = raw.get(f.key, _MISSING) if hasattr(raw, "get") else _MISSING
             if prev is not None and f.depends and any(
-                    values.get(d, _MISSING) != prev.get(d, _MISSING) for d in f.depends):
+                    values.get(d, _MISSING) != (prev.facts if d in facts or d in prev.facts
+                                                else prev).get(d, _MISSING)
+                    for d in f.depends):
                 own_change = f.key in explicit or (
                     value is not _MISSING and value != prev.get(f.key, _MISSING))
                 if not own_change:
@@ -325,6 +344,8 @@ class Schema:
                         reset.append(f.key)
             if value is _MISSING:
                 values[f.key] = f.at("default", values)
+                if reset and reset[-1] == f.key and prev.get(f.key, _MISSING) == values[f.key]:
+                    reset.pop()  # its value stays: nothing to announce
                 continue
             values[f.key], note = f.coerce(value, values)
             if note:

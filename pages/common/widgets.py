@@ -24,6 +24,7 @@ import streamlit as st
 import datasets
 from mpcore.kernels import sigma_to_gamma
 from views.data import DataChoice, KernelChoice  # noqa: F401  (re-exported for the pages)
+from views.data import upload_target, width_note
 
 from .cached.data import upload_facts
 from .fields import (  # noqa: F401  (re-exported for the pages and tests)
@@ -90,8 +91,9 @@ def _facts() -> dict:
         return {}
     facts = {"_rows": rows}
     target = ss.get("csv.target")
-    if "csv.bytes" in ss and target not in (None, "(none)"):
-        facts.update(upload_facts(ss["csv.digest"], target))
+    if "csv.bytes" in ss:
+        facts.update(upload_facts(ss["csv.digest"], None if target in (None, "(none)")
+                                  else target))
     return facts
 
 
@@ -255,7 +257,7 @@ def draw(state: State, keys=None, *, sections=True):
             continue
         _draw_one(f, state)
         if f.key == "dataset" and state["dataset"] == CSV:
-            _csv_upload()
+            _csv_upload(state)
         if f.key in ("sigma", "degree", "coef0") or (
                 f.key == "kernel" and state["kernel"] not in ("rbf", "laplacian", "polynomial",
                                                                "sigmoid")):
@@ -268,6 +270,11 @@ def _kernel_formula(state: State, after: str):
     last = {"rbf": "sigma", "laplacian": "sigma", "polynomial": "coef0", "sigmoid": "coef0"}
     if last.get(kern.kernel, "kernel") != after:
         return
+    scale = state.facts.get("_scale") if state["dataset"] == CSV else None
+    note = width_note(kern.sigma, scale[0 if state.get("std", True) else 1]) \
+        if scale and kern.kernel in ("rbf", "laplacian") else None
+    if note:
+        st.warning(note, icon=":material/straighten:")
     if kern.kernel == "rbf":
         st.latex(r"\kappa(x,z)=e^{-\|x-z\|^2/2\sigma^2}")
         st.latex(rf"\gamma=\tfrac{{1}}{{2\sigma^2}}={kern.gamma:.4g}")
@@ -284,9 +291,16 @@ def _kernel_formula(state: State, after: str):
         st.latex(r"\kappa(x,z)=\frac{x'z}{\|x\|\,\|z\|}")
 
 
-def _csv_upload():
-    """Upload through datasets.from_csv; errors keep the previous valid upload."""
-    up = st.file_uploader("Numeric CSV with a header row",
+def _csv_upload(state: State):
+    """Upload through datasets.from_csv; errors keep the previous valid upload. A view of
+    an upload opened without it (a link, a reload) asks for that file by name."""
+    wanted = state.get("file") or ""
+    ss = st.session_state
+    if wanted and "csv.bytes" not in ss:
+        st.info(f"This view shows the file “{literal(wanted)}”: upload it to see the view "
+                "(a link holds the settings, never the data).", icon=":material/upload_file:")
+    up = st.file_uploader(f"Upload {literal(wanted)}" if wanted and "csv.bytes" not in ss
+                          else "Numeric CSV with a header row",
                           type=["csv", "txt"], key="csv.file",
                           help=f"At most {MAX_APP_SAMPLES} rows, {datasets.MAX_COLS} columns, "
                                f"{datasets.MAX_BYTES // 1024 // 1024} MB. Numbers only.")
@@ -307,7 +321,9 @@ def _csv_upload():
                 ss["csv.rows"] = int(probe.n_samples)
                 ss["csv.columns"] = list(probe.feature_names)
                 ss["csv.notes"] = list(probe.warnings)
-                ss.pop("csv.target", None)
+                # the same target on every page: the one datasets.detect_target finds
+                ss["csv.target"] = upload_target(raw, max_rows=MAX_APP_SAMPLES) or "(none)"
+                update(state.schema, file=up.name)  # the link names the file
                 st.rerun()  # ranges that depend on the rows (k, say) follow the new file
     if "csv.bytes" not in ss:
         st.info("Upload a CSV file to use your own data (the previous data set stays loaded "

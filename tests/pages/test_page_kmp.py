@@ -573,6 +573,8 @@ def test_csv_upload_needs_a_target_then_runs():
     raw = csv_bytes(np.column_stack([X, y]), ["a", "b", "label"])
     at.file_uploader(key="csv.file").set_value(("mine.csv", raw, "text/csv")).run()
     assert_clean(at)
+    assert at.selectbox(key="csv.target").value == "label"  # detected (datasets.detect_target)
+    set_widget(at, "selectbox", "csv.target", "(none)")
     assert any("target" in i.value for i in at.info)
     set_widget(at, "selectbox", "csv.target", "label")
     to_last(at)
@@ -612,7 +614,7 @@ def test_a_column_name_with_a_line_break_stays_in_the_snippets_comment(tmp_path)
     ns: dict = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        exec(compile(code.replace("'your_file.csv'", repr(str(path))), "snippet", "exec"), ns)  # noqa: S102
+        exec(compile(code.replace("'mine.csv'", repr(str(path))), "snippet", "exec"), ns)  # noqa: S102
     assert list(ns["model"].basis_indices_) == chosen(at)
 
 
@@ -629,8 +631,9 @@ def test_an_uploads_classes_and_task_offer_their_controls():
     raw = csv_bytes(rows, ["a", "b", "label", "score"])
     at = open_page(dict(dataset="csv upload", k=4))
     at.file_uploader(key="csv.file").set_value(("mine.csv", raw, "text/csv")).run()
+    set_widget(at, "selectbox", "csv.target", "(none)")
     keys = {s.key for s in at.selectbox}
-    assert not keys & {"kmp.loss", "kmp.class", "kmp.feature"}  # no target yet
+    assert not keys & {"kmp.loss", "kmp.class", "kmp.feature"}  # no target
     set_widget(at, "selectbox", "csv.target", "label")
     assert at.selectbox(key="kmp.class").options == ["5", "7", "9"]
     assert widget(at, "selectbox", "kmp.feature") is None
