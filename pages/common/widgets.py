@@ -105,12 +105,18 @@ def sync(schema: Schema) -> State:
     key = _key(schema)
     prev: State | None = ss.get(key)
     url = _url()
+    # The widgets' keys (dataset, sigma, ...) are shared by the pages: their session values
+    # are this page's only when this page drew them last. Coming back from another page,
+    # they hold that page's view, and this page's own stored view is the one to keep.
+    mine = ss.get(DRAWN) == schema.page
+    ss[DRAWN] = schema.page
     if prev is None or _new_address(key, url):
         state, notes = schema.build(url, facts=_facts())
     else:
         raw = {}
         for f in schema.fields:
-            use_widget = (f.widget != "none" and f.key not in prev.hidden and f.key in ss)
+            use_widget = (mine and f.widget != "none" and f.key not in prev.hidden
+                          and f.key in ss)
             if use_widget:
                 raw[f.key] = ss[f.key]
             elif f.key in prev:
@@ -121,6 +127,9 @@ def sync(schema: Schema) -> State:
         ss[key + ".notes"] = notes
     return state
 
+
+#: Session key naming the page whose view the shared widget keys last held.
+DRAWN = "_view.drawn"
 
 #: How many of the addresses a page wrote it remembers (to tell them from a new link).
 WRITTEN = 64
