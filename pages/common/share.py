@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import json
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import numpy as np
 import pandas as pd
@@ -18,6 +18,7 @@ import streamlit as st
 
 from .assets import asset
 from .state import State
+from .text import literal
 from .widgets import CSV, DataChoice, KernelChoice, reset_url
 
 
@@ -106,14 +107,59 @@ def classroom_builder(state: State):
                 shown.append(key)
         hide = frozenset(k for k in controls if k not in shown)
         link = State(state.schema, dict(state), hide, state.facts)
-        url = page_url(link)
+        url = student_url(page_url(link))
         st.code(url, language=None, wrap_lines=True)
         st.caption("Copy this link (the copy button is at the right of the box), or let "
                    "students scan the code below from the projector.")
         if url.startswith("http"):
-            from .cached.link import qr_svg
+            link_qr(url)
 
-            st.image(qr_svg(url), width=360, caption="QR code of this link")
+
+#: Session key of the address students open (kept while the expander is closed).
+ADDRESS = "_share.address"
+
+
+def student_url(url: str) -> str:
+    """``url`` at the address students open: the lecturer's field (default: the hall's
+    address that deploy/serve.py handed over, else this browser's), with a warning when
+    that address is this machine's own."""
+    from .address import hall_address, is_loopback, parse_address, with_address
+
+    ss = st.session_state
+    if ADDRESS not in ss:
+        ss[ADDRESS] = hall_address() or ""
+    typed = st.text_input(
+        "Address students open", value=ss[ADDRESS], key="share.address",
+        placeholder="e.g. http://192.168.1.20:8080 (empty: this browser's address)",
+        help="The address of this app on the hall's network, as deploy/serve.py prints it. "
+             "The link keeps this page and its view, at that address.")
+    ss[ADDRESS] = typed
+    if typed.strip():
+        try:
+            url = with_address(url, typed)
+        except ValueError as exc:
+            st.error(f"Address students open: {literal(exc)}. The link below keeps this browser's "
+                     "address.")
+    if is_loopback(url):
+        st.warning("This link points at this computer's own address "
+                   f"({literal(urlsplit(url).netloc)}): a student's phone cannot open it. "
+                   "Type the address students open above (deploy/serve.py prints it).",
+                   icon=":material/warning:")
+    return url
+
+
+def link_qr(url: str):
+    """The QR code of ``url``, or why there is none (a link too long for a QR code)."""
+    from .cached.link import qr_svg
+
+    try:
+        svg = qr_svg(url)
+    except ValueError:
+        st.warning(f"This link is too long for a QR code ({len(url):,} characters; a QR code "
+                   "holds about 2,300). Share the link itself, or shorten it by clearing "
+                   "some clicked points.", icon=":material/qr_code_2:")
+        return
+    st.image(svg, width=360, caption="QR code of this link")
 
 
 def page_url(state: State) -> str:
