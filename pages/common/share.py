@@ -107,12 +107,24 @@ def classroom_builder(state: State):
                 shown.append(key)
         hide = frozenset(k for k in controls if k not in shown)
         link = State(state.schema, dict(state), hide, state.facts)
-        url = student_url(page_url(link))
+        url = student_url(page_url(link) + upload_query(state))
         st.code(url, language=None, wrap_lines=True)
         st.caption("Copy this link (the copy button is at the right of the box), or let "
                    "students scan the code below from the projector.")
         if url.startswith("http"):
             link_qr(url)
+
+
+def upload_query(state: State) -> str:
+    """The file name and target column an upload view's classroom link names (the student
+    is asked for that file), as ``&file=...&target=...``; empty for other views."""
+    ss = st.session_state
+    if state.get("dataset") != CSV or "csv.name" not in ss:
+        return ""
+    extra = {"file": ss["csv.name"]}
+    if ss.get("csv.target") not in (None, "(none)"):
+        extra["target"] = ss["csv.target"]
+    return "&" + urlencode(extra)
 
 
 #: Session key of the address students open (kept while the expander is closed).
@@ -180,12 +192,35 @@ def preset_state(state: State, values: dict) -> State:
     return state.replace(**values)
 
 
-def preset_links(state: State, presets: dict):
-    """Sidebar links that reload the page with each preset's complete state in the URL.
+def allowed_presets(state: State, presets: dict) -> dict:
+    """The presets a student may open: none that would change a field the classroom link
+    hides (its value, or whether it applies), directly or by resetting a dependant."""
+    if not state.hidden:
+        return dict(presets)
+    out = {}
+    for name, values in presets.items():
+        target = preset_state(state, values)
+        if all(target.get(k, _NONE) == state.get(k, _NONE) for k in state.hidden):
+            out[name] = values
+    return out
+
+
+_NONE = object()
+
+
+def preset_links(state: State, presets: dict, heading: str | None = None):
+    """Sidebar links that reload the page with each preset's complete state in the URL,
+    under ``heading`` (drawn only when a link is).
 
     A link, not a button: the URL (and so a copied link) then always shows what
-    is on screen, every value the preset set included.
+    is on screen, every value the preset set included. In a classroom link, a preset
+    that would change a hidden control is not offered.
     """
+    presets = allowed_presets(state, presets)
+    if not presets:
+        return
+    if heading:
+        st.sidebar.subheader(heading)
     # the style sheet a block of its own: the links stay one paragraph, as without it
     st.sidebar.markdown(f"<style>\n{asset('presets.css')}</style>\n\n" + "".join(
         f'<a href="?{html.escape(query_string(preset_state(state, values)))}" '
@@ -252,10 +287,17 @@ def page_footer(*, snippet: str, table: pd.DataFrame | None, name: str, state: S
                                key=f"{name}.json_dl", on_click="ignore")
         classroom_builder(state)
         load_saved_run(state)
-        st.markdown(f'<a href="{html.escape(reset_url(state))}" target="_self">'
-                    "⟲ Reset all controls to their defaults</a>", unsafe_allow_html=True,
-                    help="Reloads this page with the defaults (classroom hiding stays; "
-                         "an uploaded CSV must be uploaded again).")
+        if state.hidden:
+            st.markdown(f'<a href="{html.escape(reset_url(state))}" target="_self">'
+                        "⟲ Reset all controls to the classroom link</a>",
+                        unsafe_allow_html=True,
+                        help="Reloads the link this page was opened with: every value the "
+                             "lecturer set (an uploaded CSV must be uploaded again).")
+        else:
+            st.markdown(f'<a href="{html.escape(reset_url(state))}" target="_self">'
+                        "⟲ Reset all controls to their defaults</a>", unsafe_allow_html=True,
+                        help="Reloads this page with the defaults (an uploaded CSV must be "
+                             "uploaded again).")
 
 
 def run_json(state: State, table: pd.DataFrame, extra: dict | None = None) -> str:

@@ -69,3 +69,42 @@ def test_a_link_too_long_for_a_qr_code_says_so(streamlit_server, page):
     _open_builder(page)
     assert page.get_by_text("too long for a QR code").count() == 1
     assert not exceptions_on(page)
+
+
+STUDENT = "dataset=circles&n=120&k=8&sigma=1.5&seed=4&hide=dataset,kernel,sigma,noise,n,seed,std"
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (390, 844)])
+def test_a_student_link_keeps_what_the_lecturer_hid(streamlit_server, shared_context, size):
+    pg = new_page(shared_context, size)
+    try:
+        pg.goto(PAGES["skpca"].url(streamlit_server.base, STUDENT))
+        settle(pg)
+        side = pg.locator('[data-testid="stSidebar"]')
+        if size[0] < 600:
+            pg.locator('[data-testid="stExpandSidebarButton"], '
+                       '[data-testid="stSidebarCollapsedControl"] button').first.click()
+            pg.wait_for_timeout(500)
+        # no preset that changes the data set or the kernel, no empty "Data" heading (the
+        # "Kernel" heading stays: the test fraction and k under it are shown)
+        assert side.get_by_text("Width too small").count() == 0
+        assert side.get_by_text("Duplicate points").count() == 0
+        headings = side.locator("h3").all_inner_texts()
+        assert "Data" not in headings, headings
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        pg.screenshot(path=str(SHOTS / f"student-{size[0]}x{size[1]}.png"))
+        reset = pg.get_by_text("Reset all controls to the classroom link")
+        href = reset.get_attribute("href")
+        assert all(part in href for part in STUDENT.split("&")), href
+        assert not exceptions_on(pg)
+    finally:
+        pg.close()
+
+
+def test_a_hidden_upload_asks_for_the_file_by_name(streamlit_server, page):
+    page.goto(PAGES["skpca"].url(streamlit_server.base,
+                                 "dataset=csv+upload&hide=dataset&file=wine.csv&target=target"))
+    settle(page, content='[data-testid="stFileUploader"]')
+    side = page.locator('[data-testid="stSidebar"]')
+    assert side.get_by_text("upload wine.csv").count() >= 1
+    assert not exceptions_on(page)
