@@ -94,3 +94,23 @@ def test_a_change_right_after_back_keeps_the_view_back_showed(streamlit_server, 
     settle(pg)
     assert query_of(pg.url)["k"] == "9", pg.url
     assert not exceptions_on(pg)
+
+
+
+def test_a_burst_of_steps_leaves_one_entry(streamlit_server, page):
+    pg = page
+    pg.goto(PAGES["skpca"].url(streamlit_server.base, "dataset=moons&n=120&k=8"))
+    _dwell(pg)
+    start = _length(pg)
+    step = pg.get_by_role("button", name="Step ▶").first
+    for j in (2, 3, 4):
+        step.click()
+        pg.wait_for_function("(j) => new URL(location.href).searchParams.get('j') === j",
+                             arg=str(j))
+    _dwell(pg)
+    assert query_of(pg.url)["j"] == "4"
+    assert _length(pg) == start + 1, f"{_length(pg) - start} entries for one settled view"
+    pg.go_back()
+    settle(pg)
+    assert query_of(pg.url)["j"] == "1", pg.url
+    assert not exceptions_on(pg)
