@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from apptest_util import address, assert_clean, open_app_page
 
@@ -45,3 +47,28 @@ def test_the_reset_note_follows_a_data_set_change_made_on_the_page():
     _switch(at, "pages/skpca.py")
     assert address(at)["dataset"] == "moons"
     assert not _reset_notes(at)
+
+
+PAGES = {"skpca": "pages/skpca.py", "kmp": "pages/kmp.py", "spectrum": "pages/spectrum.py"}
+
+
+@settings(max_examples=6, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(walk=st.lists(st.tuples(st.sampled_from(sorted(PAGES)),
+                               st.sampled_from(["circles", "moons", "xor", None])),
+                     min_size=4, max_size=6))
+def test_any_walk_over_pages_finds_each_view_as_it_was_left(walk):
+    """Switch pages in any order, changing the data set on some: each page comes back as it
+    was left, and only a change made on the page itself brings the reset note."""
+    at = open_app_page(None)
+    left: dict = {}
+    for page, dataset in walk:
+        _switch(at, PAGES[page])
+        if page in left:
+            assert address(at) == left[page], (page, walk)
+            assert not _reset_notes(at)
+        if dataset is not None and address(at).get("dataset") != dataset:
+            at.selectbox(key="dataset").set_value(dataset).run()
+            assert_clean(at)
+            assert address(at)["dataset"] == dataset
+        left[page] = address(at)
