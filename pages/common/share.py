@@ -171,7 +171,8 @@ def link_qr(url: str):
                    "holds about 2,300). Share the link itself, or shorten it by clearing "
                    "some clicked points.", icon=":material/qr_code_2:")
         return
-    st.image(svg, width=360, caption="QR code of this link")
+    # the column's width (an SVG scales without blurring): a fixed width overflowed a narrow column
+    st.image(svg, width="stretch", caption="QR code of this link")
 
 
 def page_url(state: State) -> str:

@@ -53,6 +53,11 @@ def test_a_loopback_link_is_warned_about_and_the_hall_address_replaces_it(
         assert pg.get_by_text("this computer's own address").count() == 0
         qr = pg.locator('[data-testid="stImage"] img')
         qr.first.wait_for()
+        # the whole code, quiet zone included, inside its expander (a camera needs all of it)
+        img = qr.first.bounding_box()
+        panel = pg.locator('[data-testid="stExpander"]', has_text="Classroom link").first
+        box = panel.bounding_box()
+        assert img["x"] >= box["x"] and img["x"] + img["width"] <= box["x"] + box["width"] + 1
         SHOTS.mkdir(parents=True, exist_ok=True)
         pg.locator('[data-testid="stCode"]').filter(has_text="?dataset=").first \
             .scroll_into_view_if_needed()
