@@ -4,6 +4,7 @@ import streamlit as st
 
 from pages.common.charts import preload_plotly
 from pages.common.fit import fit_text
+from pages.common.history import history_end, history_start
 
 #: The tab's icon, a target, drawn here: Streamlit fetches a ":material/...:" page icon from
 #: fonts.gstatic.com (nothing in a hall without internet; a third party's request otherwise),
@@ -39,4 +40,7 @@ with st.sidebar:  # equations scale to their column, labels wrap (no element in 
     # plotly.js starts loading, while a chart page computes or while Home is read
     preload_plotly()
     fit_text()
+    history_start()  # one browser-history entry per view seen settle
 pg.run()
+with st.sidebar:
+    history_end()

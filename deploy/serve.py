@@ -129,6 +129,34 @@ def port_problem(value, name: str = "port") -> str | None:
     return None
 
 
+#: Environment variable that hands the address students open to the app
+#: (pages.common.address.HALL_ENV reads it; the classroom link and its QR code use it).
+HALL_ENV = "MP_HALL_URL"
+
+
+def lan_address(bind: str) -> str | None:
+    """This machine's address on the hall's network for a balancer bound to ``bind``:
+    ``bind`` itself when it names one address, else the address of the interface that
+    routes outwards (a UDP socket's connect sends nothing), or None when only loopback."""
+    if bind not in ("0.0.0.0", "::", ""):
+        return bind
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached, only routed
+            ip = s.getsockname()[0]
+    except OSError:
+        return None
+    return None if ip.startswith("127.") or ip == "0.0.0.0" else ip
+
+
+def public_url(bind: str, port: int) -> str | None:
+    """``http://<this machine's address on the hall's network>:<port>``, or None."""
+    host = lan_address(bind)
+    if host is None:
+        return None
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 def _port_arg(text: str) -> int:
     """argparse type of a port option: an integer in :data:`PORT_RANGE`."""
     try:
@@ -253,7 +281,7 @@ class Hall:
     def __init__(self, processes: int = 2, *, port: int = 8080, first_port: int = 8501,
                  bind: str = "127.0.0.1", log_dir: Path | None = None, haproxy: str = "haproxy",
                  server_options=(), stats_port: int | None = None, warm=False,
-                 progress=None):
+                 progress=None, public: str | None = None):
         if processes < 1:
             raise ValueError("processes must be at least 1.")
         named = [(port, "port"), (first_port, "first_port")]
@@ -274,6 +302,8 @@ class Hall:
         self.haproxy = (shutil.which(haproxy) or shutil.which(haproxy, path="/usr/sbin:/sbin")
                         or haproxy)
         self.server_options = list(server_options)
+        #: the address students open, handed to every Streamlit process (HALL_ENV)
+        self.public = public
         self.stats_port = stats_port
         #: False, True (:func:`warm_up`'s views) or a list of (url path, query, phone) views
         self.warm, self.progress = warm, progress
@@ -320,7 +350,8 @@ class Hall:
                 for opt in self.server_options:
                     key, _, value = opt.partition("=")
                     cmd += [f"--{key}", value]
-                self.procs.append(self._spawn(cmd, f"streamlit{i}"))
+                self.procs.append(self._spawn(
+                    cmd, f"streamlit{i}", env={HALL_ENV: self.public} if self.public else None))
             deadline = time.monotonic() + START_TIMEOUT
             waiting = set(self.ports)
             while waiting:
@@ -439,6 +470,9 @@ def main(argv=None) -> int:
     parser.add_argument("--no-warm", action="store_true",
                         help="open the hall at once, without drawing every page and data set "
                              "in each process first")
+    parser.add_argument("--public-url", default=None,
+                        help="the address students open, for the classroom links and QR codes "
+                             "(default: http://<this machine's address on the network>:PORT)")
     parser.add_argument("--config-only", action="store_true",
                         help="print the HAProxy configuration and exit")
     args = parser.parse_args(argv)
@@ -452,21 +486,27 @@ def main(argv=None) -> int:
     if args.config_only:
         print(haproxy_config(ports, bind=args.bind, port=args.port, stats_port=args.stats_port))
         return 0
+    public = args.public_url or public_url(args.bind, args.port)
+    if args.public_url and not args.public_url.startswith(("http://", "https://")):
+        parser.error(f"--public-url {args.public_url!r}: give an http:// or https:// address")
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     print(f"Starting {args.processes} Streamlit process(es) on 127.0.0.1:{ports[0]}-{ports[-1]} "
           "and HAProxy ...", flush=True)
     try:
         with Hall(args.processes, port=args.port, first_port=args.first_port, bind=args.bind,
                   stats_port=args.stats_port, warm=not args.no_warm,
-                  progress=_progress_bar) as hall:
+                  progress=_progress_bar, public=public) as hall:
             if hall.warm:
                 print(f"Warmed up in {hall.warm_seconds:.0f} s: every page (wide and on a phone), "
                       "and the eigenvalue page on every bundled data set, drawn once in each "
                       "process.", flush=True)
             for problem in hall.warm_problems:
                 print(f"warning: warm-up: {problem}", file=sys.stderr)
-            print(f"Ready: students open http://<this machine's address>:{args.port}/ "
-                  f"(here: {hall.url}/). Logs in {hall.log_dir}. Ctrl+C stops.", flush=True)
+            where = (f"{public.rstrip('/')}/" if public
+                     else f"http://<this machine's address>:{args.port}/")
+            print(f"Ready: students open {where} (here: {hall.url}/); the classroom links and "
+                  f"QR codes use that address. Logs in {hall.log_dir}. Ctrl+C stops.",
+                  flush=True)
             while all(p.poll() is None for p in hall.procs + [hall.balancer]):
                 time.sleep(1)
             print("A process stopped; shutting down. Logs:\n" + hall.logs(), file=sys.stderr)

@@ -56,8 +56,7 @@ PUBLISHED = {
 }
 state = sync(BOUNDS)
 with st.sidebar:
-    st.subheader("Paper settings")
-    preset_links(state, PRESETS)
+    preset_links(state, PRESETS, "Paper settings")
     draw(state)
 show_notes(BOUNDS)
 choice, d = data_or_stop(state, cached.load_data, need=2,

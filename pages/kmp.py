@@ -123,8 +123,7 @@ if not present:
                "f(x) = b + Σ αₙ K(x, x_γₙ) (Eq. 14) has exactly as many basis functions as steps. "
                "Hussain & Shawe-Taylor (2008), Theorem 3, bound its error from that number alone.")
 with st.sidebar:
-    st.subheader("Paper settings")
-    preset_links(state, PRESETS)
+    preset_links(state, PRESETS, "Paper settings")
     draw(state, sidebar_keys(KMP, present))
 show_notes(KMP)
 choice, d = data_or_stop(state, cached.load_data, need=5,

@@ -80,8 +80,7 @@ if not present:
                "← →).")
 with st.sidebar:
     draw(state, sidebar_keys(SKPCA, present))
-    st.subheader("Break it")
-preset_links(state, {name: values for name, (values, _) in PRESETS.items()})
+preset_links(state, {name: values for name, (values, _) in PRESETS.items()}, "Break it")
 show_notes(SKPCA)
 choice, d = data_or_stop(state, cached.load_data, need=2,
                          what="Sparse kernel PCA")

@@ -9,7 +9,7 @@ the others, as TensorFlow Playground's per-control hide flags do).
 from __future__ import annotations
 
 import html
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import pandas as pd
 import streamlit as st
@@ -17,6 +17,7 @@ import streamlit as st
 from .assets import asset
 from .saved_run import load_saved_run, run_json  # noqa: F401  (public names kept here)
 from .state import State
+from .text import literal
 from .widgets import CSV, DataChoice, KernelChoice, reset_url
 
 
@@ -107,14 +108,72 @@ def classroom_builder(state: State):
                 shown.append(key)
         hide = frozenset(k for k in controls if k not in shown)
         link = State(state.schema, dict(state), hide, state.facts)
-        url = page_url(link)
+        url = student_url(page_url(link) + upload_query(state))
         st.code(url, language=None, wrap_lines=True)
         st.caption("Copy this link (the copy button is at the right of the box), or let "
                    "students scan the code below from the projector.")
         if url.startswith("http"):
-            from .cached.link import qr_svg
+            link_qr(url)
 
-            st.image(qr_svg(url), width=360, caption="QR code of this link")
+
+def upload_query(state: State) -> str:
+    """The file name and target column an upload view's classroom link names (the student
+    is asked for that file), as ``&file=...&target=...``; empty for other views."""
+    ss = st.session_state
+    if state.get("dataset") != CSV or "csv.name" not in ss:
+        return ""
+    extra = {"file": ss["csv.name"]}
+    if ss.get("csv.target") not in (None, "(none)"):
+        extra["target"] = ss["csv.target"]
+    return "&" + urlencode(extra)
+
+
+#: Session key of the address students open (kept while the expander is closed).
+ADDRESS = "_share.address"
+
+
+def student_url(url: str) -> str:
+    """``url`` at the address students open: the lecturer's field (default: the hall's
+    address that deploy/serve.py handed over, else this browser's), with a warning when
+    that address is this machine's own."""
+    from .address import hall_address, is_loopback, parse_address, with_address
+
+    ss = st.session_state
+    if ADDRESS not in ss:
+        ss[ADDRESS] = hall_address() or ""
+    typed = st.text_input(
+        "Address students open", value=ss[ADDRESS], key="share.address",
+        placeholder="e.g. http://192.168.1.20:8080 (empty: this browser's address)",
+        help="The address of this app on the hall's network, as deploy/serve.py prints it. "
+             "The link keeps this page and its view, at that address.")
+    ss[ADDRESS] = typed
+    if typed.strip():
+        try:
+            url = with_address(url, typed)
+        except ValueError as exc:
+            st.error(f"Address students open: {literal(exc)}. The link below keeps this browser's "
+                     "address.")
+    if is_loopback(url):
+        st.warning("This link points at this computer's own address "
+                   f"({literal(urlsplit(url).netloc)}): a student's phone cannot open it. "
+                   "Type the address students open above (deploy/serve.py prints it).",
+                   icon=":material/warning:")
+    return url
+
+
+def link_qr(url: str):
+    """The QR code of ``url``, or why there is none (a link too long for a QR code)."""
+    from .cached.link import qr_svg
+
+    try:
+        svg = qr_svg(url)
+    except ValueError:
+        st.warning(f"This link is too long for a QR code ({len(url):,} characters; a QR code "
+                   "holds about 2,300). Share the link itself, or shorten it by clearing "
+                   "some clicked points.", icon=":material/qr_code_2:")
+        return
+    # the column's width (an SVG scales without blurring): a fixed width overflowed a narrow column
+    st.image(svg, width="stretch", caption="QR code of this link")
 
 
 def page_url(state: State) -> str:
@@ -135,12 +194,35 @@ def preset_state(state: State, values: dict) -> State:
     return state.replace(**values)
 
 
-def preset_links(state: State, presets: dict):
-    """Sidebar links that reload the page with each preset's complete state in the URL.
+def allowed_presets(state: State, presets: dict) -> dict:
+    """The presets a student may open: none that would change a field the classroom link
+    hides (its value, or whether it applies), directly or by resetting a dependant."""
+    if not state.hidden:
+        return dict(presets)
+    out = {}
+    for name, values in presets.items():
+        target = preset_state(state, values)
+        if all(target.get(k, _NONE) == state.get(k, _NONE) for k in state.hidden):
+            out[name] = values
+    return out
+
+
+_NONE = object()
+
+
+def preset_links(state: State, presets: dict, heading: str | None = None):
+    """Sidebar links that reload the page with each preset's complete state in the URL,
+    under ``heading`` (drawn only when a link is).
 
     A link, not a button: the URL (and so a copied link) then always shows what
-    is on screen, every value the preset set included.
+    is on screen, every value the preset set included. In a classroom link, a preset
+    that would change a hidden control is not offered.
     """
+    presets = allowed_presets(state, presets)
+    if not presets:
+        return
+    if heading:
+        st.sidebar.subheader(heading)
     # the style sheet a block of its own: the links stay one paragraph, as without it
     st.sidebar.markdown(f"<style>\n{asset('presets.css')}</style>\n\n" + "".join(
         f'<a href="?{html.escape(query_string(preset_state(state, values)))}" '
@@ -183,7 +265,15 @@ def page_footer(*, snippet: str, table: pd.DataFrame | None, name: str, state: S
                                key=f"{name}.json_dl", on_click="ignore")
         classroom_builder(state)
         load_saved_run(state)
-        st.markdown(f'<a href="{html.escape(reset_url(state))}" target="_self">'
-                    "⟲ Reset all controls to their defaults</a>", unsafe_allow_html=True,
-                    help="Reloads this page with the defaults (classroom hiding stays; "
-                         "an uploaded CSV must be uploaded again).")
+        if state.hidden:
+            st.markdown(f'<a href="{html.escape(reset_url(state))}" target="_self">'
+                        "⟲ Reset all controls to the classroom link</a>",
+                        unsafe_allow_html=True,
+                        help="Reloads the link this page was opened with: every value the "
+                             "lecturer set (an uploaded CSV must be uploaded again).")
+        else:
+            st.markdown(f'<a href="{html.escape(reset_url(state))}" target="_self">'
+                        "⟲ Reset all controls to their defaults</a>", unsafe_allow_html=True,
+                        help="Reloads this page with the defaults (an uploaded CSV must be "
+                             "uploaded again).")
+

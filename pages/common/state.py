@@ -29,6 +29,9 @@ HIDE = "hide"
 #: Keys of earlier versions of the app, accepted silently (their meaning now
 #: follows from the other fields).
 LEGACY = frozenset({"skpca.preset", "kmp.preset"})
+#: Query keys a classroom link of an upload view adds (the file's name and target column):
+#: the page reads them once into the session, and they are not fields of the view.
+UPLOAD_KEYS = ("file", "target")
 #: Longest raw URL value looked at (longer values are refused before parsing).
 MAX_RAW = 20_000
 #: Most points a link can add by clicking.
@@ -361,6 +364,7 @@ class Schema:
                 notes.append(note)
         unknown = [k for k in (raw.keys() if hasattr(raw, "keys") else ())
                    if k not in self._by_key and k != HIDE and k not in LEGACY
+                   and k not in UPLOAD_KEYS
                    and not (prev is not None)]
         if unknown:
             notes.append("Ignored unknown link field(s): "

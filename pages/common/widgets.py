@@ -17,6 +17,7 @@ cache keys) derived from the state by :func:`data_choice` and
 from __future__ import annotations
 
 import hashlib
+from urllib.parse import urlencode
 
 import numpy as np
 import streamlit as st
@@ -36,7 +37,7 @@ from .fields import (  # noqa: F401  (re-exported for the pages and tests)
     SIGMAS,
     clickable,
 )
-from .state import Schema, State
+from .state import UPLOAD_KEYS, Schema, State
 from .text import literal
 
 # ---------------------------------------------------------------- the choices
@@ -107,12 +108,23 @@ def sync(schema: Schema) -> State:
     key = _key(schema)
     prev: State | None = ss.get(key)
     url = _url()
+    # The widgets' keys (dataset, sigma, ...) are shared by the pages: their session values
+    # are this page's only when this page drew them last. Coming back from another page,
+    # they hold that page's view, and this page's own stored view is the one to keep.
+    mine = ss.get(DRAWN) == schema.page
+    ss[DRAWN] = schema.page
     if prev is None or _new_address(key, url):
+        _link_upload(url)
         state, notes = schema.build(url, facts=_facts())
+        if state.hidden:
+            # "Reset all controls" in a classroom link goes back to this link
+            ss[key + ".origin"] = {k: v for k, v in url.items() if k in schema or k == "hide"
+                                   or k in UPLOAD_KEYS}
     else:
         raw = {}
         for f in schema.fields:
-            use_widget = (f.widget != "none" and f.key not in prev.hidden and f.key in ss)
+            use_widget = (mine and f.widget != "none" and f.key not in prev.hidden
+                          and f.key in ss)
             if use_widget:
                 raw[f.key] = ss[f.key]
             elif f.key in prev:
@@ -123,6 +135,21 @@ def sync(schema: Schema) -> State:
         ss[key + ".notes"] = notes
     return state
 
+
+#: Session keys of the file name and target column a classroom link of an upload gives.
+FILE, TARGET = "_link.file", "_link.target"
+
+
+def _link_upload(url: dict):
+    """Remember the upload a link names (its file and target column), for the uploader."""
+    ss = st.session_state
+    if "file" in url:
+        ss[FILE] = str(url["file"])[:200]
+        ss[TARGET] = str(url.get("target", ""))[:200] or None
+
+
+#: Session key naming the page whose view the shared widget keys last held.
+DRAWN = "_view.drawn"
 
 #: How many of the addresses a page wrote it remembers (to tell them from a new link).
 WRITTEN = 64
@@ -246,15 +273,26 @@ def draw(state: State, keys=None, *, sections=True):
     A section heading is written when a field opens a new section.
     """
     wanted = None if keys is None else set(keys)
+    section, written = None, None
     for f in state.schema.fields:
+        section = f.section or section
         if wanted is not None and f.key not in wanted:
             continue
         if f.widget in ("none", "page"):
             continue
-        if sections and f.section:
-            st.subheader(f.section)
+        if f.key == "dataset" and state.get("dataset") == CSV and f.key in state.hidden:
+            # the lecturer chose an upload: the student still has to give that file
+            if sections and section and section != written:
+                st.subheader(section)
+                written = section
+            _csv_upload(state, hidden=True)
+            continue
         if f.key not in state or f.key in state.hidden:
             continue
+        # a heading only over a control that is drawn (a classroom link may hide them all)
+        if sections and section and section != written:
+            st.subheader(section)
+            written = section
         _draw_one(f, state)
         if f.key == "dataset" and state["dataset"] == CSV:
             _csv_upload(state)
@@ -291,16 +329,23 @@ def _kernel_formula(state: State, after: str):
         st.latex(r"\kappa(x,z)=\frac{x'z}{\|x\|\,\|z\|}")
 
 
-def _csv_upload(state: State):
+def _csv_upload(state: State, hidden: bool = False):
     """Upload through datasets.from_csv; errors keep the previous valid upload. A view of
-    an upload opened without it (a link, a reload) asks for that file by name."""
-    wanted = state.get("file") or ""
+    an upload opened without it (a link, a reload) asks for that file by name.
+
+    ``hidden``: the data set is hidden by a classroom link that chose an upload; the
+    student is asked for the lecturer's file, by its name when the link gives it."""
     ss = st.session_state
-    if wanted and "csv.bytes" not in ss:
-        st.info(f"This view shows the file “{literal(wanted)}”: upload it to see the view "
+    name = state.get("file") or ss.get(FILE) or ""
+    label = "Numeric CSV with a header row"
+    if hidden:
+        label = (f"Your lecturer's data: upload {name}" if name
+                 else "Your lecturer's data: upload the CSV file they gave you")
+    elif name and "csv.bytes" not in ss:
+        st.info(f"This view shows the file “{literal(name)}”: upload it to see the view "
                 "(a link holds the settings, never the data).", icon=":material/upload_file:")
-    up = st.file_uploader(f"Upload {literal(wanted)}" if wanted and "csv.bytes" not in ss
-                          else "Numeric CSV with a header row",
+        label = f"Upload {name}"
+    up = st.file_uploader(label,
                           type=["csv", "txt"], key="csv.file",
                           help=f"At most {MAX_APP_SAMPLES} rows, {datasets.MAX_COLS} columns, "
                                f"{datasets.MAX_BYTES // 1024 // 1024} MB. Numbers only.")
@@ -321,13 +366,23 @@ def _csv_upload(state: State):
                 ss["csv.rows"] = int(probe.n_samples)
                 ss["csv.columns"] = list(probe.feature_names)
                 ss["csv.notes"] = list(probe.warnings)
-                # the same target on every page: the one datasets.detect_target finds
+                # the same target on every page: the one datasets.detect_target finds,
+                # or the one a classroom link names
                 ss["csv.target"] = upload_target(raw, max_rows=MAX_APP_SAMPLES) or "(none)"
+                if hidden and ss.get(TARGET) in probe.feature_names:
+                    ss["csv.target"] = ss[TARGET]
                 update(state.schema, file=up.name)  # the link names the file
                 st.rerun()  # ranges that depend on the rows (k, say) follow the new file
     if "csv.bytes" not in ss:
-        st.info("Upload a CSV file to use your own data (the previous data set stays loaded "
-                "until a valid file arrives).")
+        if hidden:
+            st.info(f"This view uses the file {literal(name)}: upload it to see the view."
+                    if name else "This view uses a CSV file: upload it to see the view.")
+        else:
+            st.info("Upload a CSV file to use your own data (the previous data set stays "
+                    "loaded until a valid file arrives).")
+        return
+    if hidden:
+        st.caption(f"Using {literal(ss['csv.name'])}: {ss['csv.rows']} rows")
         return
     st.selectbox("Target column", ["(none)"] + ss["csv.columns"], key="csv.target")
     st.caption(f"Using {literal(ss['csv.name'])}: {ss['csv.rows']} rows")
@@ -349,12 +404,16 @@ def clear_points(schema: Schema):
 
 
 def reset_url(state: State) -> str:
-    """This page's address with every control at its default (classroom hiding kept).
+    """This page's address with every control at its default; in a classroom link, the
+    link the session opened (the lecturer's values, hidden or not).
 
     Opening it starts a fresh session, which also forgets an uploaded file.
     """
     base = (st.context.url or "").split("?")[0]
     if state.hidden:
+        origin = st.session_state.get(_key(state.schema) + ".origin")
+        if origin:
+            return f"{base}?{urlencode(origin, safe=',:;')}"
         return f"{base}?hide={','.join(k for k in state.schema.keys if k in state.hidden)}"
     return base
 

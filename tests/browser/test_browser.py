@@ -349,12 +349,22 @@ def _reset_to_defaults(page, address):
     return sidebar
 
 
-def test_skpca_reset_link_restores_defaults_and_keeps_hiding(streamlit_server, page):
+def test_skpca_reset_link_of_a_classroom_link_returns_to_that_link(streamlit_server, page):
+    """In a classroom link, Reset goes back to the lecturer's values (not the defaults), with
+    the same controls hidden."""
     open_app_page(page, streamlit_server.base, _skpca(), "seed=4&k=7&hide=test")
     step_buttons(page).first.click()
     wait_for_app(page)
     assert step_counter(page) == (2, 7)
-    sidebar = _reset_to_defaults(page, r"/skpca\?hide=test$")
+    page.get_by_role("link", name=re.compile("Reset all controls")).click()
+    page.wait_for_url(re.compile(r"/skpca\?(?=.*seed=4)(?=.*k=7)(?=.*hide=test)"))
+    wait_for_app(page)
+    wait_for_charts(page)
+    assert_no_errors(page, "skpca after reset")
+    assert step_counter(page) == (1, 7)
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    seed = sidebar.locator('[data-testid="stNumberInput"]', has_text="Seed").locator("input")
+    assert seed.input_value() == "4"
     expect(sidebar.locator('[data-testid="stSlider"]', has_text="Sparsity k")).to_have_count(1)
     expect(sidebar.locator('[data-testid="stSlider"]', has_text="Test fraction")).to_have_count(0)
 

@@ -468,14 +468,16 @@ def test_reset_returns_to_defaults():
     assert counter(fresh)[0] == 1
 
 
-def test_reset_from_link_returns_to_defaults_and_keeps_hiding():
+def test_reset_from_a_classroom_link_returns_to_that_link_and_keeps_hiding():
+    """In a classroom link, Reset goes back to the lecturer's values, not the defaults."""
     at = open_page(params=dict(URL, hide="test"))
-    assert link_params(reset_link(at)) == {"hide": "test"}
+    at.slider(key="k").set_value(5).run()
+    assert link_params(reset_link(at)) == dict(URL, hide="test")
     fresh = open_page(params=link_params(reset_link(at)))
     assert_clean(fresh)
     s = page_settings(fresh)
     assert (s["dataset"], s["seed"], s["kernel"], s["k"]) == (
-        DEFAULTS["dataset"], DEFAULTS["seed"], DEFAULTS["kernel"], DEFAULTS["k"])
+        URL["dataset"], int(URL["seed"]), URL["kernel"], int(URL["k"]))
     assert "test" not in [w.key for w in fresh.slider]
 
 
