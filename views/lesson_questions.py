@@ -558,3 +558,7 @@ QUESTIONS: dict[str, Question] = {q.name: q for q in (
 def get(name: str) -> Question:
     """The question called ``name`` (KeyError if there is none)."""
     return QUESTIONS[name]
+
+
+# the other pages' questions register themselves here (after the names they import exist)
+from . import lesson_questions_kmp  # noqa: E402,F401

@@ -15,6 +15,7 @@ import streamlit as st
 
 from views import lesson_questions
 from views.lesson_scene import SKPCAScene, skpca_scene
+from views.lesson_scene_kmp import KMP_PANELS, KMPScene, kmp_scene
 
 from .lesson_file import SCHEMAS, Beat, Lesson, LessonError, load_lessons, parse_lesson
 from .state import State
@@ -24,6 +25,9 @@ HERE = Path(__file__).resolve().parent
 _KEYS = st.components.v2.component("mp_learn_keys", html="<span></span>",
                                    js=(HERE / "learn_keys.js").read_text(encoding="utf-8"))
 PANELS = {"": "Data", "2": "Quotients ρ", "3": "Deflated kernel", "4": "Trace"}
+#: Each drawn page's scene (views.lesson_scene*) and the panels a phone offers of its figure.
+SCENES = {"skpca": skpca_scene, "kmp": kmp_scene}
+PANELS_OF = {"skpca": PANELS, "kmp": KMP_PANELS}
 OWN = "learn.own"
 
 
@@ -45,19 +49,19 @@ def _k_max(state: State) -> int:
 
 
 @st.cache_resource(max_entries=32, ttl=3600, show_spinner="Computing the view...")
-def _scene(query: tuple, k_max: int) -> SKPCAScene:
-    state, _ = SCHEMAS["skpca"].build(dict(query))
-    return skpca_scene(state, k_max)
+def _scene(query: tuple, k_max: int, page: str = "skpca") -> SKPCAScene | KMPScene:
+    state, _ = SCHEMAS[page].build(dict(query))
+    return SCENES[page](state, k_max)
 
 
-def scene_of(beat: Beat) -> SKPCAScene:
-    return _scene(tuple(beat.state.query().items()), _k_max(beat.state))
+def scene_of(beat: Beat) -> SKPCAScene | KMPScene:
+    return _scene(tuple(beat.state.query().items()), _k_max(beat.state), beat.page)
 
 
 @st.cache_data(max_entries=256, ttl=3600, show_spinner="Checking with the algorithm...")
 def _feedback(name: str, query: tuple, k_max: int, answer) -> tuple[bool, str]:
     q = lesson_questions.get(name)
-    fb = q.check(_scene(query, k_max), answer)
+    fb = q.check(_scene(query, k_max, q.page), answer)
     return fb.right, fb.text
 
 
@@ -67,7 +71,8 @@ def feedback(beat: Beat, name: str, answer) -> tuple[bool, str]:
 
 @st.cache_data(max_entries=256, ttl=3600, show_spinner=False)
 def _asked(name: str, query: tuple, k_max: int) -> lesson_questions.Asked:
-    return lesson_questions.get(name).ask(_scene(query, k_max))
+    q = lesson_questions.get(name)
+    return q.ask(_scene(query, k_max, q.page))
 
 
 def asked(beat: Beat, name: str) -> lesson_questions.Asked:

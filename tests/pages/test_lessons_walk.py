@@ -14,7 +14,7 @@ from pages.common.lesson_file import SCHEMAS, load_lessons
 from pages.common.share import query_string
 from pages.common.text import literal
 from views import lesson_questions as lq
-from views.lesson_scene import skpca_scene
+from pages.common.learn_ui import SCENES
 
 LESSONS = load_lessons()
 
@@ -40,6 +40,24 @@ def _feedback_texts(at):
     return [e.value for e in at.success], [e.value for e in at.warning]
 
 
+def _scene(beat):
+    """The beat's scene, computed as the Learn page computes it (views.lesson_scene*)."""
+    return SCENES[beat.page](beat.state, SCHEMAS[beat.page]["k"].at("hi", beat.state))
+
+
+def _check_kmp_figure(at, beat, shown, fig):
+    """The KMP figure is the page's figure of the beat's tab, opened at the beat's step, and
+    its caption quotes this state's numbers."""
+    s = _scene(beat)
+    want = s.figure()
+    assert len(fig["data"]) == len(want["data"])
+    assert [t.get("type") for t in fig["data"]] == [t.get("type") for t in want["data"]]
+    frames = fig.get("frames") or []
+    if want.get("frames"):
+        assert len(frames) == s.shown(shown["k"], shown["j"])[0]
+    assert literal(s.caption(shown["k"], shown["j"])) in [c.value for c in at.caption]
+
+
 def _check_figure(at, beat):
     shown = at.session_state["learn.figure"]
     assert shown["query"] == beat.state.query()
@@ -50,8 +68,10 @@ def _check_figure(at, beat):
         assert not charts
         return
     assert len(charts) == 1
-    s = skpca_scene(beat.state, SCHEMAS["skpca"]["k"].at("hi", beat.state))
     fig = chart_spec(charts[0])
+    if beat.page == "kmp":
+        return _check_kmp_figure(at, beat, shown, fig)
+    s = _scene(beat)
     colours = _array(fig["data"][0]["marker"]["color"])
     assert colours == pytest.approx(s.residual_diag(shown["j"]), rel=1e-5, abs=1e-6)
     frames = fig.get("frames") or []
@@ -60,7 +80,7 @@ def _check_figure(at, beat):
 
 def _ask(at, lesson, beat, name):
     q = lq.get(name)
-    s = skpca_scene(beat.state, SCHEMAS["skpca"]["k"].at("hi", beat.state))
+    s = _scene(beat)
     prefix = f"learn.{lesson.id}.{beat.number}.{name}"
     if q.answer not in ("none", "k"):  # nothing is scored before an answer is given
         at.button(key=f"{prefix}.check").click().run()

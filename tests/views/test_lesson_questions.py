@@ -18,6 +18,7 @@ from pages.common.schemas import SKPCA
 from pages.common.widgets import data_choice, kernel_choice
 from views import lesson_questions as lq
 from views.lesson_scene import nystrom_trace_curve, skpca_scene
+from views.lesson_scene_kmp import kmp_scene
 
 from test_lessons_loader import EXAMPLE
 
@@ -123,7 +124,8 @@ def _beats():
 @pytest.mark.parametrize("beat,name", list(_beats()))
 def test_every_asked_question_accepts_its_answer_and_explains_a_wrong_one(beat, name):
     q = lq.get(name)
-    s = skpca_scene(beat.state, SCHEMAS["skpca"]["k"].at("hi", beat.state))
+    build = {"skpca": skpca_scene, "kmp": kmp_scene}[beat.page]
+    s = build(beat.state, SCHEMAS[beat.page]["k"].at("hi", beat.state))
     asked = q.ask(s)
     if q.answer == "option":
         assert q.right(s) in asked.options and q.wrong(s) in asked.options
