@@ -18,7 +18,7 @@ from mpcore.bounds import kmp_bound
 from . import data as _data
 from .lesson_questions import QUESTIONS, Asked, Feedback, Question
 from .lesson_scene import data_choice
-from .lesson_scene_kmp import FITTING_NAMES, FITTINGS, TABS, KMPScene
+from .lesson_scene_kmp import FITTING_NAMES, FITTINGS, KMPScene
 
 __all__ = ["KMP_QUESTIONS", "residue_correlations", "bound_curve", "first_repeat"]
 
@@ -39,18 +39,6 @@ def _needs_regression(values: Mapping) -> str | None:
     if _task_of(values) != "regression":
         return "it measures the squared residue of a regression: choose a regression data set"
     return None
-
-
-def _needs_tab(tab: str, mode: str | None = None):
-    def needs(values: Mapping) -> str | None:
-        if values.get("kmp.tab", TABS[0]) != tab:
-            return f"it reads the '{tab}' tab: set kmp.tab = \"{tab}\""
-        if mode and values.get("kmp.compare", "fittings") != mode:
-            return f"it compares {mode}: set kmp.compare = \"{mode}\""
-        if mode and _task_of(values) != "classification":
-            return "it compares classifiers: choose a classification data set"
-        return None
-    return needs
 
 
 # ---------------------------------------------------------------- the three fittings
@@ -182,44 +170,72 @@ def _loss_check(scene, answer):
     rows = _rows(scene, "losses")
     right = _loss_right(scene)
     nums = "; ".join(f"{n}: test accuracy {r['test']:.0%}" for n, r in rows.items())
-    text = (f"{nums}. The squared loss (1 − y f)² punishes the far cluster's points for being "
-            "right by too much (margin y f well above 1), so the fit tilts its boundary toward "
-            "them and misclassifies near points; after tanh the loss flattens for large "
-            "margins, and those points stop pulling.")
+    _, far, sq, _ = _far_facts(scene)
+    opts = _loss_options(scene)
+    if rows[opts[1]]["test"] > rows[opts[0]]["test"]:
+        why = (f"The squared loss (1 − y·f)² punishes points for being right by too much (the "
+               f"largest margin under KMP-mse is {far:.3g}, loss {sq:.3g}), so the fit tilts its "
+               "boundary toward them and misclassifies near points; after tanh the loss "
+               "flattens for large margins, and those points stop pulling.")
+    else:
+        why = (f"Here no point lies far on its right side (the largest margin under KMP-mse is "
+               f"{far:.3g}, loss {sq:.3g}), so the squared loss has nothing to be pulled by and "
+               "does as well: robustness matters when there are such points.")
+    text = f"{nums}. {why}"
     tie = np.isclose(rows[answer]["test"], rows[right]["test"]) if answer in rows else False
     return Feedback(bool(tie), ("Right. " if tie else f"No: {right} does better. ") + text)
 
 
-MARGIN_OPTIONS = ("Correct points with a large margin (y·f > 1)",
-                  "Misclassified or near-boundary points (y·f ≤ 1)")
+def _needs_classification(values: Mapping) -> str | None:
+    if _task_of(values) != "classification":
+        return "it compares classifiers' margins: choose a classification data set"
+    return None
 
 
-def _margin_facts(scene):
-    model = scene.fit(fitting="prefit", loss="squared")
+def _margins(scene, loss: str) -> np.ndarray:
+    """y·f(x) of every training point (y = ±1) under the Figure 7 fit with ``loss``."""
     from mpcore.kmp import staged_values
 
+    fitting = "prefit" if loss == "squared" else "backfit"
+    model = scene.fit(fitting=fitting, loss=loss)
     f = np.asarray(staged_values(model, scene.X, None))[-1]
-    s = np.where(scene.y == np.unique(scene.y)[1], 1.0, -1.0)
-    m = s * f
-    loss = (1 - m) ** 2
-    big = m > 1
-    return float(loss[big].sum()), float(loss[~big].sum()), int(big.sum()), int((~big).sum())
+    return np.where(scene.y == np.unique(scene.y)[1], 1.0, -1.0) * f
 
 
-def _margin_right(scene):
-    a, b, _, _ = _margin_facts(scene)
-    return MARGIN_OPTIONS[0] if a > b else MARGIN_OPTIONS[1]
+def _far_facts(scene):
+    m = _margins(scene, "squared")
+    i = int(np.argmax(m))
+    far = float(m[i])
+    return i, far, (1 - far) ** 2, (0.65 - np.tanh(far)) ** 2
 
 
-def _margin_check(scene, answer):
-    a, b, na, nb = _margin_facts(scene)
-    right = _margin_right(scene)
-    text = (f"KMP-mse with {scene.k} steps: the {na} points with y·f > 1 carry squared loss "
-            f"{_g(a)}, the {nb} points with y·f ≤ 1 carry {_g(b)} "
-            f"({a / (a + b + 1e-300):.0%} against {b / (a + b + 1e-300):.0%}). The squared "
-            "loss counts 'right by too much' as an error, like being wrong: an outlier far on "
-            "the correct side pulls the fit as hard as a mistake does.")
-    return Feedback(answer == right, ("Right. " if answer == right else "No. ") + text)
+def _far_ask(scene):
+    i, far, _, _ = _far_facts(scene)
+    return Asked(f"Under KMP-mse, training point x_{i} is classified correctly with the largest "
+                 f"margin, y·f = {far:.3f}. Type its squared loss (1 − y·f)².")
+
+
+def _far_check(scene, answer):
+    i, far, sq, th = _far_facts(scene)
+    x = _number(answer)
+    twin = 2 - far  # the margin on the other side of 1 with the same squared loss
+    where = "on the wrong side of the boundary" if twin < 0 else "close to the boundary"
+    text = (f"(1 − {far:.3f})² = {sq:.3g}: the same loss as a point at margin {twin:.3f}, "
+            f"{where}. The squared loss penalises being right by too much, so such points pull "
+            f"f toward 1 and the boundary toward themselves. After tanh, (0.65 − tanh "
+            f"{far:.3f})² = {th:.2g}: a confident right answer costs little, and its gradient "
+            "is nearly 0 (tanh is flat there).")
+    if x is not None and abs(x - sq) <= 0.05 * sq + 0.01:
+        return Feedback(True, "Right. " + text)
+    return Feedback(False, f"You typed {answer!s:.20}. " + text)
+
+
+def _number(answer) -> float | None:
+    try:
+        x = float(answer)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return x if np.isfinite(x) else None
 
 
 SHARE_OPTIONS = ("Fewer than a third of them", "A third to two thirds",
@@ -341,16 +357,6 @@ def _stop_check(scene, answer):
 
 # ---------------------------------------------------------------- the registry
 
-def _both(*checks):
-    def needs(values):
-        for c in checks:
-            why = c(values)
-            if why:
-                return why
-        return None
-    return needs
-
-
 KMP_QUESTIONS: dict[str, Question] = {q.name: q for q in (
     Question("kmp.best_fitting", "kmp", "option",
              "Which fitting (basic, back-fitting, pre-fitting) has the lowest training mean "
@@ -380,21 +386,19 @@ KMP_QUESTIONS: dict[str, Question] = {q.name: q for q in (
                              options=_loss_options(s)),
              _loss_check, _loss_right,
              lambda s: min(_loss_options(s), key=lambda o: _rows(s, "losses")[o]["test"]),
-             _both(_needs_tab(TABS[1], "losses"))),
-    Question("kmp.margin_loss_share", "kmp", "option",
-             "Under KMP-mse, do the points with margin above 1 or the others carry more of the "
-             "squared loss (summed over the training points)?",
-             lambda s: Asked("Under the squared loss, which training points carry more of the "
-                             "total loss?", options=MARGIN_OPTIONS),
-             _margin_check, _margin_right, lambda s: _other(MARGIN_OPTIONS, _margin_right(s)),
-             _needs_tab(TABS[1], "losses")),
+             _needs_classification),
+    Question("kmp.far_point_loss", "kmp", "number",
+             "The squared loss (1 − y·f)² of the training point KMP-mse classifies right with "
+             "the largest margin; right within 5%; the feedback gives the tanh loss too.",
+             _far_ask, _far_check, lambda s: _far_facts(s)[2],
+             lambda s: _far_facts(s)[2] * 0.5 - 1.0, _needs_classification),
     Question("kmp.support_overlap", "kmp", "option",
              "Figure 6: what share of pre-fitting's basis points are SVM support vectors "
              "(under a third, a third to two thirds, over two thirds).",
              lambda s: Asked("How many of pre-fitting's basis points are also support vectors "
                              "of the SVM?", options=SHARE_OPTIONS),
              _share_check, _share_right, lambda s: _other(SHARE_OPTIONS, _share_right(s)),
-             _needs_tab(TABS[1], "fittings")),
+             _needs_classification),
     Question("kmp.bound_argmin", "kmp", "k",
              "The k where the Theorem 3 bound (mpcore.bounds.kmp_bound over the run) is lowest; "
              "right within 1 step or 2% of the minimum.",
