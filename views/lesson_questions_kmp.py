@@ -296,17 +296,20 @@ def _bound_check(scene, answer):
     if not 1 <= k <= n:
         return Feedback(False, f"k runs from 1 to {n} here.")
     t = scene.curves.paths[0].n_errors
+    alpha = scene.curves.alpha
+    errs = ("misclassified training points" if alpha is None else
+            f"training points with |f(x) − y| > α = {alpha:.3g}")
     text = (f"The bound is lowest at k = {best}: {_g(b[best - 1])} (t = {int(t[best - 1])} "
-            f"training errors); at your k = {k} it is {_g(b[k - 1])} (t = {int(t[k - 1])}). Each "
-            "basis function adds to the (k + 1) and k terms; each training error adds to the t "
-            "term. Early on a step removes many errors, later it removes few and only costs.")
+            f"{errs}); at your k = {k} it is {_g(b[k - 1])} (t = {int(t[k - 1])}). Each basis "
+            "function adds to the (k + 1) and k terms; each training error adds to the t term. "
+            "Early on a step removes many errors, later it removes few and only costs.")
     if abs(k - best) <= 1 or b[k - 1] <= 1.02 * b[best - 1]:
         return Feedback(True, "Right. " + text)
     return Feedback(False, text)
 
 
-MORE_OPTIONS = ("Yes: every basis function added lowers the test error",
-                "No: past some k the test error rises again")
+MORE_OPTIONS = ("Yes: up to N it keeps falling, or stays within 2% of its lowest",
+                "No: past some k it rises again, more than 2% above its lowest")
 
 
 def _more_facts(scene):
@@ -324,10 +327,17 @@ def _more_check(scene, answer):
     e, k = _more_facts(scene)
     tr = np.asarray(scene.curves.train_error)
     right = _more_right(scene)
-    text = (f"Test error: {_g(e[0])} at k = 1, lowest {_g(e[k - 1])} at k = {k}, {_g(e[-1])} at "
-            f"k = {len(e)}; training error meanwhile falls from {_g(tr[0])} to {_g(tr[-1])}. "
-            "Later basis functions fit the noise of the training points: the training error "
-            "keeps falling, the test error does not.")
+    what = ("misclassification rate" if scene.task == "classification"
+            else "mean squared error")
+    text = (f"Test {what}: {_g(e[0])} at k = 1, lowest {_g(e[k - 1])} at k = {k}, {_g(e[-1])} "
+            f"at k = {len(e)}; the training {what} meanwhile falls from {_g(tr[0])} to "
+            f"{_g(tr[-1])}. ")
+    if right == MORE_OPTIONS[1]:
+        text += ("Later basis functions fit the noise of the training points: the training "
+                 "error keeps falling, the test error does not.")
+    else:
+        text += (f"Up to N = {len(e)} the test error is still near its lowest: these steps have "
+                 "not yet reached the point where new functions only fit noise.")
     return Feedback(answer == right, ("Right. " if answer == right else "No. ") + text)
 
 
@@ -350,8 +360,10 @@ def _stop_check(scene, answer):
     right = _stop_right(scene)
     text = (f"Bound stop k = {kb} (test error {_g(e[kb - 1])}), validation stop k = {kv} (test "
             f"error {_g(e[kv - 1])}); the lowest test error is {_g(e[kt - 1])} at k = {kt}. The "
-            "validation stop fits on 80% of the points and its minimum is noisy; the bound "
-            f"uses all {scene.m} points and needs no hold-out.")
+            "validation stop fits on 80% of the points and scores on the other 20%, a noisy "
+            f"estimate; the bound uses all {scene.m} points and needs no hold-out, but it is "
+            "a worst case" + (", and here it stops earlier." if kb < kv else
+                              ", and here it stops later." if kb > kv else "."))
     return Feedback(answer == right, ("Right. " if answer == right else "Not here. ") + text)
 
 

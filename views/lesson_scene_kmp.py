@@ -269,6 +269,15 @@ class KMPScene:
                     "training points by class (crosses: test points); rings: the chosen basis "
                     "points, numbered in order of choice.")
             score = f"training misclassification {err:.1%}"
+        elif self.task == "regression" and self.X.shape[1] > 1:
+            head = ("Each training point (dots; crosses: test points) at its true target (x "
+                    "axis) and its prediction after step {j} (y axis); on the diagonal a "
+                    "prediction is exact; rings: the chosen basis points.")
+            score = f"training mean squared error {err:.4g}"
+        elif self.task == "classification":
+            head = ("The decision value f(x) of each test point after step {j}, by class: right "
+                    "of 0 it is predicted positive.")
+            score = f"training misclassification {err:.1%}"
         else:
             head = ("Top: the data (dots: training, crosses: test) and the fit f(x) after step "
                     "{j}; rings: the chosen basis points, numbered in order of choice. Bottom: "
