@@ -255,33 +255,36 @@ class KMPScene:
             fmt = (lambda x: f"{x:.0%}") if self.task == "classification" else (lambda x: f"{x:.3g}")
             parts = "; ".join(f"{r['method']}: {r['distinct_basis_points']} points, test "
                               f"{metric} {fmt(r['test'])}" for r in rows)
-            return ("Each panel is one model. Colour: its decision value f(x) (one colour for "
-                    "each sign), black line f(x) = 0, the decision boundary; circled: the "
-                    f"model's basis points (KMP) or support vectors (SVM). {parts}.")
+            return ("Each panel is one model. Colour: its decision value f(x), blue on class "
+                    "0's side and orange on class 1's, paler near the boundary; black line: "
+                    "f(x) = 0, the boundary; dots and diamonds: the training points by class; "
+                    f"circled: the model's basis points (KMP) or support vectors (SVM). {parts}.")
         k, j = self.shown(k, j)
         basis = self.basis()[:j]
         distinct = int(np.unique(basis[basis >= 0]).size)
-        const = " and the constant" if np.any(basis < 0) else ""
+        const = " and the constant function" if np.any(basis < 0) else ""
         err = self.train_error(j)
         if self.task == "classification" and self.X.shape[1] == 2:
-            head = ("Colour: the decision value f(x) after step {j}, blue for one class and red "
-                    "for the other, paler near 0; black line: f(x) = 0, the boundary; dots: "
-                    "training points by class (crosses: test points); rings: the chosen basis "
-                    "points, numbered in order of choice.")
+            head = ("Colour: the decision value f(x) after step {j}, blue on class 0's side and "
+                    "orange on class 1's, paler near the boundary; black line: f(x) = 0, the "
+                    "boundary; markers: the points by class (filled: training, open: test); "
+                    "rings: the chosen basis points, labelled with the step of their first pick "
+                    "(×c: picked c times).")
             score = f"training misclassification {err:.1%}"
         elif self.task == "regression" and self.X.shape[1] > 1:
-            head = ("Each training point (dots; crosses: test points) at its true target (x "
-                    "axis) and its prediction after step {j} (y axis); on the diagonal a "
-                    "prediction is exact; rings: the chosen basis points.")
+            head = ("Each point (filled: training, open: test) at its true target (x axis) and "
+                    "its prediction after step {j} (y axis); on the diagonal a prediction is "
+                    "exact; rings: the chosen basis points.")
             score = f"training mean squared error {err:.4g}"
         elif self.task == "classification":
             head = ("The decision value f(x) of each test point after step {j}, by class: right "
                     "of 0 it is predicted positive.")
             score = f"training misclassification {err:.1%}"
         else:
-            head = ("Top: the data (dots: training, crosses: test) and the fit f(x) after step "
-                    "{j}; rings: the chosen basis points, numbered in order of choice. Bottom: "
-                    "each term α_n K(x, x_γn) with its current weight.")
+            head = ("Top: the data (filled dots: training, open: test) and the fit f(x) after "
+                    "step {j}; rings: the chosen basis points, labelled with the step of their "
+                    "first pick (×c: picked c times). Bottom: each step's term α_n K(x, x_γn) "
+                    "with its current weight; grey dashed: the constant term.")
             score = f"training mean squared error {err:.4g}"
         if self.n_kept < self.k:
             what += (f"; the pursuit stopped after {self.n_kept} of N = {self.k} steps (every "
