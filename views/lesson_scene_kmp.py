@@ -234,16 +234,24 @@ class KMPScene:
         if tab == TABS[2]:
             c, st = self.curves, self.stops
             b = np.asarray(c.paths[0].bound, dtype=float)
-            return (f"x axis: k, the number of basis functions. Top: training error, test error "
-                    f"and the validation error (the pursuit run on 80% of the training points, "
-                    f"scored on the other 20%); bottom: the Theorem 3 bound (lowest "
-                    f"{np.nanmin(b[np.isfinite(b)]):.3g} at k = {st['bound']}) and the test "
-                    f"error it bounds. Markers: validation stop k = {st['validation']}, bound "
-                    f"stop k = {st['bound']}, lowest test error k = {st['test']}. {what}.")
+            scale = float(self.values.get("kmp.scale", 1.0))
+            drawn = f" drawn divided by {scale:g}" if scale != 1 else ""
+            about = ("the test misclassification rate it bounds" if c.alpha is None else
+                     f"the share of test points with |f(x) − y| > α = {c.alpha:.3g}, what it "
+                     "bounds")
+            return (f"x axis: k, the number of basis functions. Top: training, test and "
+                    f"validation error (the pursuit run on 80% of the training points, scored "
+                    f"on the other 20%). Bottom: the Theorem 3 bound{drawn} (its lowest value "
+                    f"{np.nanmin(b[np.isfinite(b)]):.3g} at k = {st['bound']}), {about}, and "
+                    f"t/m, the training errors outside the basis; dashed: the bound = 1, above "
+                    f"which it says nothing. Vertical markers: validation stop k = "
+                    f"{st['validation']}, bound stop k = {st['bound']}, lowest test error k = "
+                    f"{st['test']}. {what}.")
         if tab == TABS[3]:
             return ("Vincent & Bengio, Figure 5: each loss against the margin y·f(x) (x axis; "
                     "right of 0 is correct, far right is very confident); y axis: the loss. "
-                    "Left: margin losses (logistic, exponential, 1 − tanh); right: the squared "
+                    "Left: margin losses (logistic, exponential, 1 − tanh; dashed: the SVM's hinge "
+                    "[1 − m]+); right: the squared "
                     "error (1 − m)², which rises again for large margins, and the squared error "
                     "after tanh. Thick: the loss in use, "
                     f"{self.loss}.")
