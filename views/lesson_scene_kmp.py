@@ -36,7 +36,7 @@ FITTING_NAMES = {"basic": "basic", "backfit": "back-fitting", "prefit": "pre-fit
 #: The panels a phone offers one at a time (axis suffix -> name), as the page's.
 KMP_PANELS = {"": "Fit", "2": "Basis functions"}
 FIGURE_HEIGHT = 640
-#: The SVM's C in the lesson comparisons when the view leaves it at the page's default.
+#: The "Regression on" value that keeps every feature (pages.common.schemas.ALL).
 ALL = "all features"
 
 
@@ -292,7 +292,8 @@ class KMPScene:
             head = ("Top: the data (filled dots: training, open: test) and the fit f(x) after "
                     "step {j}; rings: the chosen basis points, labelled with the step of their "
                     "first pick (×c: picked c times). Bottom: each step's term α_n K(x, x_γn) "
-                    "with its current weight; grey dashed: the constant term.")
+                    "with its current weight" + ("; grey dashed: the constant term." if const else
+                                                 "."))
             score = f"training mean squared error {err:.4g}"
         if self.n_kept < self.k:
             what += (f"; the pursuit stopped after {self.n_kept} of N = {self.k} steps (every "
