@@ -515,15 +515,16 @@ SKPCA_QUESTIONS: dict[str, Question] = {q.name: q for q in (
 )}
 
 
-# Questions of the bounds and eigenvalue pages and of the Nystroem lesson live in modules of
+# Questions of the KMP, bounds and eigenvalue pages and of the Nystroem lesson live in modules of
 # their own, built on the types of views.lesson_question; the registry is their union.
 from .lesson_questions_bounds import BOUNDS_QUESTIONS  # noqa: E402
+from .lesson_questions_kmp import KMP_QUESTIONS  # noqa: E402
 from .lesson_questions_nystrom import NYSTROM_QUESTIONS  # noqa: E402
 from .lesson_questions_spectrum import SPECTRUM_QUESTIONS  # noqa: E402
 
 #: Every question a lesson may name.
-QUESTIONS: dict[str, Question] = {**SKPCA_QUESTIONS, **NYSTROM_QUESTIONS, **BOUNDS_QUESTIONS,
-                                  **SPECTRUM_QUESTIONS}
+QUESTIONS: dict[str, Question] = {**SKPCA_QUESTIONS, **NYSTROM_QUESTIONS, **KMP_QUESTIONS,
+                                  **BOUNDS_QUESTIONS, **SPECTRUM_QUESTIONS}
 
 
 def get(name: str) -> Question:

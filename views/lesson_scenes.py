@@ -11,11 +11,13 @@ from collections.abc import Mapping
 
 from .lesson_scene import skpca_scene
 from .lesson_scene_bounds import bounds_scene
+from .lesson_scene_kmp import kmp_scene
 from .lesson_scene_spectrum import spectrum_scene
 
 __all__ = ["SCENES", "page_scene"]
 
-SCENES = {"skpca": skpca_scene, "bounds": bounds_scene, "spectrum": spectrum_scene}
+SCENES = {"skpca": skpca_scene, "kmp": kmp_scene, "bounds": bounds_scene,
+          "spectrum": spectrum_scene}
 
 
 def page_scene(page: str, values: Mapping, k_max: int = 0):

@@ -15,7 +15,7 @@ from views import lesson_questions
 from .charts import plotly_chart
 from .learn_figures import show_page_figures
 from .learn_ui import (
-    PANELS,
+    PANELS_OF,
     _KEYS,
     asked,
     feedback,
@@ -89,13 +89,18 @@ def show_figure(lesson: Lesson, beat: Beat, *, present: bool, select: bool):
     fig = cut_animation(scene.figure(), *scene.shown(k, j))
     # a projector's figure: shorter, the top row's axis titles dropped (the page's own rule)
     fig = fit_to_window(fig, present, compact_axes=("xaxis", "xaxis2", "xaxis3"))
-    fig = phone_panel(beat.state.schema, fig, PANELS)
+    fig = phone_panel(beat.state.schema, fig, PANELS_OF[beat.page])
+    caption = getattr(scene, "caption", None)  # what the colours, axes and markers mean
     with st.container(key="learn-figure"):
         if select:
             event = plotly_chart(fig, key="learn.fig", config={"displaylogo": False},
                                  on_select="rerun", selection_mode="points")
+            if caption:
+                st.caption(literal(caption(k, j)))
             return _clicked(event)
         plotly_chart(fig, key="learn.fig", config={"displaylogo": False})
+        if caption:
+            st.caption(literal(caption(k, j)))
     return None
 
 

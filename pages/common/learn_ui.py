@@ -14,6 +14,7 @@ from pathlib import Path
 import streamlit as st
 
 from views import lesson_questions
+from views.lesson_scene_kmp import KMP_PANELS
 
 from .cached import learn as cached
 from .lesson_file import SCHEMAS, Beat, Lesson, LessonError, load_lessons, parse_lesson
@@ -24,6 +25,8 @@ HERE = Path(__file__).resolve().parent
 _KEYS = st.components.v2.component("mp_learn_keys", html="<span></span>",
                                    js=(HERE / "learn_keys.js").read_text(encoding="utf-8"))
 PANELS = {"": "Data", "2": "Quotients ρ", "3": "Deflated kernel", "4": "Trace"}
+#: The panels a phone offers of each drawn page's figure (its scene: views.lesson_scenes).
+PANELS_OF = {"skpca": PANELS, "kmp": KMP_PANELS}
 OWN = "learn.own"
 
 

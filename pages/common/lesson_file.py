@@ -24,7 +24,7 @@ from .state import State
 #: Pages a beat may show, by their schema's name.
 SCHEMAS = {s.page: s for s in (SKPCA, KMP, SPECTRUM, BOUNDS, KCCA)}
 #: Pages whose live figure the Learn page draws (the others: a link to the page).
-DRAWN = ("skpca", "bounds", "spectrum")
+DRAWN = ("skpca", "kmp", "bounds", "spectrum")
 LESSONS_DIR = Path(__file__).resolve().parents[2] / "lessons"
 MIN_BEATS, MAX_BEATS = 6, 12
 #: Prose: about 80 words (this is the hard limit).

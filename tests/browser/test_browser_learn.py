@@ -13,6 +13,7 @@ from browser_util import exceptions_on, new_page, wait_for_app, wait_for_charts
 from pages.common.lesson_file import SCHEMAS, load_lessons
 from views import lesson_questions as lq
 from views.lesson_scene import skpca_scene
+from views.lesson_scene_kmp import kmp_scene
 
 pytestmark = pytest.mark.browser
 
@@ -46,14 +47,16 @@ def _answer(pg, q, value, n: int = 0):
 
 
 def _scene(beat):
-    return skpca_scene(beat.state, SCHEMAS["skpca"]["k"].at("hi", beat.state))
+    build = {"skpca": skpca_scene, "kmp": kmp_scene}[beat.page]
+    return build(beat.state, SCHEMAS[beat.page]["k"].at("hi", beat.state))
 
 
-@pytest.mark.parametrize("lesson_id", ["kernel-matrix", "greedy-selection"])
+@pytest.mark.parametrize("lesson_id", ["kernel-matrix", "greedy-selection",
+                                       "kernel-matching-pursuit"])
 def test_a_student_completes_a_lesson_at_1280x720(streamlit_server, shared_context, lesson_id):
     SHOTS.mkdir(exist_ok=True)
     lesson = LESSONS[lesson_id]
-    tag = "l1" if lesson_id == "kernel-matrix" else "l2"
+    tag = {"kernel-matrix": "l1", "greedy-selection": "l2"}.get(lesson_id, lesson_id)
     pg = new_page(shared_context, (1280, 720))
     try:
         pg.goto(f"{streamlit_server.base}/learn?lesson={lesson_id}&beat=1")

@@ -45,6 +45,19 @@ def _scene(beat):
     return page_scene(beat.page, beat.state, k_max)
 
 
+def _check_kmp_figure(at, beat, shown, fig):
+    """The KMP figure is the page's figure of the beat's tab, opened at the beat's step, and
+    its caption quotes this state's numbers."""
+    s = _scene(beat)
+    want = s.figure()
+    assert len(fig["data"]) == len(want["data"])
+    assert [t.get("type") for t in fig["data"]] == [t.get("type") for t in want["data"]]
+    frames = fig.get("frames") or []
+    if want.get("frames"):
+        assert len(frames) == s.shown(shown["k"], shown["j"])[0]
+    assert literal(s.caption(shown["k"], shown["j"])) in [c.value for c in at.caption]
+
+
 def _check_figure(at, beat):
     shown = at.session_state["learn.figure"]
     assert shown["query"] == beat.state.query()
@@ -65,6 +78,9 @@ def _check_figure(at, beat):
         return
     assert len(charts) == 1
     fig = chart_spec(charts[0])
+    if beat.page == "kmp":
+        return _check_kmp_figure(at, beat, shown, fig)
+    s = _scene(beat)
     colours = _array(fig["data"][0]["marker"]["color"])
     assert colours == pytest.approx(s.residual_diag(shown["j"]), rel=1e-5, abs=1e-6)
     frames = fig.get("frames") or []
