@@ -236,8 +236,12 @@ class Tridiagonal:
             return np.zeros(n), np.eye(m, n)
         if m == 1:  # no reflector to apply (LAPACK's dormqr refuses an empty one)
             return self.d.copy(), np.ones((1, 1))
-        w, Z = eigh_tridiagonal(self.d, self.e, select="i", select_range=(m - n, m - 1),
-                                lapack_driver="stemr", check_finite=False)
+        try:
+            w, Z = eigh_tridiagonal(self.d, self.e, select="i", select_range=(m - n, m - 1),
+                                    lapack_driver="stemr", check_finite=False)
+        except np.linalg.LinAlgError:  # MRRR can fail on clustered eigenvalues: bisection
+            w, Z = eigh_tridiagonal(self.d, self.e, select="i", select_range=(m - n, m - 1),
+                                    lapack_driver="stebz", check_finite=False)
         # V = QZ: Q = H(1)...H(m-1) acts on rows 2..m (LAPACK's dormtr for the lower triangle)
         rows = np.array(Z[1:], order="F")
         a = self.reflectors[1:, :-1]

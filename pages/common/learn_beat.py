@@ -84,7 +84,7 @@ def show_figure(lesson: Lesson, beat: Beat, *, present: bool, select: bool):
         st.info("Predict first: the figure appears when you answer.")
         return None
     scene = scene_of(beat)
-    if "j" not in beat.state:
+    if hasattr(scene, "figures"):  # a page without steps (bounds, eigenvalues): drawn whole
         return show_page_figures(scene)
     fig = cut_animation(scene.figure(), *scene.shown(k, j))
     # a projector's figure: shorter, the top row's axis titles dropped (the page's own rule)

@@ -24,7 +24,7 @@ import streamlit as st
 import datasets
 
 from .fields import CSV, MAX_APP_SAMPLES
-from .state import State
+from .state import State, query_string
 from .text import literal
 
 __all__ = ["SavedRun", "parse_saved_run", "run_json", "load_saved_run", "MAX_DEPTH",
@@ -155,7 +155,7 @@ def run_json(state: State, table: pd.DataFrame, extra: dict | None = None) -> st
     """The "Run as JSON" file: the page, its settings, its link and its table (and
     ``extra``), and an upload view's file, which "Open a saved run" reads back."""
     payload = {"page": state.schema.page, "settings": state.settings(),
-               "link": "?" + _query_string(state),
+               "link": "?" + query_string(state),
                "table": table.to_dict(orient="list")}
     upload = upload_section(state)
     if upload is not None:
@@ -163,12 +163,6 @@ def run_json(state: State, table: pd.DataFrame, extra: dict | None = None) -> st
     if extra:
         payload.update(extra)
     return json.dumps(payload, default=_json_default, indent=1)
-
-
-def _query_string(state: State) -> str:
-    from .share import query_string
-
-    return query_string(state)
 
 
 def _json_default(o):

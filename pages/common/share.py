@@ -16,7 +16,7 @@ import streamlit as st
 
 from .assets import asset
 from .saved_run import load_saved_run, run_json  # noqa: F401  (public names kept here)
-from .state import State
+from .state import State, query_string  # noqa: F401  (query_string: a public name here)
 from .text import literal
 from .widgets import CSV, DataChoice, KernelChoice, reset_url
 
@@ -180,13 +180,6 @@ def page_url(state: State) -> str:
     """The address of this page showing ``state`` (complete: no value left to a default)."""
     base = st.context.url.split("?")[0] if st.context.url else ""
     return f"{base}?{query_string(state)}"
-
-
-def query_string(state: State) -> str:
-    """``state`` as the query string of its link (no leading "?")."""
-    return urlencode(state.query(), safe=",:;")
-
-
 
 
 def preset_state(state: State, values: dict) -> State:

@@ -23,6 +23,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 #: Query keys every page understands besides its fields.
 HIDE = "hide"
@@ -407,3 +408,8 @@ class Schema:
     def controls(self) -> list[str]:
         """Keys a classroom link can hide (every drawn control)."""
         return [f.key for f in self.fields if f.widget != "none"]
+
+
+def query_string(state: "State") -> str:
+    """``state`` as the query string of its link (no leading "?")."""
+    return urlencode(state.query(), safe=",:;")

@@ -145,6 +145,8 @@ def _draws(at) -> dict[tuple, tuple]:
     for el in (e for e in _elements(at._tree) if getattr(e, "type", None) == "bidi_component"):
         name = el.proto.component_name
         data = json.loads(el.proto.bytes if name == CHART_COMPONENT else el.proto.json)
+        if "draw" not in data:  # a component that never redraws (the address history's)
+            continue
         draw = data.pop("draw")
         seen[name] = seen.get(name, -1) + 1
         out[(name, seen[name])] = (data, draw)

@@ -469,5 +469,12 @@ def test_curves_are_computed_for_the_most_eigenvalues_the_page_offers():
 def test_upload_facts_name_the_task_features_and_classes_or_nothing():
     raw = b"a,b,label\n0.1,1.0,0\n0.2,2.0,1\n0.3,0.5,0\n0.9,1.5,1\n"
     facts = data.upload_facts(raw, "label")
+    scale = facts.pop("_scale")
     assert facts == {"_task": "classification", "_features": ("a", "b"), "_classes": (0, 1)}
+    # the width scale: the median distance between two rows, standardised and as read
+    from scipy.spatial.distance import pdist
+
+    X = np.array([[0.1, 1.0], [0.2, 2.0], [0.3, 0.5], [0.9, 1.5]])
+    np.testing.assert_allclose(scale, (np.median(pdist((X - X.mean(0)) / X.std(0))),
+                                       np.median(pdist(X))), rtol=ATOL_EXACT)
     assert data.upload_facts(raw, "no such column") == {}
