@@ -437,6 +437,10 @@ def _angles_layout(names: tuple, height: int, narrow: bool) -> dict:
     # 16 px), so plotly draws the figure once; on a phone it grows a small one to just what
     # they need (an estimate that overshoots would push the axis title off the figure)
     left = 20 if narrow else 12 + 8 * max(map(len, names), default=0)
+    if narrow:  # a method's name on two lines: the longest whole name left the axis title
+        # too little room on a phone's plot area
+        fig.update_yaxes(tickvals=list(names),
+                         ticktext=[n.replace(", ", ",<br>", 1) for n in names])
     fig.update_layout(showlegend=False, margin=dict(l=left, r=30, t=20, b=70))
     projector_fonts(fig)
     fig.update_yaxes(tickfont=dict(size=16))

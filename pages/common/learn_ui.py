@@ -16,18 +16,20 @@ import streamlit as st
 from views import lesson_questions
 from views.lesson_scene_kmp import KMP_PANELS
 
+from .assets import asset
 from .cached import learn as cached
 from .lesson_file import SCHEMAS, Beat, Lesson, LessonError, load_lessons, parse_lesson
 from .state import State
 from .text import literal
 
-HERE = Path(__file__).resolve().parent
 _KEYS = st.components.v2.component("mp_learn_keys", html="<span></span>",
-                                   js=(HERE / "learn_keys.js").read_text(encoding="utf-8"))
+                                   js=asset("learn_keys.js"))
 PANELS = {"": "Data", "2": "Quotients ρ", "3": "Deflated kernel", "4": "Trace"}
 #: The panels a phone offers of each drawn page's figure (its scene: views.lesson_scenes).
 PANELS_OF = {"skpca": PANELS, "kmp": KMP_PANELS}
 OWN = "learn.own"
+#: The projector style of a lesson (the app's own file, no user text).
+LEARN_PRESENT_STYLE = f"<style>\n{asset('learn_present.css')}</style>"
 
 
 # ---------------------------------------------------------------- lessons and scenes
@@ -86,8 +88,7 @@ def presentation() -> bool:
                    help="Hides the menus and makes the text large for a projector. Keys: → or "
                         "PageDown next beat, ← or PageUp back.")
     if on:
-        css = (HERE / "learn_present.css").read_text(encoding="utf-8")
-        st.markdown(f"<style>{css}</style>", unsafe_allow_html=True)  # the app's own CSS file
+        st.markdown(LEARN_PRESENT_STYLE, unsafe_allow_html=True)
     return bool(on)
 
 

@@ -13,6 +13,10 @@ from .resize import resized
 from .state import Schema
 from .widgets import current, draw
 
+#: The style sheet that hides the page's furniture (the app's own file, no user text).
+PRESENT_STYLE = f"<style>\n{asset('presentation.css')}</style>"
+
+
 def presentation_toggle(schema: Schema) -> bool:
     """The presentation-mode switch (a URL field, ``present``), top of the page."""
     state = current(schema)
@@ -24,7 +28,7 @@ def presentation_toggle(schema: Schema) -> bool:
                             "its controls on one screen for a projector. Keys: space play/pause, "
                             "← → step, Home / End.")
     if on:
-        st.markdown(f"<style>\n{asset('presentation.css')}</style>", unsafe_allow_html=True)
+        st.markdown(PRESENT_STYLE, unsafe_allow_html=True)
     return bool(on)
 
 

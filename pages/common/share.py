@@ -20,6 +20,9 @@ from .state import State, query_string  # noqa: F401  (query_string: a public na
 from .text import literal
 from .widgets import CSV, DataChoice, KernelChoice, reset_url
 
+#: The preset links' style sheet, a block of its own so the links stay one paragraph.
+PRESETS_STYLE = f"<style>\n{asset('presets.css')}</style>\n\n"
+
 
 def data_snippet(choice: DataChoice) -> str:
     """Python lines that load the same data as the app does."""
@@ -217,7 +220,7 @@ def preset_links(state: State, presets: dict, heading: str | None = None):
     if heading:
         st.sidebar.subheader(heading)
     # the style sheet a block of its own: the links stay one paragraph, as without it
-    st.sidebar.markdown(f"<style>\n{asset('presets.css')}</style>\n\n" + "".join(
+    st.sidebar.markdown(PRESETS_STYLE + "".join(
         f'<a href="?{html.escape(query_string(preset_state(state, values)))}" '
         f'target="_self" class="mp-preset">{html.escape(name)}</a>'
         for name, values in presets.items()), unsafe_allow_html=True)

@@ -32,6 +32,7 @@ import plotly
 import pytest
 
 from apptest_util import chart_elements, open_app_page
+from mpcore.plots import EKM_SERIES, NYSTROM_SERIES
 from mpcore.plots._spectrum import SCREE_MARKERS
 from pages.common.charts import PLOTLY_BUNDLE
 from browser_util import (
@@ -191,7 +192,8 @@ def test_the_scree_draws_a_few_markers_on_each_whole_line(streamlit_server, page
     _settle(page)
     for moment in ("opened", "k notched"):
         traces = page.evaluate(_SCREE_MARKS_JS)
-        assert len(traces) == 6, traces
+        # exact, every Nyström rule and both sketches
+        assert len(traces) == 1 + len(NYSTROM_SERIES) + len(EKM_SERIES), traces
         assert all(t["line"] for t in traces), (moment, traces)
         assert all(1 <= t["markers"] <= SCREE_MARKERS for t in traces), (moment, traces)
         assert max(t["points"] for t in traces) > 2 * SCREE_MARKERS, traces  # the cap at work

@@ -20,8 +20,6 @@ import pytest
 from browser_util import (
     StreamlitServer,
     app_pages,
-    launch_browser,
-    require_chromium,
     wait_for_app,
     wait_for_charts,
 )
@@ -91,41 +89,38 @@ def test_the_tree_walk_sees_a_child():
     assert child.pid not in _tree(os.getpid())
 
 
-def test_no_process_outlives_a_server_killed_with_sigkill():
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
+def test_no_process_outlives_a_server_killed_with_sigkill(browser):
+    """The session's browser (one playwright per test process) opens every page of a server
+    of this test's own, which is then killed with SIGKILL."""
     pages = app_pages()
     assert len(pages) >= 5
     server = StreamlitServer().start()
     tree: dict[int, int] = {}
     try:
-        with sync_playwright() as pw:
-            browser = launch_browser(pw)
-            try:
-                context = browser.new_context()
-                pg = context.new_page()
-                for p in pages:
-                    pg.goto(p.url(server.base))
-                    wait_for_app(pg, content="h1")
-                    wait_for_charts(pg)
-                    assert pg.locator('[data-testid="stException"]').count() == 0, p.name
-                tree = _tree(server.proc.pid)
-                assert server.proc.pid in tree
-                os.kill(server.proc.pid, signal.SIGKILL)
-                server.proc.wait(timeout=30)  # reaped: the server itself is gone
-                deadline = time.monotonic() + GRACE_S
-                left = dict(tree)
-                while left and time.monotonic() < deadline:
-                    left = {p: s for p, s in left.items() if _alive(p, s)}
-                    time.sleep(0.1)
+        context = browser.new_context()
+        try:
+            pg = context.new_page()
+            for p in pages:
+                pg.goto(p.url(server.base))
+                wait_for_app(pg, content="h1")
+                wait_for_charts(pg)
+                assert pg.locator('[data-testid="stException"]').count() == 0, p.name
+            tree = _tree(server.proc.pid)
+            assert server.proc.pid in tree
+            os.kill(server.proc.pid, signal.SIGKILL)
+            server.proc.wait(timeout=30)  # reaped: the server itself is gone
+            deadline = time.monotonic() + GRACE_S
+            left = dict(tree)
+            while left and time.monotonic() < deadline:
                 left = {p: s for p, s in left.items() if _alive(p, s)}
-                assert not left, (
-                    f"{len(left)} of the server's {len(tree)} processes alive "
-                    f"{GRACE_S:.0f} s after its SIGKILL: "
-                    + "; ".join(_command(p) for p in left))
-            finally:
-                browser.close()
+                time.sleep(0.1)
+            left = {p: s for p, s in left.items() if _alive(p, s)}
+            assert not left, (
+                f"{len(left)} of the server's {len(tree)} processes alive "
+                f"{GRACE_S:.0f} s after its SIGKILL: "
+                + "; ".join(_command(p) for p in left))
+        finally:
+            context.close()
     finally:
         # what this test started and the assertion found alive: end it, by its own pid
         for pid, start in tree.items():
