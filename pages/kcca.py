@@ -15,6 +15,7 @@ from pages.common.figure_frames import open_at
 from pages.common.offline import offline_download
 from pages.common.phone import phone_panel
 from pages.common.presentation import (
+    equations,
     fit_to_window,
     presentation_toggle,
     sidebar_keys,
@@ -24,6 +25,19 @@ from pages.common.step_buttons import step_buttons
 from pages.common.timeline import chart_key, figure_step, timeline
 from pages.common.widgets import draw, show_notes, sync
 from views import explain
+
+
+#: The equations beside the live numbers: (heading, LaTeX), Section 4 of Hussain & Shawe-Taylor.
+EQUATIONS = (
+    ("Greedy choice (Section 4)", r"i_j=\arg\max_i\frac{e_i'\hat K_x\hat K_ye_i}"
+                                  r"{\sqrt{e_i'\hat K_x^2e_i\;e_i'\hat K_y^2e_i}}"),
+    ("Deflate both kernels (as Algorithm 1)",
+     r"\hat K_x\leftarrow\hat K_x-\frac{\hat K_xe_ie_i'\hat K_x}{e_i'\hat K_xe_i}"),
+    ("", r"\hat K_y\leftarrow\hat K_y-\frac{\hat K_ye_ie_i'\hat K_y}{e_i'\hat K_ye_i}"),
+    ("Regularised CCA in the span of the kept pairs",
+     r"C_{xy}w_y=\rho\,\big((1-\tau)C_{xx}+\tau I\big)w_x"),
+    ("", r"C_{yx}w_x=\rho\,\big((1-\tau)C_{yy}+\tau I\big)w_y"),
+)
 
 state = sync(KCCA)
 present = presentation_toggle(KCCA)
@@ -72,6 +86,7 @@ if present:  # a 16:9 screen: the controls beside the figure, which gets the who
         step_buttons(KCCA, n_steps, wrap=True)
         timeline(KCCA, n_steps=n_steps, lines=lines)
         speed_control(KCCA, present)
+        equations(EQUATIONS, present)
     figure_box, reserve = fig_col, 90
 else:
     # halves: at 1280x720 with the sidebar open, Play and Pause stay on one line and the
@@ -98,21 +113,12 @@ if not present:
 offline_download(KCCA, open_at(fig, j - 1), lines,
                  title="Sparse kernel CCA: greedy choice of paired basis points",
                  caption=f"{n} pairs, noise {noise:g}, σx = {sx:g}, σy = {sy:g}, τ = {reg:g}")
-e1, e2, e3 = st.columns(3)
-with e1:
-    st.markdown("**Greedy choice (Section 4)**")
-    st.latex(r"i_j=\arg\max_i\frac{e_i'\hat K_x\hat K_ye_i}"
-             r"{\sqrt{e_i'\hat K_x^2e_i\;e_i'\hat K_y^2e_i}}")
-    st.caption("The cosine between column i of the deflated K_x and of K_y: large when point i "
-               "has the same neighbours in both views.")
-with e2:
-    st.markdown("**Deflate both kernels (as Algorithm 1)**")
-    st.latex(r"\hat K_x\leftarrow\hat K_x-\frac{\hat K_xe_ie_i'\hat K_x}{e_i'\hat K_xe_i}")
-    st.latex(r"\hat K_y\leftarrow\hat K_y-\frac{\hat K_ye_ie_i'\hat K_y}{e_i'\hat K_ye_i}")
-with e3:
-    st.markdown("**Regularised CCA in the span of the kept pairs**")
-    st.latex(r"C_{xy}w_y=\rho\,\big((1-\tau)C_{xx}+\tau I\big)w_x")
-    st.latex(r"C_{yx}w_x=\rho\,\big((1-\tau)C_{yy}+\tau I\big)w_y")
+if not present:  # in presentation mode they sit beside the figure, under the numbers
+    for col, group in zip(st.columns(3), (EQUATIONS[:1], EQUATIONS[1:3], EQUATIONS[3:])):
+        with col:
+            equations(group, present)
+    st.caption("Greedy choice: the cosine between column i of the deflated K_x and of K_y, "
+               "large when point i has the same neighbours in both views.")
 
 table = pd.DataFrame({
     "step": [t.step for t in steps], "index": [t.index for t in steps],

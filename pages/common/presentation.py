@@ -52,10 +52,12 @@ def equations(items, present: bool):
     that every equation is on the screen with the live numbers above it at 1280x720."""
     if not present:
         for heading, tex in items:
-            st.markdown(f"**{heading}**")
+            if heading:  # an empty heading: one more equation under the last one's
+                st.markdown(f"**{heading}**")
             st.latex(tex)
         return
-    rows = [rf"\text{{\footnotesize {heading}}}\\[-2pt] {tex}" for heading, tex in items]
+    rows = [rf"\text{{\footnotesize {heading}}}\\[-2pt] {tex}" if heading else tex
+            for heading, tex in items]
     with st.container(key="mp-equations"):
         st.latex(r"\begin{array}{l}" + r"\\[6pt]".join(rows) + r"\end{array}")
 
