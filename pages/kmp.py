@@ -480,8 +480,9 @@ with tabs[2]:
         st.markdown(f"k basis functions, t training points outside the basis that the model "
                     f"errs on, m = {curves.m}, δ = 0.05. Stopping where it is lowest needs no "
                     "validation data (the automated procedure proposed after Figure 2).")
-        plotly_chart(step_time_figure(curves.seconds), key="kmp.times",
-                     config={"displaylogo": False})
+        times = step_time_figure(curves.seconds)
+        plotly_chart(times, key="kmp.times", config={"displaylogo": False})
+        explain_box(explain.generic_lines(times, explain.LOSS_CURVES))
         st.caption(f"Wall time of every step of this run (evaluating the dictionary took "
                    f"{1000 * curves.dictionary_seconds:.3g} ms more). Pre-fitting updates every "
                    "column's orthogonal part, and non-squared losses re-optimise all weights: "
@@ -489,8 +490,9 @@ with tabs[2]:
 
 with tabs[3]:
     if tabs[3].open:
-        plotly_chart(phone_grid(margin_loss_figure(loss_functions(), selected=loss)),
-                     key="kmp.losses", config={"displaylogo": False})
+        losses = margin_loss_figure(loss_functions(), selected=loss)
+        plotly_chart(phone_grid(losses), key="kmp.losses", config={"displaylogo": False})
+        explain_box(explain.generic_lines(losses, explain.LOSS_CURVES))
         st.caption("Vincent & Bengio, Figure 5: each loss as a function of the margin m = y f(x). "
                    "Left, the margin losses of boosting and the SVM's hinge; right, the "
                    "squared error, which also penalises large positive margins (the cause of "

@@ -102,8 +102,16 @@ def meaning(name: str, meanings: dict) -> str | None:
 def figure_lines(fig: dict, meanings: dict, *, hidden: bool = False) -> list[str]:
     """One line per named trace of ``fig``: "name: meaning" (:func:`meaning`; a plain "name:
     a series of this figure" if none fits, so that every trace is at least named)."""
-    return [f"{name}: {meaning(name, meanings) or 'a series of this figure.'}"
+    return [f"{_plain_name(name)}: {meaning(name, meanings) or 'a series of this figure.'}"
             for name in legend_names(fig, hidden=hidden)]
+
+
+def _plain_name(name: str) -> str:
+    """A trace name as plain text: plotly's <sup>x</sup> as ^x, <sub>x</sub> as _x, other
+    tags dropped (the explanation is shown literally)."""
+    name = re.sub(r"<sup>(.*?)</sup>", r"^(\1)", str(name))
+    name = re.sub(r"<sub>(.*?)</sub>", r"_\1", name)
+    return re.sub(r"<[^>]+>", "", name)
 
 
 def _plain(text) -> str:
@@ -341,6 +349,21 @@ def kmp_curves_lines(fig: dict, markers: dict) -> list[str]:
     lines = ["Stopping points here: " + "; ".join(f"{name} at k = {k}"
                                                   for name, k in markers.items()) + "."]
     return lines + axes_lines(fig) + figure_lines(fig, KMP_TRACES, hidden=True)
+
+
+#: Vincent & Bengio's Figure 5: what each loss of the margin m = y f(x) does.
+LOSS_CURVES = {
+    "AdaBoost": "boosting's exponential loss: never zero, small once the margin is large.",
+    "LogitBoost": "the logistic loss: grows linearly for a negative margin.",
+    "Doom II": "a bounded margin loss: an outlier costs at most 2.",
+    "SVM": "the SVM's hinge loss: zero once the margin passes 1.",
+    "squared": "the squared error: it also penalises a large positive margin, a point that is "
+               "right with room to spare (the cause of Figure 7).",
+    "squared after tanh": "the squared error after tanh with target 0.65: bounded, it behaves "
+                          "like a margin loss.",
+    "selected": "the loss in use (drawn thick).",
+    "time per step": "the wall time of each step of this run.",
+}
 
 
 # ------------------------------------------------------------------ any figure

@@ -120,3 +120,18 @@ def test_glossary_covers_the_pages_jargon():
     for term in ("EKM", "count sketch", "Schur complement", "‖E‖₂", "Rayleigh quotient",
                  "compression set"):
         assert explain.glossary_lines(term)[0].startswith(f"{term}: ")
+
+
+def test_the_loss_and_step_time_figures_explain_every_trace():
+    """Vincent & Bengio's Figure 5 and the step times: every curve gets its meaning, its
+    name shown as plain text (no HTML tags, the box shows text literally)."""
+    from mpcore import loss_functions
+    from mpcore.plots import margin_loss_figure, step_time_figure
+
+    for fig in (margin_loss_figure(loss_functions(), selected="squared"),
+                step_time_figure(np.array([0.01, 0.02, 0.015]))):
+        lines = explain.generic_lines(fig, explain.LOSS_CURVES)
+        named = [line for line in lines if not line.startswith("Axes:")]
+        assert len(named) == len(explain.legend_names(fig, hidden=True)) > 0
+        assert not any("a series of this figure" in line for line in named), named
+        assert not any("<" in line for line in lines), lines
