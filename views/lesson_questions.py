@@ -285,13 +285,14 @@ def _diag_check(scene, answer):
 
 
 RULES = ("greedy (sparse KPCA)", "largest residual diagonal (pivoted Cholesky)",
-         "uniform random sampling")
+         "uniform random sampling", "drawn in proportion to the residual diagonal (randomly "
+         "pivoted Cholesky)")
 
 
 def _rule_left(scene):
     k = scene.k
     return {RULES[0]: scene.trace_after(k), RULES[1]: float(scene.cholesky_curve[k]),
-            RULES[2]: scene.uniform_left(k)}
+            RULES[2]: scene.uniform_left(k), RULES[3]: scene.rpcholesky_left(k)}
 
 
 def _rule_right(scene):
@@ -309,7 +310,8 @@ def _rule_check(scene, answer):
     right = _rule_right(scene)
     k = scene.k
     text = (f"Trace left at k = {k}: greedy {_g(left[RULES[0]])}, pivoted Cholesky "
-            f"{_g(left[RULES[1]])}, uniform {_g(left[RULES[2]])} (mean of {UNIFORM_DRAWS} draws), "
+            f"{_g(left[RULES[1]])}, uniform {_g(left[RULES[2]])} and randomly pivoted Cholesky "
+            f"{_g(left[RULES[3]])} (means of {UNIFORM_DRAWS} seeded runs), "
             f"exact kernel PCA {_g(scene.exact_curve[k])} (the optimum, not a choice of columns).")
     if answer == right:
         return Feedback(True, f"Right: {right} wins here. " + text)

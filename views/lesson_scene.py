@@ -21,6 +21,7 @@ from functools import cached_property
 import numpy as np
 
 import datasets
+from mpcore.rpcholesky import rpcholesky
 from mpcore.kernels import kernel_diag, kernel_matrix, sigma_to_gamma
 from mpcore.spectrum import random_indices
 
@@ -140,6 +141,15 @@ class SKPCAScene:
     @cached_property
     def cholesky_curve(self) -> np.ndarray:
         return _skpca.cholesky_curve(self.K, len(self.all_steps), self.trace0)
+
+    def rpcholesky_left(self, t: int) -> float:
+        """Mean trace left by randomly pivoted Cholesky after t pivots (Chen, Epperly, Tropp &
+        Webber, Algorithm 1; :data:`UNIFORM_DRAWS` seeded runs, as for uniform sampling)."""
+        if t <= 0:
+            return self.trace0
+        seed = int(self.values["seed"])
+        return float(np.mean([rpcholesky(self.K, t, random_state=seed + r).residual_trace[-1]
+                              for r in range(UNIFORM_DRAWS)]))
 
     def uniform_left(self, t: int) -> float:
         """Mean trace left by t columns drawn uniformly at random (:data:`UNIFORM_DRAWS`

@@ -13,6 +13,8 @@ import functools
 import numpy as np
 import pytest
 
+from mpcore.rpcholesky import rpcholesky
+
 from pages.common.lesson_file import SCHEMAS, load_lesson, load_lessons
 from pages.common.schemas import SKPCA
 from pages.common.widgets import data_choice, kernel_choice
@@ -79,6 +81,11 @@ def test_nystrom_traces_and_the_exact_tail():
         assert s.exact_curve[t] <= s.trace_after(t) + 1e-9
         assert s.exact_curve[t] <= s.cholesky_curve[t] + 1e-9
         assert s.exact_curve[t] <= s.uniform_left(t) + 1e-9
+        # randomly pivoted Cholesky's trace left is its Nystroem approximation's on its pivots
+        assert s.exact_curve[t] <= s.rpcholesky_left(t) + 1e-9
+    run = rpcholesky(s.K, 4, random_state=int(s.values["seed"]))
+    assert run.residual_trace[-1] == pytest.approx(
+        nystrom_trace_curve(s.K, list(run.pivots))[-1], rel=1e-7)
 
 
 def test_cholesky_pivots_on_the_largest_residual_diagonal():
