@@ -1,0 +1,186 @@
+"""The hall's store in Redis: several Streamlit processes behind the balancer share it.
+
+deploy/serve.py starts Debian's redis-server beside HAProxy with the append-only file on
+(``appendfsync always``: an answer is acknowledged only once it is on disk, so a restarted
+server resumes the session with every acknowledged answer) and hands its address to each
+process as ``MP_HALL_REDIS``. Keys of room R: ``hall:R:meta``, ``:state`` (a hash whose
+``_v`` field is the version), ``:ans:<poll>``, ``:score``, ``:events``, ``:seen``,
+``:follow`` (sorted sets scored by time) and ``:hit:<device>:<window>``. Every write renews
+the session's time to live.
+"""
+
+from __future__ import annotations
+
+import redis
+
+from hall.store import HallUnavailable, Store
+
+__all__ = ["RedisStore"]
+
+#: Seconds a command may wait for the server before the hall says it is unavailable: a
+#: page's timer must not hang on a stopped server.
+TIMEOUT = 1.0
+
+_FIXED = ("meta", "state", "score", "events", "seen", "follow")
+
+# Record an answer only while its poll is the open one, in one step on the server, so an
+# answer acknowledged to a student can never land after the poll closed.
+_PUT_ANSWER = """
+if redis.call('HGET', KEYS[1], 'open') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+local ttl = tonumber(ARGV[4])
+redis.call('EXPIRE', KEYS[2], ttl)
+for i = 3, #KEYS do redis.call('EXPIRE', KEYS[i], ttl) end
+return 1
+"""
+
+
+def _wrap(method):
+    def call(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except (redis.ConnectionError, redis.TimeoutError) as e:
+            raise HallUnavailable(f"the hall's store (Redis at {self.url}) does not answer: "
+                                  f"{e}") from e
+    call.__name__ = method.__name__
+    call.__doc__ = method.__doc__
+    return call
+
+
+class RedisStore(Store):
+    """A :class:`hall.store.Store` in a redis-server at ``url`` (``redis://host:port/db``)."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self._r = redis.Redis.from_url(url, decode_responses=True, socket_timeout=TIMEOUT,
+                                       socket_connect_timeout=TIMEOUT,
+                                       health_check_interval=10)
+        self._put = self._r.register_script(_PUT_ANSWER)
+
+    def close(self):
+        self._r.close()
+
+    @staticmethod
+    def _k(room, *part):
+        return ":".join(("hall", room) + part)
+
+    def _expire(self, pipe, room, ttl):
+        for part in _FIXED:
+            pipe.expire(self._k(room, part), int(ttl))
+
+    @_wrap
+    def ping(self):
+        self._r.ping()
+
+    @_wrap
+    def create(self, room, meta, ttl):
+        key = self._k(room, "meta")
+        if not self._r.hsetnx(key, "_created", "1"):
+            return False
+        with self._r.pipeline() as p:
+            p.hset(key, mapping=dict(meta))
+            p.hset(self._k(room, "state"), "_v", 0)
+            self._expire(p, room, ttl)
+            p.execute()
+        return True
+
+    @_wrap
+    def meta(self, room):
+        m = self._r.hgetall(self._k(room, "meta"))
+        if not m:
+            return None
+        m.pop("_created", None)
+        return m
+
+    @_wrap
+    def update(self, room, fields, ttl):
+        if not self._r.exists(self._k(room, "meta")):
+            raise KeyError(room)
+        with self._r.pipeline() as p:
+            if fields:
+                p.hset(self._k(room, "state"), mapping=dict(fields))
+            p.hincrby(self._k(room, "state"), "_v", 1)
+            self._expire(p, room, ttl)
+            return int(p.execute()[1 if fields else 0])
+
+    @_wrap
+    def version(self, room):
+        v = self._r.hget(self._k(room, "state"), "_v")
+        return None if v is None else int(v)
+
+    @_wrap
+    def state(self, room):
+        s = self._r.hgetall(self._k(room, "state"))
+        if not s:
+            return None
+        return int(s.pop("_v")), s
+
+    @_wrap
+    def put_answer(self, room, poll, device, value, ttl):
+        keys = [self._k(room, "state"), self._k(room, "ans", poll)]
+        keys += [self._k(room, part) for part in _FIXED if part != "state"]
+        keys.append(self._k(room, "state"))
+        return bool(self._put(keys=keys, args=[poll, device, value, int(ttl)]))
+
+    @_wrap
+    def answers(self, room, poll):
+        return self._r.hgetall(self._k(room, "ans", poll))
+
+    @_wrap
+    def add_score(self, room, devices, ttl):
+        with self._r.pipeline() as p:
+            for d in devices:
+                p.hincrby(self._k(room, "score"), d, 1)
+            self._expire(p, room, ttl)
+            p.execute()
+
+    @_wrap
+    def score(self, room, device):
+        return int(self._r.hget(self._k(room, "score"), device) or 0)
+
+    @_wrap
+    def log(self, room, event, ttl):
+        if not self._r.exists(self._k(room, "meta")):
+            return
+        with self._r.pipeline() as p:
+            p.rpush(self._k(room, "events"), event)
+            self._expire(p, room, ttl)
+            p.execute()
+
+    @_wrap
+    def events(self, room):
+        return self._r.lrange(self._k(room, "events"), 0, -1)
+
+    @_wrap
+    def seen(self, room, device, following, now, ttl):
+        with self._r.pipeline() as p:
+            p.zadd(self._k(room, "seen"), {device: now})
+            if following:
+                p.zadd(self._k(room, "follow"), {device: now})
+            else:
+                p.zrem(self._k(room, "follow"), device)
+            p.expire(self._k(room, "seen"), int(ttl))
+            p.expire(self._k(room, "follow"), int(ttl))
+            p.execute()
+
+    @_wrap
+    def presence(self, room, since):
+        with self._r.pipeline() as p:
+            p.zcount(self._k(room, "seen"), since, "+inf")
+            p.zcount(self._k(room, "follow"), since, "+inf")
+            seen, following = p.execute()
+        return int(seen), int(following)
+
+    @_wrap
+    def hit(self, room, device, window, ttl):
+        key = self._k(room, "hit", device, str(window))
+        with self._r.pipeline() as p:
+            p.incr(key)
+            p.expire(key, int(max(ttl, 1)))
+            return int(p.execute()[0])
+
+    @_wrap
+    def delete(self, room):
+        keys = list(self._r.scan_iter(match=self._k(room, "*"), count=500))
+        if keys:
+            self._r.delete(*keys)
