@@ -148,7 +148,8 @@ if mix == "widths" and not has_width(kern.kernel):
     st.warning(f"The {kern.kernel} kernel has no width: using one kernel.")
     mix = "single"
 # the classes the fitted model knows, one pursuit each: those of the training split (a class
-# whose every point fell in the test split has no pursuit of its own)
+# whose every point fell in the test split has no pursuit of its own, and the class menu,
+# schemas.train_class_labels, offers only these)
 classes = np.unique(d.y) if task == "classification" else np.zeros(0)
 pursued = np.unique(d.y[cached.split(choice, test)[0]]) if classes.size else classes
 cls = None
@@ -156,12 +157,6 @@ if pursued.size > 2:
     names = [str(c) for c in pursued]
     picked_class = state.get("kmp.class", names[0])
     cls = names.index(picked_class) if picked_class in names else 0
-    if picked_class not in names:
-        st.warning(literal(
-            f"Class {picked_class} has no point in the training split (all its points fell "
-            f"in the test split), so one-vs-rest trained no pursuit for it: showing class "
-            f"{names[0]}. A larger data set or a smaller test fraction keeps every class in "
-            "training."))
 scale, C, svm_n = state["kmp.scale"], state["kmp.C"], state["kmp.svm_n"]
 compare = state.get("kmp.compare", "fittings")
 basic_n = min(state["kmp.basic_n"], m_train)
