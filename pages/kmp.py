@@ -83,8 +83,8 @@ LOSS_EQUATION = (r"R=-\frac{\partial L(y,f)}{\partial f},\quad \alpha_n=\arg\min
 
 def present_equations(fitting: str, loss: str) -> list:
     """The equations beside the figure in presentation mode, ``(heading, LaTeX)`` as
-    :func:`pages.common.presentation.equations` takes them: a pair joined by ``\quad``
-    one under the other (the column beside the figure is narrow)."""
+    :func:`pages.common.presentation.equations` takes them: a pair joined by a
+    ``quad`` space one under the other (the column beside the figure is narrow)."""
     rows = []
     for heading, tex in ((FITTING[fitting], EQUATIONS[fitting][0]),
                          *([("Non-squared loss (Fig. 4, Eqs. 8, 10)", LOSS_EQUATION)]
