@@ -153,6 +153,10 @@ class RedisStore(Store):
 
     @_wrap
     def seen(self, room, device, following, now, ttl):
+        # as in memory: a page of a room that does not exist (ended, expired, mistyped) is
+        # not counted, and leaves no keys behind
+        if not self._r.exists(self._k(room, "meta")):
+            return
         with self._r.pipeline() as p:
             p.zadd(self._k(room, "seen"), {device: now})
             if following:
