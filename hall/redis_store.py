@@ -5,8 +5,9 @@ deploy/serve.py starts Debian's redis-server beside HAProxy with the append-only
 server resumes the session with every acknowledged answer) and hands its address to each
 process as ``MP_HALL_REDIS``. Keys of room R: ``hall:R:meta``, ``:state`` (a hash whose
 ``_v`` field is the version), ``:ans:<poll>``, ``:score``, ``:events``, ``:seen``,
-``:follow`` (sorted sets scored by time) and ``:hit:<device>:<window>``. Every write renews
-the session's time to live.
+``:follow`` (sorted sets scored by time), ``:polls`` (the polls that have answers) and
+``:hit:<device>:<window>``. Every write renews the session's time to live, on every key of
+the session (the answers to every poll too, not only the open one's).
 """
 
 from __future__ import annotations
@@ -21,16 +22,33 @@ __all__ = ["RedisStore"]
 #: page's timer must not hang on a stopped server.
 TIMEOUT = 1.0
 
-_FIXED = ("meta", "state", "score", "events", "seen", "follow")
+#: The session's keys whose names do not depend on a poll; ``polls`` (last) names the
+#: answer keys (``ans:<poll>``) that are renewed with them.
+_FIXED = ("meta", "state", "score", "events", "seen", "follow", "polls")
+
+# Renew the session: KEYS are the fixed keys (``polls`` last), ARGV the time to live and the
+# prefix of the answer keys.
+_RENEW = """
+local ttl = tonumber(ARGV[1])
+for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], ttl) end
+for _, p in ipairs(redis.call('SMEMBERS', KEYS[#KEYS])) do
+    redis.call('EXPIRE', ARGV[2] .. p, ttl)
+end
+return 1
+"""
 
 # Record an answer only while its poll is the open one, in one step on the server, so an
-# answer acknowledged to a student can never land after the poll closed.
+# answer acknowledged to a student can never land after the poll closed. KEYS: the state,
+# the poll's answers, then the fixed keys; ARGV: poll, device, value, ttl, answer prefix.
 _PUT_ANSWER = """
 if redis.call('HGET', KEYS[1], 'open') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+redis.call('SADD', KEYS[#KEYS], ARGV[1])
 local ttl = tonumber(ARGV[4])
-redis.call('EXPIRE', KEYS[2], ttl)
-for i = 3, #KEYS do redis.call('EXPIRE', KEYS[i], ttl) end
+for i = 2, #KEYS do redis.call('EXPIRE', KEYS[i], ttl) end
+for _, p in ipairs(redis.call('SMEMBERS', KEYS[#KEYS])) do
+    redis.call('EXPIRE', ARGV[5] .. p, ttl)
+end
 return 1
 """
 
@@ -56,6 +74,7 @@ class RedisStore(Store):
                                        socket_connect_timeout=TIMEOUT,
                                        health_check_interval=10)
         self._put = self._r.register_script(_PUT_ANSWER)
+        self._renew = self._r.register_script(_RENEW)
 
     def close(self):
         self._r.close()
@@ -65,8 +84,8 @@ class RedisStore(Store):
         return ":".join(("hall", room) + part)
 
     def _expire(self, pipe, room, ttl):
-        for part in _FIXED:
-            pipe.expire(self._k(room, part), int(ttl))
+        self._renew(keys=[self._k(room, part) for part in _FIXED],
+                    args=[int(ttl), self._k(room, "ans", "")], client=pipe)
 
     @_wrap
     def ping(self):
@@ -118,9 +137,9 @@ class RedisStore(Store):
     @_wrap
     def put_answer(self, room, poll, device, value, ttl):
         keys = [self._k(room, "state"), self._k(room, "ans", poll)]
-        keys += [self._k(room, part) for part in _FIXED if part != "state"]
-        keys.append(self._k(room, "state"))
-        return bool(self._put(keys=keys, args=[poll, device, value, int(ttl)]))
+        keys += [self._k(room, part) for part in _FIXED]
+        return bool(self._put(keys=keys, args=[poll, device, value, int(ttl),
+                                               self._k(room, "ans", "")]))
 
     @_wrap
     def answers(self, room, poll):
