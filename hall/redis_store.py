@@ -52,6 +52,24 @@ end
 return 1
 """
 
+# Merge fields into the state unless its field ARGV[3] is set already (one step on the
+# server, so two lecturer pages revealing at once score the poll once). KEYS: the state,
+# then the fixed keys (meta first, polls last); ARGV: ttl, answer prefix, the guard field,
+# then field, value pairs. Returns the new version, -1 if guarded, -2 without a session.
+_UPDATE_UNLESS = """
+if redis.call('EXISTS', KEYS[2]) == 0 then return -2 end
+local g = redis.call('HGET', KEYS[1], ARGV[3])
+if g and g ~= '' then return -1 end
+for i = 4, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+local v = redis.call('HINCRBY', KEYS[1], '_v', 1)
+local ttl = tonumber(ARGV[1])
+for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], ttl) end
+for _, p in ipairs(redis.call('SMEMBERS', KEYS[#KEYS])) do
+    redis.call('EXPIRE', ARGV[2] .. p, ttl)
+end
+return v
+"""
+
 
 def _wrap(method):
     def call(self, *args, **kwargs):
@@ -75,6 +93,7 @@ class RedisStore(Store):
                                        health_check_interval=10)
         self._put = self._r.register_script(_PUT_ANSWER)
         self._renew = self._r.register_script(_RENEW)
+        self._update_unless = self._r.register_script(_UPDATE_UNLESS)
 
     def close(self):
         self._r.close()
@@ -121,6 +140,18 @@ class RedisStore(Store):
             p.hincrby(self._k(room, "state"), "_v", 1)
             self._expire(p, room, ttl)
             return int(p.execute()[1 if fields else 0])
+
+    @_wrap
+    def update_unless(self, room, fields, ttl, guard):
+        args = [int(ttl), self._k(room, "ans", ""), guard]
+        for k, v in fields.items():
+            args += [k, v]
+        v = int(self._update_unless(
+            keys=[self._k(room, "state")] + [self._k(room, part) for part in _FIXED],
+            args=args))
+        if v == -2:
+            raise KeyError(room)
+        return None if v < 0 else v
 
     @_wrap
     def version(self, room):
