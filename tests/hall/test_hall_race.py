@@ -1,5 +1,6 @@
-"""Answers sent from many threads while the lecturer closes the poll: every acknowledged
-answer is in the export, and none is acknowledged once the close has returned."""
+"""Races: answers sent from many threads while the lecturer closes the poll (every
+acknowledged answer is in the export, none is acknowledged once the close has returned);
+two lecturer pages revealing at once (the poll is scored once)."""
 
 from __future__ import annotations
 
@@ -70,3 +71,35 @@ def test_answers_racing_the_close(store):
     exp = hall.export(s.room, s.key)
     assert {a["device"]: a["answer"] for a in exp["polls"][0]["answers"]} == last
     assert hall.tally(s.room, pid).total() == len(last)
+
+
+def test_reveals_racing_score_the_poll_once(hall):
+    s = hall.start()
+    pid = hall.open_poll(s.room, s.key, SPEC)
+    devs = [new_device() for _ in range(6)]
+    for d, v in zip(devs, [3, 3, 3, 4, 5, 6]):
+        hall.answer(s.room, d, pid, v)
+    for _ in range(2):
+        hall.answer(s.room, devs[-1], pid, 3)  # changed their mind: 4 of 6 right
+    start = threading.Barrier(4)
+    reveals, errors = [], []
+
+    def lecturer_page():
+        try:
+            start.wait(10)
+            reveals.append(hall.reveal(s.room, s.key, "3", lambda v: v == "3"))
+        except BaseException as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=lecturer_page) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors, errors
+    assert len(reveals) == 4 and all(r == reveals[0] for r in reveals)
+    assert (reveals[0]["n"], reveals[0]["n_right"]) == (6, 4)
+    v = hall.view(s.room)
+    assert (v.polls_done, v.hall_right, v.hall_answers) == (1, 4, 6)
+    assert [hall.my_score(s.room, d) for d in devs] == [1, 1, 1, 0, 0, 1]
+    assert [e["kind"] for e in hall.export(s.room, s.key)["events"]].count("reveal") == 1

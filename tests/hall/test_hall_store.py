@@ -43,6 +43,18 @@ def test_update_of_a_missing_room_raises_key_error(store):
         store.update(_room(), {"a": "1"}, TTL)
 
 
+def test_update_unless_writes_once_per_guard(store):
+    room = _room()
+    with pytest.raises(KeyError):
+        store.update_unless(room, {"a": "1"}, TTL, guard="done")
+    store.create(room, {"key": "h"}, TTL)
+    store.update(room, {"done": ""}, TTL)
+    assert store.update_unless(room, {"done": "1", "a": "1"}, TTL, guard="done") == 2
+    assert store.update_unless(room, {"done": "2", "a": "2"}, TTL, guard="done") is None
+    assert store.state(room) == (2, {"done": "1", "a": "1"})
+    assert store.update_unless(room, {"b": "3"}, TTL, guard="other") == 3
+
+
 def test_answers_only_to_the_open_poll_the_last_kept(store):
     room = _room()
     store.create(room, {"key": "h"}, TTL)
