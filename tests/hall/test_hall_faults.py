@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -103,6 +104,24 @@ def test_redis_down_every_method_says_unavailable_then_recovers(server, redis_ha
     assert hall.mine(s.room, d, pid) == "2" and hall.view(s.room).ended
 
 
+def test_a_server_started_from_a_thread_outlives_the_thread(tmp_path):
+    """The parent-death signal follows the thread that forked: a server (re)started from a
+    helper thread must not stop when that thread returns."""
+    box = {}
+    t = threading.Thread(target=lambda: box.setdefault("srv", start_redis(tmp_path / "r")))
+    t.start()
+    t.join(60)
+    srv = box["srv"]
+    try:
+        t = threading.Thread(target=srv.restart)
+        t.start()
+        t.join(60)
+        time.sleep(0.2)  # time for a parent-death signal to arrive, were one sent
+        assert srv.proc.poll() is None and srv._answers()
+    finally:
+        srv.stop()
+
+
 def _gone(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -111,13 +130,17 @@ def _gone(pid: int) -> bool:
     return state in ("Z", "X")  # ended, not yet reaped by whoever adopted it
 
 
-def test_the_server_ends_with_its_parent(tmp_path):
+@pytest.mark.parametrize("started_from", ["main thread", "helper thread"])
+def test_the_server_ends_with_its_parent(tmp_path, started_from):
     if RedisServer(0, tmp_path).binary is None:
         pytest.skip("redis-server is not installed")
     port = free_port()
-    code = ("import sys, time\n"
+    start = f"RedisServer({port}, {str(tmp_path / 'redis')!r}).start()"
+    if started_from == "helper thread":
+        start = f"concurrent.futures.ThreadPoolExecutor(1).submit(lambda: {start}).result()"
+    code = ("import concurrent.futures, sys, time\n"
             "from hall.redis_server import RedisServer\n"
-            f"s = RedisServer({port}, {str(tmp_path / 'redis')!r}).start()\n"
+            f"s = {start}\n"
             "print(s.proc.pid, flush=True)\n"
             "time.sleep(600)\n")
     child = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE,
