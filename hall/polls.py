@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
+import re
 from dataclasses import asdict, dataclass
 
 __all__ = ["KINDS", "PollSpec", "canonical"]
@@ -99,9 +101,13 @@ def canonical(spec: PollSpec, value) -> str:
             raise ValueError("an answer is a whole number, not true or false")
         if isinstance(value, float) and math.isfinite(value) and value == int(value):
             value = int(value)
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit() \
-                and len(value.strip()) <= 6:
+        # a typed number: an optional minus and decimal digits (any script's, as int()
+        # reads them; not "²" or "--5", which isdigit() would let through to int())
+        if (isinstance(value, str) and len(value.strip()) <= 6
+                and re.fullmatch(r"-?\d+", value.strip())):
             value = int(value.strip())
+        if isinstance(value, numbers.Integral):  # numpy's integers too (a chart's click)
+            value = int(value)
         if not isinstance(value, int):
             raise ValueError(f"this poll takes a whole number, not {str(value)[:40]!r}")
         lo, hi = (0, spec.n - 1) if spec.kind == "point" else (spec.lo, spec.hi)
