@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import secrets
 
+import numpy as np
 import pytest
 
 from hall import session as hs
@@ -122,10 +123,12 @@ def test_a_new_poll_closes_the_old_one(hall):
 
 
 @pytest.mark.parametrize("spec, good, bad", [
-    (K_POLL, [(1, "1"), ("10", "10"), (" 7 ", "7"), (5.0, "5")],
-     [0, 11, -1, "11", 2.5, True, None, "", "three", [3], float("nan"), "1e1"]),
-    (POINT_POLL, [(0, "0"), (29, "29"), ("12", "12")],
-     [30, -1, "-1", "30", 1.5, False, {}, "0x1"]),
+    (K_POLL, [(1, "1"), ("10", "10"), (" 7 ", "7"), (5.0, "5"), (np.int64(6), "6"),
+              ("\u0664", "4"), ("000008", "8")],
+     [0, 11, -1, "11", 2.5, True, np.bool_(True), None, "", "three", [3], float("nan"),
+      "1e1", "\u00b2", "--5", "0000008", np.int64(11)]),
+    (POINT_POLL, [(0, "0"), (29, "29"), ("12", "12"), (np.int32(3), "3"), ("-0", "0")],
+     [30, -1, "-1", "30", 1.5, False, {}, "0x1", np.float64(0.5)]),
     (OPTION_POLL, [("=SUM(A1)", "=SUM(A1)"), ("c", "c")],
      ["d", "", "B", " b", 0, None, ["b"]]),
 ])
