@@ -7,6 +7,7 @@ import time
 
 import pytest
 import redis
+from hall_util import clock, redis_server  # noqa: F401 - fixtures
 
 from hall import session as hs
 from hall.polls import PollSpec

@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
+from hall_util import hall, redis_server, store  # noqa: F401 - fixtures
+
 from hall.export import to_csv
 from hall.polls import PollSpec
 from hall.session import new_device

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import free_port, start_redis
+from hall_util import free_port, start_redis
 
 from hall.polls import PollSpec
 from hall.redis_server import RedisServer

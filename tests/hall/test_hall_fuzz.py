@@ -11,6 +11,7 @@ import pytest
 from fuzz_util import N_EXAMPLES
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from hall_util import hall, redis_server, store  # noqa: F401 - fixtures
 
 from hall import session as hs
 from hall.export import read_session, to_csv
@@ -102,7 +103,7 @@ def test_an_answer_is_canonical_within_the_poll_or_refused(spec, value):
     assert canonical(spec, got) == got
 
 
-@settings(max_examples=N_EXAMPLES, deadline=None,
+@settings(max_examples=N_EXAMPLES // 2, deadline=None,  # the store's own path: a few
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(spec=fixed_specs, value=answer_values)
 def test_the_hall_stores_an_answer_canonical_or_refuses_it(hall, spec, value):

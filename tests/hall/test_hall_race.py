@@ -7,6 +7,8 @@ from __future__ import annotations
 import itertools
 import threading
 
+from hall_util import hall, redis_server, store  # noqa: F401 - fixtures
+
 from hall.polls import PollSpec
 from hall.session import RATE_WINDOW, Hall, new_device
 

@@ -8,6 +8,7 @@ import secrets
 
 import numpy as np
 import pytest
+from hall_util import clock, hall, redis_server, store, timed_hall  # noqa: F401 - fixtures
 
 from hall import session as hs
 from hall.export import to_csv

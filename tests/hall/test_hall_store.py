@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 
 import pytest
+from hall_util import redis_server, store  # noqa: F401 - fixtures
 
 from hall.session import ROOM_ALPHABET
 

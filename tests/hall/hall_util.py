@@ -1,9 +1,11 @@
-"""The hall's fixtures: every store and session test runs on both backends.
+"""The hall's test fixtures and helpers: every store and session test runs on both backends.
 
 ``store`` is a :class:`hall.store.MemoryStore` or a :class:`hall.redis_store.RedisStore`
 against a real redis-server (Debian's, started by :class:`hall.redis_server.RedisServer` on
 a free port in a temporary folder, once per test module). Each test starts its own hall
-session, so it has a fresh room on the shared server.
+session, so it has a fresh room on the shared server. A test module imports the fixtures it
+uses from here (a conftest.py in this folder would take the name ``conftest`` from the one
+at tests/ root, whose tolerances other folders import).
 """
 
 from __future__ import annotations
@@ -15,8 +17,6 @@ import pytest
 from hall.redis_server import RedisServer, redis_binary
 from hall.session import Hall
 from hall.store import MemoryStore
-
-BACKENDS = ("memory", "redis")
 
 
 def free_port() -> int:
@@ -44,6 +44,9 @@ class Clock:
         self.t += dt
 
 
+BACKENDS = ("memory", "redis")
+
+
 @pytest.fixture(scope="module")
 def redis_server(tmp_path_factory):
     server = start_redis(tmp_path_factory.mktemp("redis"))
@@ -51,9 +54,9 @@ def redis_server(tmp_path_factory):
     server.stop()
 
 
-def make_store(request, backend, clock=None):
+def make_store(request, backend):
     if backend == "memory":
-        return MemoryStore() if clock is None else MemoryStore(clock=clock)
+        return MemoryStore()
     from hall.redis_store import RedisStore
 
     store = RedisStore(request.getfixturevalue("redis_server").url)
