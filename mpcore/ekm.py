@@ -6,7 +6,8 @@ eigenvectors and squares its eigenvalues, and a dot-product preserving sketch to
 dimensions (:func:`ekm_sketch`: Gaussian, Eq. 7, or count sketch) makes its
 eigen-decomposition q x q (Marukatat [1]_, Algorithm 1: :func:`ekm_eigenvalues`,
 :func:`ekm_eigenpairs`). :func:`ekm_perturbation_bound` computes Eq. 3 (Weyl's
-inequality on the sketch's error matrix) next to the observed error.
+inequality on the sketch's error matrix) next to the observed error;
+:func:`ekm_perturbation_bounds` computes it over a grid of sketch sizes.
 
 Every function takes a precomputed kernel matrix, indefinite ones included (see
 :func:`mpcore.kernels.kernel_matrix`); all randomness is seeded through ``random_state``.
