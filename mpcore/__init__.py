@@ -64,6 +64,7 @@ from .ekm import (
     ekm_eigenpairs,
     ekm_eigenvalues,
     ekm_perturbation_bound,
+    ekm_perturbation_bounds,
     ekm_sketch,
 )
 from .cholesky import incomplete_cholesky
@@ -80,7 +81,8 @@ __all__ = [
     "nystrom_eigenvalues", "nystrom_eigenpairs",
     "nystrom_nested_eigenvalues", "nystrom_indices", "random_indices", "random_order",
     "ekm_eigenvalues",
-    "ekm_eigenpairs", "ekm_sketch", "ekm_perturbation_bound", "EKMPerturbation",
+    "ekm_eigenpairs", "ekm_sketch", "ekm_perturbation_bound",
+    "ekm_perturbation_bounds", "EKMPerturbation",
     "LanczosBudgetExceeded", "incomplete_cholesky", "rpcholesky", "partial_cholesky",
     "PartialCholesky", "subspace_distance",
     "relative_error", "SparseKCCA", "kcca_steps", "KCCAStep", "canonical_correlations",

@@ -173,11 +173,12 @@ class LanczosBudgetExceeded(ArpackNoConvergence):
         return self.message
 
 
-def budgeted_eigsh(A, k, which, v0, return_eigenvectors):
+def budgeted_eigsh(A, k, which, v0, return_eigenvectors, ncv=None):
     """``eigsh`` stopped (:class:`LanczosBudgetExceeded`) after the budget of products with
-    A described at :data:`LANCZOS_BUDGET_PER_NCV`."""
+    A described at :data:`LANCZOS_BUDGET_PER_NCV` (``ncv``: ARPACK's basis size, its default
+    when None)."""
     m = A.shape[0]
-    budget = max(m, LANCZOS_BUDGET_PER_NCV * min(m, max(2 * k + 1, 20)))
+    budget = max(m, LANCZOS_BUDGET_PER_NCV * (ncv or min(m, max(2 * k + 1, 20))))
     used = 0
 
     def product(x):
@@ -188,4 +189,5 @@ def budgeted_eigsh(A, k, which, v0, return_eigenvectors):
         return A @ x
 
     op = LinearOperator(A.shape, matvec=product, matmat=lambda X: A @ X, dtype=A.dtype)
-    return eigsh(op, k=k, which=which, v0=v0, return_eigenvectors=return_eigenvectors)
+    return eigsh(op, k=k, which=which, v0=v0, ncv=ncv,
+                 return_eigenvectors=return_eigenvectors)

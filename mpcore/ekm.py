@@ -6,7 +6,8 @@ eigenvectors and squares its eigenvalues, and a dot-product preserving sketch to
 dimensions (:func:`ekm_sketch`: Gaussian, Eq. 7, or count sketch) makes its
 eigen-decomposition q x q (Marukatat [1]_, Algorithm 1: :func:`ekm_eigenvalues`,
 :func:`ekm_eigenpairs`). :func:`ekm_perturbation_bound` computes Eq. 3 (Weyl's
-inequality on the sketch's error matrix) next to the observed error.
+inequality on the sketch's error matrix) next to the observed error;
+:func:`ekm_perturbation_bounds` computes it over a grid of sketch sizes.
 
 Every function takes a precomputed kernel matrix, indefinite ones included (see
 :func:`mpcore.kernels.kernel_matrix`); all randomness is seeded through ``random_state``.
@@ -25,7 +26,6 @@ import numpy as np
 import scipy.sparse
 from scipy.linalg import eigh
 from scipy.sparse.linalg import ArpackError, ArpackNoConvergence
-from sklearn.random_projection import GaussianRandomProjection
 
 from ._linalg import budgeted_eigsh, pad_zeros, sign_flip, top_eigh
 from ._arguments import check_positive_int, check_random_state_arg, check_seed
@@ -36,6 +36,7 @@ __all__ = [
     "ekm_eigenpairs",
     "ekm_sketch",
     "ekm_perturbation_bound",
+    "ekm_perturbation_bounds",
     "EKMPerturbation",
     "SKETCHES",
 ]
@@ -60,8 +61,9 @@ def ekm_sketch(K, q, *, sketch="gaussian", random_state=None):
     :math:`f(x) = Sx` maps :math:`R^m \to R^q`, so :math:`Z = SK` (q x m) and
     row t of the returned matrix is :math:`f(k_t)'`.
 
-    * ``"gaussian"``: Eq. (7), :math:`S = A/\sqrt q` with standard normal A,
-      drawn by scikit-learn's :class:`~sklearn.random_projection.GaussianRandomProjection`.
+    * ``"gaussian"``: Eq. (7), :math:`S = A/\sqrt q` with standard normal A, the matrix
+      scikit-learn's :class:`~sklearn.random_projection.GaussianRandomProjection` draws
+      (:func:`gaussian_sketch_matrix`).
     * ``"countsketch"``: :math:`S_{h(j),j} = s(j)`, hash :math:`h:[m]\to[q]` and
       signs :math:`s(j)=\pm1` drawn uniformly; costs O(m^2) (one pass over K).
     * ``None``: :math:`S = I` (q ignored), returns K itself.
@@ -75,6 +77,17 @@ def ekm_sketch(K, q, *, sketch="gaussian", random_state=None):
     return _sketch(check_square_kernel(K), q, _check_sketch(sketch), random_state)
 
 
+def gaussian_sketch_matrix(rng, q, m):
+    r"""S = A / sqrt(q) of Eq. (7), (q, m), drawn from the RandomState ``rng`` exactly as
+    scikit-learn's :class:`~sklearn.random_projection.GaussianRandomProjection` with
+    ``n_components=q`` draws its ``components_`` (``rng.normal(0, 1/sqrt(q), (q, m))``).
+
+    The draw fills S row by row from one stream, so for one seed the first q' rows of the
+    draw at q are those at q' <= q times :math:`\sqrt{q/q'}`: :func:`ekm_perturbation_bounds`
+    draws the largest q of a grid once and scales its rows (bit for bit the same S)."""
+    return rng.normal(loc=0.0, scale=1.0 / np.sqrt(q), size=(q, m))
+
+
 def _sketch(K, q, sketch, random_state):
     """:func:`ekm_sketch` on a validated K."""
     m = K.shape[0]
@@ -83,9 +96,9 @@ def _sketch(K, q, sketch, random_state):
     q = check_positive_int(q, "q", maximum=m)
     rng = check_random_state_arg(random_state)
     if sketch == "gaussian":
-        proj = GaussianRandomProjection(n_components=q, random_state=rng)
-        # transform(K) = K @ components_.T = K S' (K symmetric: rows are the EKM vectors)
-        return np.asarray(proj.fit_transform(K), dtype=float)
+        # K S' (K symmetric: its rows are the EKM vectors), as GaussianRandomProjection's
+        # fit_transform(K) computes it, without its per-call input checks
+        return np.asarray(K) @ gaussian_sketch_matrix(rng, q, m).T
     h = rng.randint(0, q, size=m)
     s = rng.choice(np.array([-1.0, 1.0]), size=m)
     S = scipy.sparse.csr_matrix((s, (h, np.arange(m))), shape=(q, m))
@@ -270,6 +283,10 @@ class EKMPerturbation:
 #: equal to it to rounding.
 SPECTRAL_NORM_EIGSH_MIN_M = 150
 
+#: ARPACK's basis size for that one eigenvalue: its default (20) spends 20 products on the
+#: first basis alone, where 10 find the same eigenvalue, to rounding, in about half of them.
+SPECTRAL_NORM_NCV = 10
+
 
 def _spectral_norm(E):
     """||E||_2 of a symmetric E: its largest |eigenvalue|.
@@ -283,7 +300,7 @@ def _spectral_norm(E):
     if m >= SPECTRAL_NORM_EIGSH_MIN_M and np.any(E):
         try:
             w = budgeted_eigsh(E, 1, "LM", np.random.default_rng(0).uniform(-1.0, 1.0, m),
-                                False)
+                               False, ncv=min(SPECTRAL_NORM_NCV, m - 1))
             return float(np.abs(w[0]))
         except (ArpackError, ArpackNoConvergence):
             pass
@@ -335,7 +352,51 @@ def ekm_perturbation_bound(K, q, n=None, *, sketch="gaussian", random_state=None
     K = check_square_kernel(K)
     m = K.shape[0]
     n = m if n is None else check_positive_int(n, "n", maximum=m)
-    Zt = _shared_sketch(K, q, _check_sketch(sketch), random_state)
+    return _perturbation(K, _shared_sketch(K, q, _check_sketch(sketch), random_state), n)
+
+
+def ekm_perturbation_bounds(K, qs, n=None, *, sketch="gaussian", random_state=None):
+    r""":func:`ekm_perturbation_bound` at every sketch size in ``qs``, sharing what does not
+    depend on q: :math:`K^2`, the eigenvalues of K and, for the Gaussian sketch with an
+    integer seed, one draw of S at the largest q (:func:`gaussian_sketch_matrix`: the rows
+    of a smaller q are its first rows, rescaled, so every S is the one
+    :func:`ekm_perturbation_bound` draws at that q and the numbers are the same).
+
+    Parameters
+    ----------
+    K, n, sketch, random_state
+        As in :func:`ekm_perturbation_bound` (``sketch`` not None).
+    qs : sequence of int
+        Sketch sizes, each in 1..m.
+
+    Returns
+    -------
+    list of EKMPerturbation, one per entry of ``qs``, in that order.
+    """
+    K = check_square_kernel(K)
+    m = K.shape[0]
+    n = m if n is None else check_positive_int(n, "n", maximum=m)
+    sketch = _check_sketch(sketch)
+    if sketch is None:
+        raise ValueError("ekm_perturbation_bounds compares sketch sizes: give sketch="
+                         f"{' or '.join(map(repr, SKETCHES))}.")
+    if isinstance(qs, (str, bytes)) or np.ndim(qs) != 1 or len(qs) == 0:
+        raise ValueError(f"qs must be a non-empty 1-D sequence of sketch sizes, got {qs!r}.")
+    qs = [check_positive_int(q, "q", maximum=m) for q in qs]
+    seed = check_seed(random_state)
+    if sketch != "gaussian" or not isinstance(seed, int):
+        # a count sketch draws its hash afresh for each q; a RandomState or Generator is
+        # consumed by each draw: one sketch per q, as ekm_perturbation_bound draws it
+        return [_perturbation(K, _shared_sketch(K, q, sketch, seed), n) for q in qs]
+    # one RandomState(seed) stream: row-major, so its first q * m normals are the draw at q
+    A = np.random.RandomState(seed).normal(loc=0.0, scale=1.0, size=(max(qs), m))
+    Kp = np.asarray(K)
+    return [_perturbation(K, Kp @ (A[:q] * (1.0 / np.sqrt(q))).T, n) for q in qs]
+
+
+def _perturbation(K, Zt, n):
+    """Eq. (3) for the sketch ``Zt`` = K S' of a validated K, on its top n eigenvalues."""
+    m = K.shape[0]
     # K @ K and the eigenvalues of K do not depend on the sketch: once per matrix checked by
     # validated_kernel (e.g. for both sketches and every q of a grid)
     memo = K.memo if isinstance(K, ValidatedKernel) else (lambda _name, compute: compute())

@@ -45,6 +45,7 @@ from .ekm import (
     ekm_eigenpairs,
     ekm_eigenvalues,
     ekm_perturbation_bound,
+    ekm_perturbation_bounds,
     ekm_sketch,
 )
 from .nystrom import (
@@ -78,6 +79,7 @@ __all__ = [
     "ekm_eigenpairs",
     "ekm_sketch",
     "ekm_perturbation_bound",
+    "ekm_perturbation_bounds",
     "EKMPerturbation",
     "SKETCHES",
     "incomplete_cholesky",

@@ -556,3 +556,33 @@ def test_lanczos_converges_within_its_budget_at_the_default_width(n):
     exact = np.sort(np.linalg.eigvalsh(K))[::-1][:n]
     assert_allclose(sp.exact_eigenvalues(K, n, method="eigsh", strict=True), exact,
                     rtol=1e-9, atol=ATOL_EXACT * exact[0])
+
+
+@pytest.mark.parametrize("sketch", ["gaussian", "countsketch"])
+@pytest.mark.parametrize("checked", [False, True])
+def test_eq3_over_a_q_grid_is_eq3_at_each_q(sketch, checked):
+    """ekm_perturbation_bounds gives, at every q of a grid, what ekm_perturbation_bound gives
+    at that q alone: the same sketch (the Gaussian ones drawn once at the largest q), so the
+    same numbers to the last bit."""
+    X = np.random.default_rng(4).normal(size=(70, 3))
+    K = kernel_matrix(X, kernel="rbf", gamma=0.5)
+    if checked:
+        K = validated_kernel(K)
+    qs = [70, 1, 9, 2, 33]  # any order
+    points = sp.ekm_perturbation_bounds(K, qs, 6, sketch=sketch, random_state=11)
+    assert len(points) == len(qs)
+    for q, p in zip(qs, points):
+        alone = sp.ekm_perturbation_bound(K, q, 6, sketch=sketch, random_state=11)
+        for field in ("exact", "approx", "observed", "spectral_bound", "entrywise_bound",
+                      "eigenvalue_error", "eigenvalue_bound"):
+            assert_array_equal(getattr(p, field), getattr(alone, field), err_msg=f"{q} {field}")
+
+
+def test_eq3_over_a_q_grid_refuses_no_sketch_and_an_empty_grid():
+    K = kernel_matrix(np.random.default_rng(4).normal(size=(20, 2)), kernel="rbf", gamma=0.5)
+    with pytest.raises(ValueError, match="sketch"):
+        sp.ekm_perturbation_bounds(K, [2, 4], sketch=None)
+    with pytest.raises(ValueError, match="qs"):
+        sp.ekm_perturbation_bounds(K, [], sketch="gaussian")
+    with pytest.raises(ValueError, match="q"):
+        sp.ekm_perturbation_bounds(K, [2, 21], sketch="gaussian")
