@@ -21,6 +21,7 @@ from .cached import learn as cached
 from .lesson_file import SCHEMAS, Beat, Lesson, LessonError, load_lessons, parse_lesson
 from .state import State
 from .text import literal
+from .widgets import hall_part
 
 _KEYS = st.components.v2.component("mp_learn_keys", html="<span></span>",
                                    js=asset("learn_keys.js"))
@@ -69,7 +70,7 @@ def go(lesson: str | None, beat: int | None = None):
     query = {} if lesson is None else {"lesson": lesson, "beat": str(beat or 1)}
     if present:
         query["present"] = "1"
-    st.query_params.from_dict(query)
+    st.query_params.from_dict({**query, **hall_part()})
 
 
 def presentation() -> bool:
