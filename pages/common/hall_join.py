@@ -161,23 +161,30 @@ def join_box():
         with st.form("hall.join", border=False, enter_to_submit=True):
             st.text_input("Room code", key="hall.join.code", max_chars=12,
                           placeholder="e.g. K7QPMX")
-            st.form_submit_button("Join", key="hall.join.go", type="primary")
-        code = st.session_state.get("hall.join.code") or ""
-        if code:
-            _join(code)
+            st.form_submit_button("Join", key="hall.join.go", type="primary", on_click=_join)
+        msg = st.session_state.pop(JOIN_ERROR, None)
+        if msg == "unavailable":
+            unavailable()
+        elif msg:
+            st.error(literal(msg))
 
 
-def _join(code: str):
+JOIN_ERROR = "hall.join.error"
+
+
+def _join():
+    """The Join button: the typed room code, if a hall has it, goes into the address."""
+    ss = st.session_state
+    code = str(ss.get("hall.join.code") or "")
     room = code.strip().upper().replace(" ", "").replace("-", "")
     try:
         ok = valid_room(room) and hall().version(room) is not None
     except HallUnavailable:
-        unavailable()
+        ss[JOIN_ERROR] = "unavailable"
         return
     if not ok:
-        st.error(literal(f"No hall with the room code {code.strip()[:12]!r}: check it with "
-                         "your lecturer (letters and digits, no 0, O, 1, I or L)."))
+        ss[JOIN_ERROR] = (f"No hall with the room code {code.strip()[:12]!r}: check it with "
+                          "your lecturer (letters and digits, no 0, O, 1, I or L).")
         return
-    st.session_state.pop("hall.join.code", None)
+    ss["hall.join.code"] = ""
     st.query_params["hall"] = room
-    st.rerun()
