@@ -80,7 +80,9 @@ def lecturer_join_panel(page: str):
     with st.container(key="hall-join", border=True):
         code, qr = st.columns([3, 2], vertical_alignment="center")
         with code:
-            st.markdown(f"### Join the hall\n# Room code: {room}")
+            st.markdown("### Join the hall: room code")
+            with st.container(key="hall-room"):
+                st.markdown(room)
             st.markdown("Scan the QR code, or open the Learn page and type the room code. "
                         "Or open this link:")
             st.code(link, language=None, wrap_lines=True)
