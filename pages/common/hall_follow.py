@@ -122,7 +122,6 @@ def hall_follow(page: str) -> dict | None:
     if page not in PAGES:
         raise ValueError(f"unknown page {page!r} (pages/common/hall_follow.py: PAGES)")
     ss = st.session_state
-    st.markdown(HALL_STYLE, unsafe_allow_html=True)
     if ss.pop(ERROR, None) == "unavailable":
         unavailable()
     ctx = _identify()
@@ -136,6 +135,7 @@ def hall_follow(page: str) -> dict | None:
                            "a QR code, follow your page and answer the lesson's tasks on "
                            "their phones.")
         return None
+    st.markdown(HALL_STYLE, unsafe_allow_html=True)  # only a hall's page has its parts
     _tick(page)
     ss.pop(FORGED, None)
     ctx = hall_context()
