@@ -22,6 +22,15 @@ LESSON, BEAT = "greedy-selection", 2
 TIMEOUT = 60_000
 
 
+#: The page position of training point i in the data panel of the beat's figure.
+_POINT_JS = """(i) => {
+  const gd = document.querySelector('.st-key-learn-figure .js-plotly-plot');
+  const pt = gd.querySelectorAll('.scatterlayer .trace')[0].querySelectorAll('.point')[i];
+  const r = pt.getBoundingClientRect();
+  return {x: r.left + r.width / 2, y: r.top + r.height / 2};
+}"""
+
+
 def _page(browser, size, phone=False):
     ctx = browser.new_context(viewport=dict(width=size[0], height=size[1]),
                               device_scale_factor=1, has_touch=phone, is_mobile=phone,
@@ -78,8 +87,15 @@ def test_a_lecturer_and_three_phones_run_a_poll(streamlit_server, browser):
         box.wait_for()  # within a tick or two of the poll opening
         wait_for_app(pg, content=".st-key-hall-answer")
         field = box.locator('[data-testid="stNumberInput"] input')
-        field.fill(str(right if i < 2 else wrong))
-        field.press("Enter")
+        if i == 1:  # this student taps the point in the figure; the others type its number
+            pg.locator(".st-key-learn-figure .js-plotly-plot").scroll_into_view_if_needed()
+            xy = pg.evaluate(_POINT_JS, right)
+            pg.mouse.click(xy["x"], xy["y"])  # plotly.js selects a point on a click
+            pg.wait_for_function("([el, v]) => el.value === v",
+                                 arg=[field.element_handle(), str(right)])
+        else:
+            field.fill(str(right if i < 2 else wrong))
+            field.press("Enter")
         wait_for_app(pg, content=".st-key-hall-answer")
         box.get_by_role("button", name="Send").tap()
         pg.get_by_text("Answer sent (you can change it until the poll closes)").wait_for()
