@@ -101,11 +101,14 @@ def _set_show(on: bool):
 
 
 def lecturer_box(page: str):
-    """The sidebar's hall box of the lecturer: the join code, the address, export, end."""
+    """The lecturer's hall box (the sidebar's; in presentation mode, the page's): the join
+    code, the address students open, export, end."""
     ctx = hall_context()
     room, key = ctx["room"], ctx["key"]
-    with st.sidebar.expander(f"Hall {room}: you are the lecturer", expanded=False,
-                             icon=":material/groups:"):
+    # presentation mode hides the sidebar: the box is then the page's own, under the status
+    where = st if st.query_params.get("present") == "1" else st.sidebar
+    with where.expander(f"Hall {room}: you are the lecturer", expanded=False,
+                        icon=":material/groups:"):
         st.markdown(f"**Room code: {room}**")
         st.code(join_link(room, page), language=None, wrap_lines=True)
         _address_field()

@@ -121,3 +121,13 @@ def test_ending_the_session():
     assert "This hall session has ended." in page_text(stu)
     stu.button(key="hall.leave").click().run()
     assert "hall" not in address(stu) and "me" not in address(stu)
+
+
+def test_presentation_mode_keeps_the_lecturers_hall_box_on_the_page():
+    lec, room = lecturer()
+    lec.toggle(key="learn.present").set_value(True).run()
+    assert address(lec)["present"] == "1"
+    assert any(e.label == f"Hall {room}: you are the lecturer" for e in lec.main.expander)
+    assert any(b.key == "hall.end" for b in lec.button)
+    stu = student(room)
+    assert "present" not in address(stu)  # the projector's style is not followed
