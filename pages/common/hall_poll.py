@@ -290,7 +290,7 @@ def _student(beat, ctx, spec, clicked) -> bool:
             elif spec.kind == "k":
                 st.slider("k", min_value=spec.lo, max_value=spec.hi, value=spec.lo, key=wkey)
             else:
-                st.radio("Your answer", spec.options, index=None, key=wkey)
+                st.radio("Your answer", spec.options, index=None, key=wkey, format_func=literal)
             st.button("Send", key="hall.answer.send", on_click=_send, args=(spec, pid, wkey),
                       type="primary", icon=":material/send:", use_container_width=True)
             sent = ss.get(SENT)

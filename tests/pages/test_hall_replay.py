@@ -52,3 +52,19 @@ def test_bad_session_files_are_errors_not_tracebacks():
                             "events": []}).encode(), "\ufeff{}".encode(), b"\xff\xfe"):
         at = upload(raw)
         assert [e.value for e in at.error if "not a hall session file" in e.value], raw
+
+
+def test_a_session_files_texts_are_shown_as_text():
+    from pages.common.hall_figures import histogram_figure
+
+    evil = '<a href="http://x">click</a>'
+    raw = json.dumps({"format": "mp-hall-session", "version": 1, "events": [], "polls": [
+        {"poll": "1", "spec": {"kind": "option", "prompt": "![x](http://x/a.png) **p**",
+                               "options": [evil, "b"]},
+         "answers": [{"device": "d" * 16, "answer": evil}], "reveal": None}]}).encode()
+    at = upload(raw)
+    assert not at.error
+    label = [e.label for e in at.expander][0]
+    assert "\\!\\[x\\]\\(http" in label  # escaped: no image fetched
+    bars = histogram_figure([evil, "b"], {evil: 1}).data[0]
+    assert "<a" not in bars.x[0]
