@@ -117,6 +117,15 @@ def test_a_lecturer_and_three_phones_run_a_poll(streamlit_server, browser):
     phones[0].locator(".st-key-hall-answer").scroll_into_view_if_needed()
     phones[0].screenshot(path=str(SHOTS / "hall_phone_reveal_390x844.png"))
     phones[2].screenshot(path=str(SHOTS / "hall_phone_wrong_390x844.png"), full_page=True)
+    # the projector in presentation mode: the hall's box moves from the hidden sidebar
+    lec.get_by_text("Presentation mode").click()
+    lec.wait_for_url(re.compile("present=1"))
+    wait_for_app(lec, content="h3")
+    wait_for_charts(lec)
+    assert lec.get_by_text(f"Hall {room}: you are the lecturer").count() >= 2
+    lec.screenshot(path=str(SHOTS / "hall_projector_present_1280x720.png"))
+    lec.locator(".st-key-hall-poll").scroll_into_view_if_needed()
+    lec.screenshot(path=str(SHOTS / "hall_projector_present_reveal_1280x720.png"))
     for pg in [lec, *phones]:
         assert not exceptions_on(pg), exceptions_on(pg)
         assert not pg.page_errors, pg.page_errors
