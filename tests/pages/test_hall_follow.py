@@ -53,6 +53,10 @@ def test_a_student_follows_the_lecturer_to_a_beat_and_a_page():
     stu.run()
     assert {k: v for k, v in address(stu).items() if k not in ("hall", "me")} == lec_view
     assert address(stu)["me"] == me
+    # AppTest's next run is of the page it was given, where a browser keeps the page the
+    # follow moved to: give it that page
+    stu.switch_page("pages/skpca.py").run()
+    assert address(stu)["me"] == me and address(stu)["j"] == lec_view["j"]
     assert not [i.value for i in stu.info if "Ignored unknown" in i.value]
     assert not [i.value for i in lec.info if "Ignored unknown" in i.value]
     # the lecturer's step moves the student's step

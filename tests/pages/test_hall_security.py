@@ -37,6 +37,24 @@ def test_a_student_page_has_no_lecturer_control_and_no_key():
     for code in lec.code:
         assert key not in code.value and "hall_key" not in code.value
         assert "me=" not in code.value
+    # a student's own links (followed to the page) carry neither its device id nor the hall
+    stu.run()
+    assert address(stu).get("dataset")
+    me = address(stu)["me"]
+    # AppTest's next run is of the page it was given, where a browser keeps the page the
+    # follow moved to: give it that page
+    stu.switch_page("pages/skpca.py").run()
+    assert address(stu)["me"] == me
+    open_footer(stu)
+    assert stu.code and all(me not in c.value and "hall=" not in c.value for c in stu.code)
+    # the saved run ("Run as JSON") is built from the view state, which has no hall field
+    import pandas as pd
+
+    from pages.common.saved_run import run_json
+
+    state = lec.session_state["_view.skpca"]
+    saved = run_json(state, pd.DataFrame({"a": [1]}))
+    assert key not in saved and "hall" not in saved and room not in saved
 
 
 def test_a_forged_key_is_refused():
