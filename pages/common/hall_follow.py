@@ -25,18 +25,19 @@ from hall.store import HallUnavailable
 from .assets import asset
 from .hall_join import lecturer_box, lecturer_join_panel
 from .hall_state import (
-    leave_hall,
     CTX,
     ERROR,
     FOLLOWING,
     POLL_STATE,
     PUBLISHED,
     SHOW_JOIN,
+    UNAVAILABLE,
     VERSION,
     VIEW,
-    reset_hall,
     hall,
     hall_context,
+    leave_hall,
+    reset_hall,
     start_hall,
     unavailable,
 )
@@ -155,6 +156,8 @@ def _tick(page: str):
     h, room = hall(), ctx["room"]
     try:
         version = h.version(room)
+        if st.session_state.pop(UNAVAILABLE, False) and _in_fragment_rerun():
+            st.rerun(scope="app")  # the store is back: the page's hall parts too
         if version is None:
             ss[VIEW] = None
             _gone(room)

@@ -38,7 +38,13 @@ def hall_context() -> dict | None:
     return {**ctx, "lecturer": bool(ctx.get("key")), "view": st.session_state.get(VIEW)}
 
 
+#: Set while this session's page shows "The hall is unavailable": the follow timer redraws
+#: the whole page once the store answers again (the answer box comes back).
+UNAVAILABLE = "hall.unavailable"
+
+
 def unavailable():
+    st.session_state[UNAVAILABLE] = True
     st.warning("The hall is unavailable (its store cannot be reached). This page works as "
                "without a hall; try again in a minute.", icon=":material/cloud_off:")
 
