@@ -121,7 +121,9 @@ def _answer_widget(lesson, beat, name, q, a, *, clicked, key_prefix):
                         max_value=scene_of(beat).m - 1, step=1, value=None, key=wkey,
                         help="Hover over a point to see its index.")
     elif q.answer == "k":
-        st.slider("k", min_value=a.lo, max_value=max(a.hi, a.lo + 1), value=a.lo, key=wkey)
+        # a slider always has a value: only a k the student moved to counts as an answer
+        st.slider("k", min_value=a.lo, max_value=max(a.hi, a.lo + 1), value=a.lo, key=wkey,
+                  on_change=lambda: st.session_state.__setitem__(f"{wkey}.moved", True))
     elif q.answer == "option":
         st.radio("Your answer", a.options, index=None, key=wkey)
     elif q.answer == "number":
@@ -129,6 +131,8 @@ def _answer_widget(lesson, beat, name, q, a, *, clicked, key_prefix):
 
     def _check():
         value = st.session_state.get(wkey)
+        if q.answer == "k" and not st.session_state.get(f"{wkey}.moved"):
+            value = None
         if q.answer != "none" and value is None:
             st.session_state[f"{akey}.missing"] = True
             return

@@ -160,3 +160,16 @@ def test_presentation_mode_from_the_address_survives_next():
     assert at.toggle(key="learn.present").value is True
     at.button(key="learn-next").click().run()
     assert address(at) == {"lesson": "kernel-matrix", "beat": "2", "present": "1"}
+
+
+def test_an_unmoved_k_slider_is_not_an_answer():
+    """A slider always has a value: Check before the student moved it scores nothing."""
+    lesson = LESSONS["greedy-selection"]
+    beat = next(b for b in lesson.beats
+                if b.task is not None and lq.get(b.task.question).answer == "k")
+    at = open_app_page("pages/learn.py", params={"lesson": lesson.id, "beat": str(beat.number)})
+    prefix = f"learn.{lesson.id}.{beat.number}.{beat.task.question}"
+    at.button(key=f"{prefix}.check").click().run()
+    assert_clean(at)
+    assert any("Give an answer first" in i.value for i in at.info)
+    assert _feedback_texts(at) == ([], [])
