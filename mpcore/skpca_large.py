@@ -27,6 +27,7 @@ rounding of each other.
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -38,7 +39,8 @@ from ._validation import MAX_KERNEL_ENTRIES, PSD_NEG_RATIO, check_random_state_a
 from .kernels import kernel_matrix
 from ._skpca_step import SKPCAStep, effective_tol, raise_not_psd
 
-__all__ = ["DataBlocks", "MatrixBlocks", "candidate_steps", "check_basis_size", "check_dtype"]
+__all__ = ["DataBlocks", "MatrixBlocks", "ResidualState", "candidate_steps", "check_basis_size",
+           "check_dtype"]
 
 #: Entries of one (candidates x rows) block: small enough to stay in a core's cache.
 BLOCK_ENTRIES = 1 << 17
@@ -179,7 +181,10 @@ def _blas():
 class _Chunks:
     """Runs a function over the row chunks of [0, m), on every core when m is large.
 
-    Results come back in chunk order, so sums over them do not depend on the threads.
+    The chunks are fixed by m and the block size alone, and each writes its results to
+    its own slot, so sums over them do not depend on the threads or on which thread
+    ran which chunk. Each thread takes the next chunk when it is done with one (a core
+    slowed by other work takes fewer).
     """
 
     def __init__(self, m, n_cols, n_threads=None):  # n_threads None: every usable core
@@ -203,16 +208,29 @@ class _Chunks:
         return buf[: shape[0]]
 
     def map(self, fn):
+        """Calls ``fn(b, s, e)`` for every chunk b of rows [s, e)."""
+        bounds = self.bounds
         # One BLAS thread per chunk: the chunks themselves use every core, and BLAS threads
         # on products this small spin more than they compute (on a loaded machine, many
-        # times more). The limit is process-wide while the step runs.
+        # times more). The limit is process-wide while the pass runs.
         with _blas().limit(limits=1, user_api="blas"):
-            if self.n_threads <= 1 or len(self.bounds) == 1:
-                return [fn(s, e) for s, e in self.bounds]
+            if self.n_threads <= 1 or len(bounds) == 1:
+                for b, (s, e) in enumerate(bounds):
+                    fn(b, s, e)
+                return
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(self.n_threads,
                                                 thread_name_prefix="mpcore-skpca")
-            return list(self._pool.map(lambda b: fn(*b), self.bounds))
+            taken = itertools.count()  # next() on it is atomic under the GIL
+
+            def run():
+                for b in iter(taken.__next__, None):
+                    if b >= len(bounds):
+                        return
+                    fn(b, *bounds[b])
+
+            for f in [self._pool.submit(run) for _ in range(self.n_threads)]:
+                f.result()
 
     def close(self):
         if self._pool is not None:
@@ -220,42 +238,115 @@ class _Chunks:
             self._pool = None
 
 
-def deflated_norms(blocks, chunks, Gt, j, prepared, Gc):
-    """Squared norms of the deflated kernel columns of the candidates over these rows,
-    ||K[:, c] - G G[c, :]'||^2, for the candidates ``prepared`` by ``blocks`` and their
-    rows of the basis ``Gc`` (c, j)."""
-    c, dt = len(prepared), blocks.dtype
+class ResidualState:
+    """The residual diagonal and the basis G' of the 59-trick, updated chunk by chunk.
 
-    def part(s, e):
-        n = e - s
-        P = chunks.buffer("P", (chunks.rows * c,), dt)[: c * n].reshape(c, n)
-        work = chunks.buffer("A", (chunks.rows, blocks.work_cols), dt)
-        blocks.block(prepared, s, e, out=P, work=work)
-        if j:
-            T = chunks.buffer("T", (chunks.rows * c,), dt)[: c * n].reshape(c, n)
-            np.matmul(Gc, Gt[:j, s:e], out=T)
-            P -= T
-        return np.einsum("ij,ij->i", P, P)
+    The basis is one preallocated array laid out by row chunk: ``basis[b]`` (k, rows)
+    holds chunk b's entries of every step's g, so the first j steps of a chunk are one
+    contiguous block, handed to BLAS without a copy. Both passes of a step (the
+    candidates' deflated norms, the winner's deflation) run over the chunks on every core
+    and reuse per-thread buffers, so no m-sized temporary is made.
+    """
 
-    return np.sum(np.asarray(chunks.map(part), dtype=float), axis=0)
+    def __init__(self, blocks, diag, n_steps, n_candidates, n_threads=None):
+        from scipy.linalg import get_blas_funcs
 
+        self.blocks = blocks
+        self.m = m = diag.shape[0]
+        #: The residual diagonal (m,), float64 whatever ``blocks.dtype``.
+        self.d = diag.astype(float).copy()
+        self.chunks = _Chunks(m, n_candidates, n_threads)
+        rows = self.chunks.rows
+        self.basis = np.zeros((len(self.chunks.bounds), min(n_steps, m), rows),
+                              dtype=blocks.dtype)
+        probe = np.empty(0, dtype=blocks.dtype)
+        self._gemm, self._gemv = get_blas_funcs(("gemm", "gemv"), (probe,))
 
-def deflated_column(blocks, chunks, Gt, j, prepared, gi):
-    """The deflated kernel column K[:, i] - G G[i, :]' over these rows as a float64 array,
-    for the point ``prepared`` by ``blocks`` and its row of the basis ``gi`` (j,)."""
-    tau = np.empty(blocks.m, dtype=blocks.dtype)
+    def basis_rows(self, idx, j):
+        """Rows ``idx`` of the basis G (m x j) as a contiguous (len(idx), j) array."""
+        idx = np.asarray(idx, dtype=np.intp)
+        rows = self.chunks.rows
+        return np.ascontiguousarray(self.basis[idx // rows, :j, idx % rows])
 
-    def part(s, e):
-        col = tau[s:e]
-        work = chunks.buffer("A", (chunks.rows, blocks.work_cols), blocks.dtype)
-        blocks.block(prepared, s, e, out=col[None, :], work=work)
-        if j:
-            t = chunks.buffer("t", (chunks.rows,), blocks.dtype)[: e - s]
-            np.matmul(gi, Gt[:j, s:e], out=t)
-            col -= t
+    def _basis_block(self, b, j, n):
+        """Chunk b's first j rows of G' (j, n), transposed: (n, j) in Fortran order."""
+        return self.basis[b, :j, :n].T
 
-    chunks.map(part)
-    return tau.astype(float, copy=False)
+    def norms(self, prepared, Gc, j):
+        """Squared norms of the deflated kernel columns of the candidates,
+        ||K[:, c] - G G[c, :]'||^2, for the candidates ``prepared`` by the blocks and
+        their rows of the basis ``Gc`` (c, j)."""
+        blocks, chunks, dt = self.blocks, self.chunks, self.blocks.dtype
+        c = len(prepared)
+        GcT = np.ascontiguousarray(Gc, dtype=dt).T  # (j, c) in Fortran order
+        sums = np.empty((len(chunks.bounds), c))
+
+        def part(b, s, e):
+            n = e - s
+            P = chunks.buffer("P", (chunks.rows * c,), dt)[: c * n].reshape(c, n)
+            work = chunks.buffer("A", (chunks.rows, blocks.work_cols), dt)
+            blocks.block(prepared, s, e, out=P, work=work)
+            if j:  # P' -= G[s:e] Gc' in place: P' is (n, c) in Fortran order
+                self._gemm(-1.0, self._basis_block(b, j, n), GcT, beta=1.0, c=P.T,
+                           overwrite_c=1)
+            sums[b] = np.vecdot(P, P)
+
+        chunks.map(part)
+        return np.sum(sums, axis=0)
+
+    def deflate(self, j, prepared, gi, pivot, local):
+        """Step j's deflation by the winner (``prepared`` by the blocks, its basis row
+        ``gi`` (j,), its residual ``pivot``, its row ``local`` here or None).
+
+        Writes g = (K[:, i] - G gi) / sqrt(pivot) (its entry i exactly sqrt(pivot)) as
+        the basis row j, subtracts g^2 from the residual diagonal and clips it at 0.
+        Returns the largest residual before, and the smallest after (before clipping)
+        and its row.
+        """
+        blocks, chunks, dt = self.blocks, self.chunks, self.blocks.dtype
+        nb = len(chunks.bounds)
+        root = np.sqrt(pivot)
+        gi = np.ascontiguousarray(gi, dtype=dt)
+        high, low, worst = np.empty(nb), np.empty(nb), np.empty(nb, dtype=np.intp)
+        exact = dt == np.float64
+
+        def part(b, s, e):
+            n = e - s
+            t = self.basis[b, j, :n]
+            work = chunks.buffer("A", (chunks.rows, blocks.work_cols), dt)
+            blocks.block(prepared, s, e, out=t[None, :], work=work)
+            if j:  # t -= G[s:e] gi in place
+                self._gemv(-1.0, self._basis_block(b, j, n), gi, beta=1.0, y=t,
+                           overwrite_y=1)
+            if exact:
+                g = t
+                g /= root
+            else:  # the quotient in float64, then deflate by the basis as stored
+                g = chunks.buffer("g", (chunks.rows,), float)[:n]
+                g[...] = t
+                g /= root
+            if local is not None and s <= local < e:
+                g[local - s] = root  # exact pivot entry: the chosen point is spanned
+            if not exact:
+                t[...] = g
+                g[...] = t
+            dc = self.d[s:e]
+            high[b] = dc.max()
+            sq = chunks.buffer("sq", (chunks.rows,), float)[:n]
+            np.multiply(g, g, out=sq)
+            dc -= sq
+            if local is not None and s <= local < e:
+                dc[local - s] = 0.0
+            w = int(np.argmin(dc))
+            low[b], worst[b] = dc[w], s + w
+            np.maximum(dc, 0.0, out=dc)
+
+        chunks.map(part)
+        b = int(np.argmin(low))  # the first chunk holding the smallest: np.argmin's row
+        return float(high.max()), float(low[b]), int(worst[b])
+
+    def close(self):
+        self.chunks.close()
 
 
 #: Quotients this close to the largest, relative to it, are a tie (rounding of the block
@@ -279,19 +370,16 @@ def candidate_steps(
     # rounding bound for the PSD check between steps, as in the exact loop
     err = m * np.finfo(float).eps * diag_max
     negative = -PSD_NEG_RATIO * max(float(np.max(np.abs(diag))), np.finfo(float).tiny)
-    d = diag.astype(float).copy()
     k = min(n_steps, m)
-    # G' with row j = step j's g: the first j rows are one block for the products
-    Gt = np.zeros((k, m), dtype=blocks.dtype)
-    chunks = _Chunks(m, min(n_candidates, m), n_threads)
+    state = ResidualState(blocks, diag, k, min(n_candidates, m), n_threads)
+    d = state.d
     try:
         alive = np.flatnonzero(d > threshold)
         for j in range(k):
             if alive.size == 0 or threshold <= 0:
                 return
             cand = np.sort(rng.choice(alive, size=min(n_candidates, alive.size), replace=False))
-            col_sq = deflated_norms(blocks, chunks, Gt, j, blocks.prepare(cand),
-                                    np.ascontiguousarray(Gt[:j, cand].T))
+            col_sq = state.norms(blocks.prepare(cand), state.basis_rows(cand, j), j)
             quotients = np.full(m, np.nan)
             quotients[cand] = col_sq / d[cand]
             q = quotients[cand]
@@ -300,21 +388,14 @@ def candidate_steps(
             # kernel block was formed (from X or from a precomputed K): a tie within
             # TIE_RTOL goes to the lowest index, as an exact tie does under argmax
             i = int(cand[int(np.flatnonzero(q >= q.max() * (1.0 - TIE_RTOL))[0])])
-            tau = deflated_column(blocks, chunks, Gt, j, blocks.prepare([i]),
-                                  np.ascontiguousarray(Gt[:j, i]))
             pivot = d[i]
-            g = tau / np.sqrt(pivot)
-            g[i] = np.sqrt(pivot)  # exact pivot entry: the chosen point is spanned
-            Gt[j] = g
-            g = Gt[j].astype(float, copy=False)  # deflate by the basis as stored
-            err += err / pivot * float(np.max(d))
-            d -= g * g
-            d[i] = 0.0
-            if d.min() < min(negative, -err):
-                raise_not_psd(d.min(), int(np.argmin(d)), j)
-            np.maximum(d, 0.0, out=d)
+            high, low, worst = state.deflate(j, blocks.prepare([i]),
+                                             state.basis_rows([i], j)[0], pivot, i)
+            err += err / pivot * high
+            if low < min(negative, -err):
+                raise_not_psd(low, worst, j)
             alive = np.flatnonzero(d > threshold)
             yield SKPCAStep(step=j + 1, index=i, quotients=quotients,
                             residual_diag=d.copy(), trace_residual=float(d.sum()))
     finally:
-        chunks.close()
+        state.close()
