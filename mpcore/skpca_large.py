@@ -355,13 +355,15 @@ TIE_RTOL = 1e-9
 
 
 def candidate_steps(
-    blocks, diag, n_steps, *, n_candidates, random_state, tol, n_threads=None,
+    blocks, diag, n_steps, *, n_candidates, random_state, tol, n_threads=None, arrays=True,
 ) -> Iterator[SKPCAStep]:
     """The 59-trick's steps (see :func:`mpcore.skpca.greedy_steps`) on kernel ``blocks``.
 
     ``blocks`` is a :class:`DataBlocks` or :class:`MatrixBlocks`; ``diag`` the kernel
     diagonal (m,). The candidate draws are those of the column-at-a-time loop, so the
-    same seed gives the same picks.
+    same seed gives the same picks. ``arrays=False`` yields light records (no m-sized
+    ``quotients`` and ``residual_diag``, only the chosen ``quotient``): what a fit keeps,
+    without writing two fresh m-sized arrays per step.
     """
     m = diag.shape[0]
     rng = check_random_state_arg(random_state)
@@ -380,14 +382,13 @@ def candidate_steps(
                 return
             cand = np.sort(rng.choice(alive, size=min(n_candidates, alive.size), replace=False))
             col_sq = state.norms(blocks.prepare(cand), state.basis_rows(cand, j), j)
-            quotients = np.full(m, np.nan)
-            quotients[cand] = col_sq / d[cand]
-            q = quotients[cand]
+            q = col_sq / d[cand]
             # quotients equal in exact arithmetic (a rank-one residual makes every quotient
             # its trace) differ here in the last bits, and those bits depend on how the
             # kernel block was formed (from X or from a precomputed K): a tie within
             # TIE_RTOL goes to the lowest index, as an exact tie does under argmax
-            i = int(cand[int(np.flatnonzero(q >= q.max() * (1.0 - TIE_RTOL))[0])])
+            best = int(np.flatnonzero(q >= q.max() * (1.0 - TIE_RTOL))[0])
+            i = int(cand[best])
             pivot = d[i]
             high, low, worst = state.deflate(j, blocks.prepare([i]),
                                              state.basis_rows([i], j)[0], pivot, i)
@@ -395,7 +396,12 @@ def candidate_steps(
             if low < min(negative, -err):
                 raise_not_psd(low, worst, j)
             alive = np.flatnonzero(d > threshold)
-            yield SKPCAStep(step=j + 1, index=i, quotients=quotients,
-                            residual_diag=d.copy(), trace_residual=float(d.sum()))
+            quotients = residual = None
+            if arrays:
+                quotients = np.full(m, np.nan)
+                quotients[cand] = q
+                residual = d.copy()
+            yield SKPCAStep(step=j + 1, index=i, quotients=quotients, residual_diag=residual,
+                            trace_residual=float(d.sum()), quotient=float(q[best]))
     finally:
         state.close()
