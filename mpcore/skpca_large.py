@@ -103,6 +103,10 @@ class MatrixBlocks:  # (the candidates are "prepared" as their indices)
         out[...] = self.K[s:e, idx].T
         return out
 
+    def at_rows(self, idx, rows):
+        """K[rows, idx]' as a (len(idx), len(rows)) array of ``dtype``."""
+        return self.K[np.ix_(np.asarray(rows), idx)].T.astype(self.dtype)
+
 
 class DataBlocks:
     """Kernel blocks computed from the data X (m, d) on demand.
@@ -167,6 +171,20 @@ class DataBlocks:
         A[:, d + 1] = 1.0
         np.matmul(prepared, A.T, out=out)
         # a'b = -gamma ||x - c||^2 <= 0 up to rounding: exp never overflows
+        return np.exp(out, out=out)
+
+    def at_rows(self, prepared, rows):
+        """k(X[rows], candidates)' as a (c, len(rows)) array of ``dtype``: the entries
+        :meth:`block` gives for those rows, computed from the same operands."""
+        rows = np.asarray(rows)
+        if not self.rbf:
+            return kernel_matrix(self.X[rows], prepared, **self.params).T.astype(self.dtype)
+        d = self.X.shape[1]
+        A = np.empty((len(rows), d + 2), dtype=self.dtype)
+        A[:, :d] = self.X[rows]
+        A[:, d] = self.sq[rows]
+        A[:, d + 1] = 1.0
+        out = np.matmul(prepared, A.T)
         return np.exp(out, out=out)
 
 
@@ -243,14 +261,12 @@ class ResidualState:
 
     The basis is one preallocated array laid out by row chunk: ``basis[b]`` (k, rows)
     holds chunk b's entries of every step's g, so the first j steps of a chunk are one
-    contiguous block, handed to BLAS without a copy. Both passes of a step (the
+    contiguous block for the matrix products. Both passes of a step (the
     candidates' deflated norms, the winner's deflation) run over the chunks on every core
     and reuse per-thread buffers, so no m-sized temporary is made.
     """
 
     def __init__(self, blocks, diag, n_steps, n_candidates, n_threads=None):
-        from scipy.linalg import get_blas_funcs
-
         self.blocks = blocks
         self.m = m = diag.shape[0]
         #: The residual diagonal (m,), float64 whatever ``blocks.dtype``.
@@ -259,8 +275,6 @@ class ResidualState:
         rows = self.chunks.rows
         self.basis = np.zeros((len(self.chunks.bounds), min(n_steps, m), rows),
                               dtype=blocks.dtype)
-        probe = np.empty(0, dtype=blocks.dtype)
-        self._gemm, self._gemv = get_blas_funcs(("gemm", "gemv"), (probe,))
 
     def basis_rows(self, idx, j):
         """Rows ``idx`` of the basis G (m x j) as a contiguous (len(idx), j) array."""
@@ -269,55 +283,70 @@ class ResidualState:
         return np.ascontiguousarray(self.basis[idx // rows, :j, idx % rows])
 
     def _basis_block(self, b, j, n):
-        """Chunk b's first j rows of G' (j, n), transposed: (n, j) in Fortran order."""
-        return self.basis[b, :j, :n].T
+        """Chunk b's first j rows of G' (j, n): one contiguous block (n = rows)."""
+        return self.basis[b, :j, :n]
+
+    def winner_at(self, rows, winner, j):
+        """The entries at ``rows`` of the basis row j that :meth:`run` writes for
+        ``winner`` (prepared, gi (j,), pivot, row): the candidates' new column of G
+        before the pass that writes it."""
+        prepared, gi, pivot, local = winner
+        dt = self.blocks.dtype
+        t = self.blocks.at_rows(prepared, rows)[0]
+        if j:
+            t -= self.basis_rows(rows, j) @ np.asarray(gi, dtype=dt)
+        g = t.astype(float) / np.sqrt(pivot)
+        g[np.asarray(rows) == local] = np.sqrt(pivot)
+        return g.astype(dt)
 
     def norms(self, prepared, Gc, j):
         """Squared norms of the deflated kernel columns of the candidates,
         ||K[:, c] - G G[c, :]'||^2, for the candidates ``prepared`` by the blocks and
         their rows of the basis ``Gc`` (c, j)."""
-        blocks, chunks, dt = self.blocks, self.chunks, self.blocks.dtype
-        c = len(prepared)
-        GcT = np.ascontiguousarray(Gc, dtype=dt).T  # (j, c) in Fortran order
-        sums = np.empty((len(chunks.bounds), c))
-
-        def part(b, s, e):
-            n = e - s
-            P = chunks.buffer("P", (chunks.rows * c,), dt)[: c * n].reshape(c, n)
-            work = chunks.buffer("A", (chunks.rows, blocks.work_cols), dt)
-            blocks.block(prepared, s, e, out=P, work=work)
-            if j:  # P' -= G[s:e] Gc' in place: P' is (n, c) in Fortran order
-                self._gemm(-1.0, self._basis_block(b, j, n), GcT, beta=1.0, c=P.T,
-                           overwrite_c=1)
-            sums[b] = np.vecdot(P, P)
-
-        chunks.map(part)
-        return np.sum(sums, axis=0)
+        return self.run(j, None, (prepared, Gc))[1]
 
     def deflate(self, j, prepared, gi, pivot, local):
         """Step j's deflation by the winner (``prepared`` by the blocks, its basis row
-        ``gi`` (j,), its residual ``pivot``, its row ``local`` here or None).
+        ``gi`` (j,), its residual ``pivot``, its row ``local`` here or None); see
+        :meth:`run`. Returns (largest residual before, smallest after, its row)."""
+        return self.run(j, (prepared, gi, pivot, local), None)[0]
 
-        Writes g = (K[:, i] - G gi) / sqrt(pivot) (its entry i exactly sqrt(pivot)) as
-        the basis row j, subtracts g^2 from the residual diagonal and clips it at 0.
-        Returns the largest residual before, and the smallest after (before clipping)
-        and its row.
+    def run(self, j, winner=None, candidates=None):
+        """One pass over the chunks: the winner's deflation, then the candidates' norms.
+
+        ``winner`` (prepared, gi (j,), pivot, row or None): writes
+        g = (K[:, i] - G gi) / sqrt(pivot) (its entry i exactly sqrt(pivot)) as the basis
+        row j, subtracts g^2 from the residual diagonal and clips it at 0. Returns the
+        largest residual before, and the smallest after (before clipping) and its row.
+
+        ``candidates`` (prepared, Gc): the squared norms of their deflated kernel
+        columns by the basis rows so far (j, or j + 1 after a winner), Gc their rows of
+        it. Both in one pass read each chunk of the basis once, while it is in cache.
         """
         blocks, chunks, dt = self.blocks, self.chunks, self.blocks.dtype
         nb = len(chunks.bounds)
-        root = np.sqrt(pivot)
-        gi = np.ascontiguousarray(gi, dtype=dt)
-        high, low, worst = np.empty(nb), np.empty(nb), np.empty(nb, dtype=np.intp)
         exact = dt == np.float64
+        if winner is not None:
+            prep_w, gi, pivot, local = winner
+            root = np.sqrt(pivot)
+            gi = np.ascontiguousarray(gi, dtype=dt)
+            high, low, worst = np.empty(nb), np.empty(nb), np.empty(nb, dtype=np.intp)
+        if candidates is not None:
+            prepared, Gc = candidates
+            c = len(prepared)
+            jc = j + (winner is not None)
+            Gc = np.ascontiguousarray(Gc, dtype=dt)
+            sums = np.empty((nb, c))
 
-        def part(b, s, e):
+        def deflate(b, s, e):
             n = e - s
             t = self.basis[b, j, :n]
             work = chunks.buffer("A", (chunks.rows, blocks.work_cols), dt)
-            blocks.block(prepared, s, e, out=t[None, :], work=work)
-            if j:  # t -= G[s:e] gi in place
-                self._gemv(-1.0, self._basis_block(b, j, n), gi, beta=1.0, y=t,
-                           overwrite_y=1)
+            blocks.block(prep_w, s, e, out=t[None, :], work=work)
+            if j:  # t -= G[s:e] gi
+                u = chunks.buffer("u", (chunks.rows,), dt)[:n]
+                np.matmul(gi, self._basis_block(b, j, n), out=u)
+                t -= u
             if exact:
                 g = t
                 g /= root
@@ -341,9 +370,31 @@ class ResidualState:
             low[b], worst[b] = dc[w], s + w
             np.maximum(dc, 0.0, out=dc)
 
+        def norms(b, s, e):
+            n = e - s
+            P = chunks.buffer("P", (chunks.rows * c,), dt)[: c * n].reshape(c, n)
+            work = chunks.buffer("A", (chunks.rows, blocks.work_cols), dt)
+            blocks.block(prepared, s, e, out=P, work=work)
+            if jc:  # P -= Gc G[s:e]' (numpy's matmul lets the other threads run)
+                T = chunks.buffer("T", (chunks.rows * c,), dt)[: c * n].reshape(c, n)
+                np.matmul(Gc, self._basis_block(b, jc, n), out=T)
+                P -= T
+            sums[b] = np.vecdot(P, P)
+
+        def part(b, s, e):
+            if winner is not None:
+                deflate(b, s, e)
+            if candidates is not None:
+                norms(b, s, e)
+
         chunks.map(part)
-        b = int(np.argmin(low))  # the first chunk holding the smallest: np.argmin's row
-        return float(high.max()), float(low[b]), int(worst[b])
+        stats = col_sq = None
+        if winner is not None:
+            b = int(np.argmin(low))  # the first chunk holding the smallest: np.argmin's row
+            stats = float(high.max()), float(low[b]), int(worst[b])
+        if candidates is not None:
+            col_sq = np.sum(sums, axis=0)
+        return stats, col_sq
 
     def close(self):
         self.chunks.close()
@@ -364,6 +415,13 @@ def candidate_steps(
     same seed gives the same picks. ``arrays=False`` yields light records (no m-sized
     ``quotients`` and ``residual_diag``, only the chosen ``quotient``): what a fit keeps,
     without writing two fresh m-sized arrays per step.
+
+    Each step's deflation runs in one pass with the next step's candidates, so each
+    chunk of the basis is read once per step. The next candidates are drawn before that
+    deflation, from the points not yet spanned minus the winner: a deflation only ever
+    lowers the residuals, so this is the true set unless another point fell to the
+    threshold too, and then the draw is undone (the random state restored) and made
+    again from the true set, as the column-at-a-time loop draws.
     """
     m = diag.shape[0]
     rng = check_random_state_arg(random_state)
@@ -373,15 +431,52 @@ def candidate_steps(
     err = m * np.finfo(float).eps * diag_max
     negative = -PSD_NEG_RATIO * max(float(np.max(np.abs(diag))), np.finfo(float).tiny)
     k = min(n_steps, m)
+    if threshold <= 0:
+        return
     state = ResidualState(blocks, diag, k, min(n_candidates, m), n_threads)
     d = state.d
+
+    def draw(alive):
+        cand = np.sort(rng.choice(alive, size=min(n_candidates, alive.size), replace=False))
+        return cand, blocks.prepare(cand)
+
     try:
         alive = np.flatnonzero(d > threshold)
-        for j in range(k):
-            if alive.size == 0 or threshold <= 0:
-                return
-            cand = np.sort(rng.choice(alive, size=min(n_candidates, alive.size), replace=False))
-            col_sq = state.norms(blocks.prepare(cand), state.basis_rows(cand, j), j)
+        pending = None  # the last winner, its deflation not yet done
+        for j in range(k + 1):  # j basis rows written before the pass of step j
+            if pending is None:
+                if alive.size == 0 or j == k:
+                    return
+                cand, prepared = draw(alive)
+                col_sq = state.norms(prepared, state.basis_rows(cand, j), j)
+            else:
+                i, q_best, quotients, winner = pending
+                guess = np.delete(alive, np.searchsorted(alive, i))
+                drawn = j < k and guess.size > 0
+                cands = None
+                if drawn:
+                    before = rng.get_state()
+                    cand, prepared = draw(guess)
+                    Gc = np.empty((len(cand), j), dtype=blocks.dtype)
+                    Gc[:, : j - 1] = state.basis_rows(cand, j - 1)
+                    Gc[:, j - 1] = state.winner_at(cand, winner, j - 1)
+                    cands = (prepared, Gc)
+                (high, low, worst), col_sq = state.run(j - 1, winner, cands)
+                err += err / winner[2] * high
+                if low < min(negative, -err):
+                    raise_not_psd(low, worst, j - 1)
+                alive = np.flatnonzero(d > threshold)
+                if drawn and alive.size != guess.size:  # another point is spanned now
+                    rng.set_state(before)
+                    drawn = alive.size > 0
+                    if drawn:
+                        cand, prepared = draw(alive)
+                        col_sq = state.norms(prepared, state.basis_rows(cand, j), j)
+                residual = d.copy() if arrays else None
+                yield SKPCAStep(step=j, index=i, quotients=quotients, residual_diag=residual,
+                                trace_residual=float(d.sum()), quotient=q_best)
+                if not drawn:
+                    return
             q = col_sq / d[cand]
             # quotients equal in exact arithmetic (a rank-one residual makes every quotient
             # its trace) differ here in the last bits, and those bits depend on how the
@@ -389,19 +484,11 @@ def candidate_steps(
             # TIE_RTOL goes to the lowest index, as an exact tie does under argmax
             best = int(np.flatnonzero(q >= q.max() * (1.0 - TIE_RTOL))[0])
             i = int(cand[best])
-            pivot = d[i]
-            high, low, worst = state.deflate(j, blocks.prepare([i]),
-                                             state.basis_rows([i], j)[0], pivot, i)
-            err += err / pivot * high
-            if low < min(negative, -err):
-                raise_not_psd(low, worst, j)
-            alive = np.flatnonzero(d > threshold)
-            quotients = residual = None
+            quotients = None
             if arrays:
                 quotients = np.full(m, np.nan)
                 quotients[cand] = q
-                residual = d.copy()
-            yield SKPCAStep(step=j + 1, index=i, quotients=quotients, residual_diag=residual,
-                            trace_residual=float(d.sum()), quotient=float(q[best]))
+            winner = (blocks.prepare([i]), state.basis_rows([i], j)[0], float(d[i]), i)
+            pending = i, float(q[best]), quotients, winner
     finally:
         state.close()
