@@ -436,9 +436,40 @@ def candidate_steps(
     state = ResidualState(blocks, diag, k, min(n_candidates, m), n_threads)
     d = state.d
 
-    def draw(alive):
-        cand = np.sort(rng.choice(alive, size=min(n_candidates, alive.size), replace=False))
-        return cand, blocks.prepare(cand)
+    def positions(n):
+        # rng.choice(alive, size) is alive[rng.choice(alive.size, size)]: the same draws
+        return rng.choice(n, size=min(n_candidates, n), replace=False)
+
+    # The next step's draw runs on a thread of its own during this step's pass (the
+    # permutation behind it, m random swaps, lets other threads run). It needs only the
+    # number of points it draws from: one fewer than this step's, unless another point was
+    # spanned too, and then it is undone.
+    drawer = ThreadPoolExecutor(1, thread_name_prefix="mpcore-draw") if (
+        state.chunks.n_threads > 1) else None
+    ahead = None  # (n, random state before, future of positions(n))
+
+    def draw(alive, j):
+        nonlocal ahead
+        if ahead is not None and ahead[0] == alive.size:
+            before, pos = ahead[1], ahead[2].result()
+        else:
+            undo_ahead()
+            before = rng.get_state()
+            pos = positions(alive.size)
+        ahead = None
+        if drawer is not None and j + 1 < k and alive.size > 1:
+            ahead = alive.size - 1, rng.get_state(), drawer.submit(positions, alive.size - 1)
+        cand = np.sort(alive[pos])
+        return cand, blocks.prepare(cand), before
+
+    def undo_ahead():
+        nonlocal ahead
+        if ahead is not None:
+            try:
+                ahead[2].result()
+            finally:
+                rng.set_state(ahead[1])
+                ahead = None
 
     try:
         alive = np.flatnonzero(d > threshold)
@@ -447,7 +478,7 @@ def candidate_steps(
             if pending is None:
                 if alive.size == 0 or j == k:
                     return
-                cand, prepared = draw(alive)
+                cand, prepared, _ = draw(alive, j)
                 col_sq = state.norms(prepared, state.basis_rows(cand, j), j)
             else:
                 i, q_best, quotients, winner = pending
@@ -455,8 +486,7 @@ def candidate_steps(
                 drawn = j < k and guess.size > 0
                 cands = None
                 if drawn:
-                    before = rng.get_state()
-                    cand, prepared = draw(guess)
+                    cand, prepared, before = draw(guess, j)
                     Gc = np.empty((len(cand), j), dtype=blocks.dtype)
                     Gc[:, : j - 1] = state.basis_rows(cand, j - 1)
                     Gc[:, j - 1] = state.winner_at(cand, winner, j - 1)
@@ -467,10 +497,11 @@ def candidate_steps(
                     raise_not_psd(low, worst, j - 1)
                 alive = np.flatnonzero(d > threshold)
                 if drawn and alive.size != guess.size:  # another point is spanned now
+                    undo_ahead()
                     rng.set_state(before)
                     drawn = alive.size > 0
                     if drawn:
-                        cand, prepared = draw(alive)
+                        cand, prepared, _ = draw(alive, j)
                         col_sq = state.norms(prepared, state.basis_rows(cand, j), j)
                 residual = d.copy() if arrays else None
                 yield SKPCAStep(step=j, index=i, quotients=quotients, residual_diag=residual,
@@ -491,4 +522,7 @@ def candidate_steps(
             winner = (blocks.prepare([i]), state.basis_rows([i], j)[0], float(d[i]), i)
             pending = i, float(q[best]), quotients, winner
     finally:
+        undo_ahead()  # a draw made ahead for a step that never came is undone
+        if drawer is not None:
+            drawer.shutdown(wait=True)
         state.close()
