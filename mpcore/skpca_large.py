@@ -272,8 +272,8 @@ class ResidualState:
         #: The residual diagonal (m,), float64 whatever ``blocks.dtype``.
         self.d = diag.astype(float).copy()
         self.chunks = _Chunks(m, n_candidates, n_threads)
-        rows = self.chunks.rows
-        self.basis = np.zeros((len(self.chunks.bounds), min(n_steps, m), rows),
+        # n_steps rows even when m is smaller: a dask chunk of few rows takes every step
+        self.basis = np.zeros((len(self.chunks.bounds), n_steps, min(self.chunks.rows, m)),
                               dtype=blocks.dtype)
 
     def basis_rows(self, idx, j):
