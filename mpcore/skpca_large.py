@@ -11,10 +11,11 @@ block between the rows of the chunk and the c candidates, minus the product of t
 chunk's rows of G with the candidates' rows (a matrix-matrix product, level-3
 BLAS), and keeps only the c running sums of squares. A chunk is small enough to
 stay in cache, so the (m x c) block is never formed, and the chunks run on every
-core. The basis :math:`G'` (k x m) is one preallocated array; the winner's
-deflated column is recomputed the same way (one kernel column, one
-matrix-vector product) rather than kept from the block, which would cost an
-(m x c) array.
+core. The basis :math:`G'` (k x m) is one preallocated array, laid out by row
+chunk; the winner's deflated column is recomputed the same way (one kernel
+column, one matrix-vector product) rather than kept from the block, which would
+cost an (m x c) array, in the same pass over the chunks as the next step's
+candidates, so each chunk of the basis is read once per step.
 
 The picks and residuals are those of the column-at-a-time loop it replaces (up
 to rounding in the last digits, which can only matter at exact ties).
