@@ -97,7 +97,7 @@ class MatrixBlocks:  # (the candidates are "prepared" as their indices)
     #: Columns of the scratch array :meth:`block` takes (none needed).
     work_cols = 1
 
-    def block(self, idx, s, e, out=None, work=None):
+    def block(self, idx, s, e, out=None, work=None, filled=False):
         """K[s:e, idx]' as a (len(idx), e - s) array of ``dtype`` (in ``out`` if given)."""
         if out is None:
             out = np.empty((len(idx), e - s), dtype=self.dtype)
@@ -153,12 +153,13 @@ class DataBlocks:
         B[:, d + 1] = -self.gamma * sq
         return B
 
-    def block(self, prepared, s, e, out=None, work=None):
+    def block(self, prepared, s, e, out=None, work=None, filled=False):
         """k(X[s:e], candidates)' as a (c, e - s) array of ``dtype``.
 
         ``out`` (c, e - s) receives it and ``work`` (at least e - s, d + 2) is scratch,
         both allocated when not given: reusing them keeps the chunk loop free of
-        allocations, which otherwise cost as much as the arithmetic.
+        allocations, which otherwise cost as much as the arithmetic. ``filled``: ``work``
+        already holds these rows (from a block of the same rows just before).
         """
         if out is None:
             out = np.empty((len(prepared), e - s), dtype=self.dtype)
@@ -167,9 +168,10 @@ class DataBlocks:
             return out
         d = self.X.shape[1]
         A = np.empty((e - s, d + 2), dtype=self.dtype) if work is None else work[: e - s]
-        A[:, :d] = self.X[s:e]
-        A[:, d] = self.sq[s:e]
-        A[:, d + 1] = 1.0
+        if not (filled and work is not None):
+            A[:, :d] = self.X[s:e]
+            A[:, d] = self.sq[s:e]
+            A[:, d + 1] = 1.0
         np.matmul(prepared, A.T, out=out)
         # a'b = -gamma ||x - c||^2 <= 0 up to rounding: exp never overflows
         return np.exp(out, out=out)
@@ -375,7 +377,8 @@ class ResidualState:
             n = e - s
             P = chunks.buffer("P", (chunks.rows * c,), dt)[: c * n].reshape(c, n)
             work = chunks.buffer("A", (chunks.rows, blocks.work_cols), dt)
-            blocks.block(prepared, s, e, out=P, work=work)
+            # after a winner's column the scratch holds these rows already
+            blocks.block(prepared, s, e, out=P, work=work, filled=winner is not None)
             if jc:  # P -= Gc G[s:e]' (numpy's matmul lets the other threads run)
                 T = chunks.buffer("T", (chunks.rows * c,), dt)[: c * n].reshape(c, n)
                 np.matmul(Gc, self._basis_block(b, jc, n), out=T)
