@@ -29,20 +29,24 @@ class SKPCAStep:
         1-based step number j.
     index : int
         The chosen training index i_j.
-    quotients : ndarray of shape (m,)
+    quotients : ndarray of shape (m,) or None
         Rayleigh quotients of the deflated K *before* this step's deflation;
-        NaN where a point is not a candidate or already spanned.
-    residual_diag : ndarray of shape (m,)
-        diag of the deflated K *after* this step.
+        NaN where a point is not a candidate or already spanned. None in the light
+        records of the 59-trick (``arrays=False``), which keep only ``quotient``.
+    residual_diag : ndarray of shape (m,) or None
+        diag of the deflated K *after* this step (None in light records).
     trace_residual : float
         Trace of the deflated K after this step.
+    quotient : float or None
+        The chosen point's quotient, ``quotients[index]`` (set by the 59-trick).
     """
 
     step: int
     index: int
-    quotients: np.ndarray
-    residual_diag: np.ndarray
+    quotients: np.ndarray | None
+    residual_diag: np.ndarray | None
     trace_residual: float
+    quotient: float | None = None
 
 
 def effective_tol(tol: float, m: int) -> float:

@@ -27,7 +27,7 @@ import numpy as np
 from ._validation import PSD_NEG_RATIO, check_array_data, check_random_state_arg
 from .kernels import check_psd_kernel, kernel_diag
 from ._skpca_step import WHERE, effective_tol, raise_not_psd
-from .skpca_large import DataBlocks, _Chunks, check_dtype, deflated_column, deflated_norms
+from .skpca_large import DataBlocks, ResidualState, check_dtype
 
 __all__ = ["ChunkState", "fit_dask", "peak_rss"]
 
@@ -42,9 +42,9 @@ class ChunkState:
     def __init__(self, X, params, dtype, n_steps, n_candidates):
         X = check_array_data(X, "X")  # finite, magnitudes: the chunk's own checks
         self.blocks = DataBlocks(X, params, dtype)
-        self.d = kernel_diag(X, **params).astype(float)
-        self.Gt = np.zeros((n_steps, X.shape[0]), dtype=dtype)
-        self.chunks = _Chunks(X.shape[0], n_candidates, _worker_threads())
+        self.state = ResidualState(self.blocks, kernel_diag(X, **params), n_steps,
+                                   n_candidates, _worker_threads())
+        self.d = self.state.d
 
     def stats(self):
         """(max, max |.|, sum) of the residual diagonal and the number of rows."""
@@ -59,12 +59,12 @@ class ChunkState:
         """Rows ``idx`` (local) of X, their squared norms, residuals and basis rows (j, c)."""
         idx = np.asarray(idx)
         C, sq = self.blocks.points(idx)
-        return C, sq, self.d[idx], self.Gt[:j, idx]
+        return C, sq, self.d[idx], self.state.basis_rows(idx, j).T
 
     def norms(self, C, sq, Gc, j):
         """This chunk's part of the candidates' squared deflated column norms."""
         prepared = self.blocks.prepare_points(C, sq)
-        return deflated_norms(self.blocks, self.chunks, self.Gt, j, prepared, Gc)
+        return self.state.norms(prepared, Gc, j)
 
     def deflate(self, j, x, sq, gi, pivot, local, threshold):
         """Step j's deflation by the winner x (row ``local`` of this chunk, or None).
@@ -74,19 +74,8 @@ class ChunkState:
         """
         prepared = self.blocks.prepare_points(x[None, :], None if sq is None else
                                               np.array([sq]))
-        tau = deflated_column(self.blocks, self.chunks, self.Gt, j, prepared, gi)
-        g = tau / np.sqrt(pivot)
-        if local is not None:
-            g[local] = np.sqrt(pivot)  # exact pivot entry: the chosen point is spanned
-        self.Gt[j] = g
-        g = self.Gt[j].astype(float, copy=False)  # deflate by the basis as stored
+        _, low, worst = self.state.deflate(j, prepared, gi, pivot, local)
         d = self.d
-        d -= g * g
-        if local is not None:
-            d[local] = 0.0
-        worst = int(np.argmin(d))
-        low = float(d[worst])
-        np.maximum(d, 0.0, out=d)
         return low, worst, float(d.max()), float(d.sum()), np.packbits(d > threshold)
 
 

@@ -209,6 +209,7 @@ def _greedy_checked(K, n_steps, *, n_candidates=None, random_state=None, tol=DIA
 def greedy_steps_from_data(
     X, n_steps, *, kernel="rbf", gamma=None, degree=3, coef0=1.0,
     n_candidates=59, random_state=None, tol=DIAG_TOL, diag=None, dtype=np.float64,
+    arrays=True,
 ):
     """Like :func:`greedy_steps`, computing kernel columns from ``X`` on demand.
 
@@ -218,6 +219,8 @@ def greedy_steps_from_data(
     (picks equal up to float32 rounding). With ``n_candidates=None`` the full
     kernel matrix is formed (exact greedy; ``dtype`` is then ignored).
     ``diag`` may pass the kernel diagonal if the caller already has it.
+    ``arrays=False`` (with ``n_candidates``) yields light records: ``quotients`` and
+    ``residual_diag`` None, the chosen point's quotient in ``quotient``.
 
     The kernel must be positive semi-definite (see :func:`mpcore.kernels.psd_status`);
     a polynomial kernel with coef0 < 0 is checked on the data and refused where its
@@ -244,7 +247,8 @@ def greedy_steps_from_data(
     dtype = check_dtype(dtype)
     check_basis_size(X.shape[0], n_steps)
     return candidate_steps(DataBlocks(X, params, dtype), diag, n_steps,
-                           n_candidates=n_candidates, random_state=random_state, tol=tol)
+                           n_candidates=n_candidates, random_state=random_state, tol=tol,
+                           arrays=arrays)
 
 
 def _is_dask_array(X):
@@ -392,7 +396,8 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
             diag = kernel_diag(X, **params)
             steps = greedy_steps_from_data(
                 X, self.n_components, n_candidates=n_candidates,
-                random_state=self.random_state, tol=tol, diag=diag, dtype=self.dtype, **params,
+                random_state=self.random_state, tol=tol, diag=diag, dtype=self.dtype,
+                arrays=False, **params,
             )
         self._keep_steps(steps, diag, X.shape[0])
         self.basis_ = X[self.indices_].copy()
@@ -420,7 +425,7 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         indices, quotients, traces = [], [], [float(diag.sum())]
         for s in steps:
             indices.append(s.index)
-            quotients.append(s.quotients[s.index])
+            quotients.append(s.quotients[s.index] if s.quotients is not None else s.quotient)
             traces.append(s.trace_residual)
         self._keep(indices, quotients, traces, m)
 

@@ -11,10 +11,11 @@ block between the rows of the chunk and the c candidates, minus the product of t
 chunk's rows of G with the candidates' rows (a matrix-matrix product, level-3
 BLAS), and keeps only the c running sums of squares. A chunk is small enough to
 stay in cache, so the (m x c) block is never formed, and the chunks run on every
-core. The basis :math:`G'` (k x m) is one preallocated array; the winner's
-deflated column is recomputed the same way (one kernel column, one
-matrix-vector product) rather than kept from the block, which would cost an
-(m x c) array.
+core. The basis :math:`G'` (k x m) is one preallocated array, laid out by row
+chunk; the winner's deflated column is recomputed the same way (one kernel
+column, one matrix-vector product) rather than kept from the block, which would
+cost an (m x c) array, in the same pass over the chunks as the next step's
+candidates, so each chunk of the basis is read once per step.
 
 The picks and residuals are those of the column-at-a-time loop it replaces (up
 to rounding in the last digits, which can only matter at exact ties).
@@ -27,6 +28,7 @@ rounding of each other.
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -38,7 +40,8 @@ from ._validation import MAX_KERNEL_ENTRIES, PSD_NEG_RATIO, check_random_state_a
 from .kernels import kernel_matrix
 from ._skpca_step import SKPCAStep, effective_tol, raise_not_psd
 
-__all__ = ["DataBlocks", "MatrixBlocks", "candidate_steps", "check_basis_size", "check_dtype"]
+__all__ = ["DataBlocks", "MatrixBlocks", "ResidualState", "candidate_steps", "check_basis_size",
+           "check_dtype"]
 
 #: Entries of one (candidates x rows) block: small enough to stay in a core's cache.
 BLOCK_ENTRIES = 1 << 17
@@ -94,12 +97,16 @@ class MatrixBlocks:  # (the candidates are "prepared" as their indices)
     #: Columns of the scratch array :meth:`block` takes (none needed).
     work_cols = 1
 
-    def block(self, idx, s, e, out=None, work=None):
+    def block(self, idx, s, e, out=None, work=None, filled=False):
         """K[s:e, idx]' as a (len(idx), e - s) array of ``dtype`` (in ``out`` if given)."""
         if out is None:
             out = np.empty((len(idx), e - s), dtype=self.dtype)
         out[...] = self.K[s:e, idx].T
         return out
+
+    def at_rows(self, idx, rows):
+        """K[rows, idx]' as a (len(idx), len(rows)) array of ``dtype``."""
+        return self.K[np.ix_(np.asarray(rows), idx)].T.astype(self.dtype)
 
 
 class DataBlocks:
@@ -146,12 +153,13 @@ class DataBlocks:
         B[:, d + 1] = -self.gamma * sq
         return B
 
-    def block(self, prepared, s, e, out=None, work=None):
+    def block(self, prepared, s, e, out=None, work=None, filled=False):
         """k(X[s:e], candidates)' as a (c, e - s) array of ``dtype``.
 
         ``out`` (c, e - s) receives it and ``work`` (at least e - s, d + 2) is scratch,
         both allocated when not given: reusing them keeps the chunk loop free of
-        allocations, which otherwise cost as much as the arithmetic.
+        allocations, which otherwise cost as much as the arithmetic. ``filled``: ``work``
+        already holds these rows (from a block of the same rows just before).
         """
         if out is None:
             out = np.empty((len(prepared), e - s), dtype=self.dtype)
@@ -160,11 +168,26 @@ class DataBlocks:
             return out
         d = self.X.shape[1]
         A = np.empty((e - s, d + 2), dtype=self.dtype) if work is None else work[: e - s]
-        A[:, :d] = self.X[s:e]
-        A[:, d] = self.sq[s:e]
-        A[:, d + 1] = 1.0
+        if not (filled and work is not None):
+            A[:, :d] = self.X[s:e]
+            A[:, d] = self.sq[s:e]
+            A[:, d + 1] = 1.0
         np.matmul(prepared, A.T, out=out)
         # a'b = -gamma ||x - c||^2 <= 0 up to rounding: exp never overflows
+        return np.exp(out, out=out)
+
+    def at_rows(self, prepared, rows):
+        """k(X[rows], candidates)' as a (c, len(rows)) array of ``dtype``: the entries
+        :meth:`block` gives for those rows, computed from the same operands."""
+        rows = np.asarray(rows)
+        if not self.rbf:
+            return kernel_matrix(self.X[rows], prepared, **self.params).T.astype(self.dtype)
+        d = self.X.shape[1]
+        A = np.empty((len(rows), d + 2), dtype=self.dtype)
+        A[:, :d] = self.X[rows]
+        A[:, d] = self.sq[rows]
+        A[:, d + 1] = 1.0
+        out = np.matmul(prepared, A.T)
         return np.exp(out, out=out)
 
 
@@ -179,7 +202,10 @@ def _blas():
 class _Chunks:
     """Runs a function over the row chunks of [0, m), on every core when m is large.
 
-    Results come back in chunk order, so sums over them do not depend on the threads.
+    The chunks are fixed by m and the block size alone, and each writes its results to
+    its own slot, so sums over them do not depend on the threads or on which thread
+    ran which chunk. Each thread takes the next chunk when it is done with one (a core
+    slowed by other work takes fewer).
     """
 
     def __init__(self, m, n_cols, n_threads=None):  # n_threads None: every usable core
@@ -203,16 +229,29 @@ class _Chunks:
         return buf[: shape[0]]
 
     def map(self, fn):
+        """Calls ``fn(b, s, e)`` for every chunk b of rows [s, e)."""
+        bounds = self.bounds
         # One BLAS thread per chunk: the chunks themselves use every core, and BLAS threads
         # on products this small spin more than they compute (on a loaded machine, many
-        # times more). The limit is process-wide while the step runs.
+        # times more). The limit is process-wide while the pass runs.
         with _blas().limit(limits=1, user_api="blas"):
-            if self.n_threads <= 1 or len(self.bounds) == 1:
-                return [fn(s, e) for s, e in self.bounds]
+            if self.n_threads <= 1 or len(bounds) == 1:
+                for b, (s, e) in enumerate(bounds):
+                    fn(b, s, e)
+                return
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(self.n_threads,
                                                 thread_name_prefix="mpcore-skpca")
-            return list(self._pool.map(lambda b: fn(*b), self.bounds))
+            taken = itertools.count()  # next() on it is atomic under the GIL
+
+            def run():
+                for b in iter(taken.__next__, None):
+                    if b >= len(bounds):
+                        return
+                    fn(b, *bounds[b])
+
+            for f in [self._pool.submit(run) for _ in range(self.n_threads)]:
+                f.result()
 
     def close(self):
         if self._pool is not None:
@@ -220,42 +259,149 @@ class _Chunks:
             self._pool = None
 
 
-def deflated_norms(blocks, chunks, Gt, j, prepared, Gc):
-    """Squared norms of the deflated kernel columns of the candidates over these rows,
-    ||K[:, c] - G G[c, :]'||^2, for the candidates ``prepared`` by ``blocks`` and their
-    rows of the basis ``Gc`` (c, j)."""
-    c, dt = len(prepared), blocks.dtype
+class ResidualState:
+    """The residual diagonal and the basis G' of the 59-trick, updated chunk by chunk.
 
-    def part(s, e):
-        n = e - s
-        P = chunks.buffer("P", (chunks.rows * c,), dt)[: c * n].reshape(c, n)
-        work = chunks.buffer("A", (chunks.rows, blocks.work_cols), dt)
-        blocks.block(prepared, s, e, out=P, work=work)
+    The basis is one preallocated array laid out by row chunk: ``basis[b]`` (k, rows)
+    holds chunk b's entries of every step's g, so the first j steps of a chunk are one
+    contiguous block for the matrix products. Both passes of a step (the
+    candidates' deflated norms, the winner's deflation) run over the chunks on every core
+    and reuse per-thread buffers, so no m-sized temporary is made.
+    """
+
+    def __init__(self, blocks, diag, n_steps, n_candidates, n_threads=None):
+        self.blocks = blocks
+        self.m = m = diag.shape[0]
+        #: The residual diagonal (m,), float64 whatever ``blocks.dtype``.
+        self.d = diag.astype(float).copy()
+        self.chunks = _Chunks(m, n_candidates, n_threads)
+        # n_steps rows even when m is smaller: a dask chunk of few rows takes every step
+        self.basis = np.zeros((len(self.chunks.bounds), n_steps, min(self.chunks.rows, m)),
+                              dtype=blocks.dtype)
+
+    def basis_rows(self, idx, j):
+        """Rows ``idx`` of the basis G (m x j) as a contiguous (len(idx), j) array."""
+        idx = np.asarray(idx, dtype=np.intp)
+        rows = self.chunks.rows
+        return np.ascontiguousarray(self.basis[idx // rows, :j, idx % rows])
+
+    def _basis_block(self, b, j, n):
+        """Chunk b's first j rows of G' (j, n): one contiguous block (n = rows)."""
+        return self.basis[b, :j, :n]
+
+    def winner_at(self, rows, winner, j):
+        """The entries at ``rows`` of the basis row j that :meth:`run` writes for
+        ``winner`` (prepared, gi (j,), pivot, row): the candidates' new column of G
+        before the pass that writes it."""
+        prepared, gi, pivot, local = winner
+        dt = self.blocks.dtype
+        t = self.blocks.at_rows(prepared, rows)[0]
         if j:
-            T = chunks.buffer("T", (chunks.rows * c,), dt)[: c * n].reshape(c, n)
-            np.matmul(Gc, Gt[:j, s:e], out=T)
-            P -= T
-        return np.einsum("ij,ij->i", P, P)
+            t -= self.basis_rows(rows, j) @ np.asarray(gi, dtype=dt)
+        g = t.astype(float) / np.sqrt(pivot)
+        g[np.asarray(rows) == local] = np.sqrt(pivot)
+        return g.astype(dt)
 
-    return np.sum(np.asarray(chunks.map(part), dtype=float), axis=0)
+    def norms(self, prepared, Gc, j):
+        """Squared norms of the deflated kernel columns of the candidates,
+        ||K[:, c] - G G[c, :]'||^2, for the candidates ``prepared`` by the blocks and
+        their rows of the basis ``Gc`` (c, j)."""
+        return self.run(j, None, (prepared, Gc))[1]
 
+    def deflate(self, j, prepared, gi, pivot, local):
+        """Step j's deflation by the winner (``prepared`` by the blocks, its basis row
+        ``gi`` (j,), its residual ``pivot``, its row ``local`` here or None); see
+        :meth:`run`. Returns (largest residual before, smallest after, its row)."""
+        return self.run(j, (prepared, gi, pivot, local), None)[0]
 
-def deflated_column(blocks, chunks, Gt, j, prepared, gi):
-    """The deflated kernel column K[:, i] - G G[i, :]' over these rows as a float64 array,
-    for the point ``prepared`` by ``blocks`` and its row of the basis ``gi`` (j,)."""
-    tau = np.empty(blocks.m, dtype=blocks.dtype)
+    def run(self, j, winner=None, candidates=None):
+        """One pass over the chunks: the winner's deflation, then the candidates' norms.
 
-    def part(s, e):
-        col = tau[s:e]
-        work = chunks.buffer("A", (chunks.rows, blocks.work_cols), blocks.dtype)
-        blocks.block(prepared, s, e, out=col[None, :], work=work)
-        if j:
-            t = chunks.buffer("t", (chunks.rows,), blocks.dtype)[: e - s]
-            np.matmul(gi, Gt[:j, s:e], out=t)
-            col -= t
+        ``winner`` (prepared, gi (j,), pivot, row or None): writes
+        g = (K[:, i] - G gi) / sqrt(pivot) (its entry i exactly sqrt(pivot)) as the basis
+        row j, subtracts g^2 from the residual diagonal and clips it at 0. Returns the
+        largest residual before, and the smallest after (before clipping) and its row.
 
-    chunks.map(part)
-    return tau.astype(float, copy=False)
+        ``candidates`` (prepared, Gc): the squared norms of their deflated kernel
+        columns by the basis rows so far (j, or j + 1 after a winner), Gc their rows of
+        it. Both in one pass read each chunk of the basis once, while it is in cache.
+        """
+        blocks, chunks, dt = self.blocks, self.chunks, self.blocks.dtype
+        nb = len(chunks.bounds)
+        exact = dt == np.float64
+        if winner is not None:
+            prep_w, gi, pivot, local = winner
+            root = np.sqrt(pivot)
+            gi = np.ascontiguousarray(gi, dtype=dt)
+            high, low, worst = np.empty(nb), np.empty(nb), np.empty(nb, dtype=np.intp)
+        if candidates is not None:
+            prepared, Gc = candidates
+            c = len(prepared)
+            jc = j + (winner is not None)
+            Gc = np.ascontiguousarray(Gc, dtype=dt)
+            sums = np.empty((nb, c))
+
+        def deflate(b, s, e):
+            n = e - s
+            t = self.basis[b, j, :n]
+            work = chunks.buffer("A", (chunks.rows, blocks.work_cols), dt)
+            blocks.block(prep_w, s, e, out=t[None, :], work=work)
+            if j:  # t -= G[s:e] gi
+                u = chunks.buffer("u", (chunks.rows,), dt)[:n]
+                np.matmul(gi, self._basis_block(b, j, n), out=u)
+                t -= u
+            if exact:
+                g = t
+                g /= root
+            else:  # the quotient in float64, then deflate by the basis as stored
+                g = chunks.buffer("g", (chunks.rows,), float)[:n]
+                g[...] = t
+                g /= root
+            if local is not None and s <= local < e:
+                g[local - s] = root  # exact pivot entry: the chosen point is spanned
+            if not exact:
+                t[...] = g
+                g[...] = t
+            dc = self.d[s:e]
+            high[b] = dc.max()
+            sq = chunks.buffer("sq", (chunks.rows,), float)[:n]
+            np.multiply(g, g, out=sq)
+            dc -= sq
+            if local is not None and s <= local < e:
+                dc[local - s] = 0.0
+            w = int(np.argmin(dc))
+            low[b], worst[b] = dc[w], s + w
+            np.maximum(dc, 0.0, out=dc)
+
+        def norms(b, s, e):
+            n = e - s
+            P = chunks.buffer("P", (chunks.rows * c,), dt)[: c * n].reshape(c, n)
+            work = chunks.buffer("A", (chunks.rows, blocks.work_cols), dt)
+            # after a winner's column the scratch holds these rows already
+            blocks.block(prepared, s, e, out=P, work=work, filled=winner is not None)
+            if jc:  # P -= Gc G[s:e]' (numpy's matmul lets the other threads run)
+                T = chunks.buffer("T", (chunks.rows * c,), dt)[: c * n].reshape(c, n)
+                np.matmul(Gc, self._basis_block(b, jc, n), out=T)
+                P -= T
+            sums[b] = np.vecdot(P, P)
+
+        def part(b, s, e):
+            if winner is not None:
+                deflate(b, s, e)
+            if candidates is not None:
+                norms(b, s, e)
+
+        chunks.map(part)
+        stats = col_sq = None
+        if winner is not None:
+            b = int(np.argmin(low))  # the first chunk holding the smallest: np.argmin's row
+            stats = float(high.max()), float(low[b]), int(worst[b])
+        if candidates is not None:
+            col_sq = np.sum(sums, axis=0)
+        return stats, col_sq
+
+    def close(self):
+        self.chunks.close()
 
 
 #: Quotients this close to the largest, relative to it, are a tie (rounding of the block
@@ -264,13 +410,22 @@ TIE_RTOL = 1e-9
 
 
 def candidate_steps(
-    blocks, diag, n_steps, *, n_candidates, random_state, tol, n_threads=None,
+    blocks, diag, n_steps, *, n_candidates, random_state, tol, n_threads=None, arrays=True,
 ) -> Iterator[SKPCAStep]:
     """The 59-trick's steps (see :func:`mpcore.skpca.greedy_steps`) on kernel ``blocks``.
 
     ``blocks`` is a :class:`DataBlocks` or :class:`MatrixBlocks`; ``diag`` the kernel
     diagonal (m,). The candidate draws are those of the column-at-a-time loop, so the
-    same seed gives the same picks.
+    same seed gives the same picks. ``arrays=False`` yields light records (no m-sized
+    ``quotients`` and ``residual_diag``, only the chosen ``quotient``): what a fit keeps,
+    without writing two fresh m-sized arrays per step.
+
+    Each step's deflation runs in one pass with the next step's candidates, so each
+    chunk of the basis is read once per step. The next candidates are drawn before that
+    deflation, from the points not yet spanned minus the winner: a deflation only ever
+    lowers the residuals, so this is the true set unless another point fell to the
+    threshold too, and then the draw is undone (the random state restored) and made
+    again from the true set, as the column-at-a-time loop draws.
     """
     m = diag.shape[0]
     rng = check_random_state_arg(random_state)
@@ -279,42 +434,99 @@ def candidate_steps(
     # rounding bound for the PSD check between steps, as in the exact loop
     err = m * np.finfo(float).eps * diag_max
     negative = -PSD_NEG_RATIO * max(float(np.max(np.abs(diag))), np.finfo(float).tiny)
-    d = diag.astype(float).copy()
     k = min(n_steps, m)
-    # G' with row j = step j's g: the first j rows are one block for the products
-    Gt = np.zeros((k, m), dtype=blocks.dtype)
-    chunks = _Chunks(m, min(n_candidates, m), n_threads)
+    if threshold <= 0:
+        return
+    state = ResidualState(blocks, diag, k, min(n_candidates, m), n_threads)
+    d = state.d
+
+    def positions(n):
+        # rng.choice(alive, size) is alive[rng.choice(alive.size, size)]: the same draws
+        return rng.choice(n, size=min(n_candidates, n), replace=False)
+
+    # The next step's draw runs on a thread of its own during this step's pass (the
+    # permutation behind it, m random swaps, lets other threads run). It needs only the
+    # number of points it draws from: one fewer than this step's, unless another point was
+    # spanned too, and then it is undone.
+    drawer = ThreadPoolExecutor(1, thread_name_prefix="mpcore-draw") if (
+        state.chunks.n_threads > 1) else None
+    ahead = None  # (n, random state before, future of positions(n))
+
+    def draw(alive, j):
+        nonlocal ahead
+        if ahead is not None and ahead[0] == alive.size:
+            before, pos = ahead[1], ahead[2].result()
+        else:
+            undo_ahead()
+            before = rng.get_state()
+            pos = positions(alive.size)
+        ahead = None
+        if drawer is not None and j + 1 < k and alive.size > 1:
+            ahead = alive.size - 1, rng.get_state(), drawer.submit(positions, alive.size - 1)
+        cand = np.sort(alive[pos])
+        return cand, blocks.prepare(cand), before
+
+    def undo_ahead():
+        nonlocal ahead
+        if ahead is not None:
+            try:
+                ahead[2].result()
+            finally:
+                rng.set_state(ahead[1])
+                ahead = None
+
     try:
         alive = np.flatnonzero(d > threshold)
-        for j in range(k):
-            if alive.size == 0 or threshold <= 0:
-                return
-            cand = np.sort(rng.choice(alive, size=min(n_candidates, alive.size), replace=False))
-            col_sq = deflated_norms(blocks, chunks, Gt, j, blocks.prepare(cand),
-                                    np.ascontiguousarray(Gt[:j, cand].T))
-            quotients = np.full(m, np.nan)
-            quotients[cand] = col_sq / d[cand]
-            q = quotients[cand]
+        pending = None  # the last winner, its deflation not yet done
+        for j in range(k + 1):  # j basis rows written before the pass of step j
+            if pending is None:
+                if alive.size == 0 or j == k:
+                    return
+                cand, prepared, _ = draw(alive, j)
+                col_sq = state.norms(prepared, state.basis_rows(cand, j), j)
+            else:
+                i, q_best, quotients, winner = pending
+                guess = np.delete(alive, np.searchsorted(alive, i))
+                drawn = j < k and guess.size > 0
+                cands = None
+                if drawn:
+                    cand, prepared, before = draw(guess, j)
+                    Gc = np.empty((len(cand), j), dtype=blocks.dtype)
+                    Gc[:, : j - 1] = state.basis_rows(cand, j - 1)
+                    Gc[:, j - 1] = state.winner_at(cand, winner, j - 1)
+                    cands = (prepared, Gc)
+                (high, low, worst), col_sq = state.run(j - 1, winner, cands)
+                err += err / winner[2] * high
+                if low < min(negative, -err):
+                    raise_not_psd(low, worst, j - 1)
+                alive = np.flatnonzero(d > threshold)
+                if drawn and alive.size != guess.size:  # another point is spanned now
+                    undo_ahead()
+                    rng.set_state(before)
+                    drawn = alive.size > 0
+                    if drawn:
+                        cand, prepared, _ = draw(alive, j)
+                        col_sq = state.norms(prepared, state.basis_rows(cand, j), j)
+                residual = d.copy() if arrays else None
+                yield SKPCAStep(step=j, index=i, quotients=quotients, residual_diag=residual,
+                                trace_residual=float(d.sum()), quotient=q_best)
+                if not drawn:
+                    return
+            q = col_sq / d[cand]
             # quotients equal in exact arithmetic (a rank-one residual makes every quotient
             # its trace) differ here in the last bits, and those bits depend on how the
             # kernel block was formed (from X or from a precomputed K): a tie within
             # TIE_RTOL goes to the lowest index, as an exact tie does under argmax
-            i = int(cand[int(np.flatnonzero(q >= q.max() * (1.0 - TIE_RTOL))[0])])
-            tau = deflated_column(blocks, chunks, Gt, j, blocks.prepare([i]),
-                                  np.ascontiguousarray(Gt[:j, i]))
-            pivot = d[i]
-            g = tau / np.sqrt(pivot)
-            g[i] = np.sqrt(pivot)  # exact pivot entry: the chosen point is spanned
-            Gt[j] = g
-            g = Gt[j].astype(float, copy=False)  # deflate by the basis as stored
-            err += err / pivot * float(np.max(d))
-            d -= g * g
-            d[i] = 0.0
-            if d.min() < min(negative, -err):
-                raise_not_psd(d.min(), int(np.argmin(d)), j)
-            np.maximum(d, 0.0, out=d)
-            alive = np.flatnonzero(d > threshold)
-            yield SKPCAStep(step=j + 1, index=i, quotients=quotients,
-                            residual_diag=d.copy(), trace_residual=float(d.sum()))
+            best = int(np.flatnonzero(q >= q.max() * (1.0 - TIE_RTOL))[0])
+            i = int(cand[best])
+            quotients = None
+            if arrays:
+                quotients = np.full(m, np.nan)
+                quotients[cand] = q
+            winner = (blocks.prepare([i]), state.basis_rows([i], j)[0], float(d[i]), i)
+            pending = i, float(q[best]), quotients, winner
     finally:
-        chunks.close()
+        undo_ahead()  # a draw made ahead for a step that never came is undone
+        if drawer is not None:
+            drawer.shutdown(wait=True)
+        state.close()

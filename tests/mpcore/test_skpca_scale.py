@@ -16,7 +16,7 @@ from mpcore.skpca_large import DataBlocks, MatrixBlocks, candidate_steps, check_
 def reference_59_trick(K, n_steps, n_candidates, seed, tol=1e-10):
     """The column-at-a-time loop: each step slices the candidates' columns of K and
     deflates them by the whole factor at once (the implementation before the blocks)."""
-    rng = np.random.RandomState(seed)
+    rng = seed if isinstance(seed, np.random.RandomState) else np.random.RandomState(seed)
     m = K.shape[0]
     diag = np.diag(K).copy()
     threshold = max(tol, m * np.finfo(float).eps) * max(float(diag.max()), 0.0)
@@ -132,6 +132,32 @@ def test_threads_change_nothing_and_chunks_only_rounding(monkeypatch):
     assert two == one
     assert one[0] == whole[0]
     assert_allclose(one[1:], whole[1:], rtol=RTOL_EXACT)
+
+
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_points_spanned_with_the_winner_redraw_the_next_candidates(monkeypatch, n_threads):
+    """Duplicated points: choosing one spans its twin too, so the next step draws from
+    two fewer points than before, not one. The draw made for one fewer (before the
+    deflation, or ahead on a thread of its own) is undone and made again: the picks and
+    the random state are the column loop's."""
+    import mpcore.skpca_large as large
+
+    monkeypatch.setattr(large, "PARALLEL_MIN_ENTRIES", 1)
+    X = np.repeat(np.random.default_rng(8).normal(size=(150, 3)), 2, axis=0)
+    K = kernel_matrix(X, gamma=0.5)
+    ref_idx, ref_q, ref_tr, _ = reference_59_trick(K, 30, 20, 4)
+    for blocks in (MatrixBlocks(K), DataBlocks(X, dict(kernel="rbf", gamma=0.5))):
+        rng = np.random.RandomState(4)
+        steps = list(candidate_steps(blocks, np.ones(300), 30, n_candidates=20,
+                                     random_state=rng, tol=1e-10, n_threads=n_threads))
+        assert [s.index for s in steps] == ref_idx
+        assert_allclose([s.trace_residual for s in steps], ref_tr, rtol=1e-9, atol=1e-12)
+        spanned = [int(np.sum(s.residual_diag <= 1e-10 * 300)) for s in steps]
+        assert spanned[:3] == [2, 4, 6]  # the twins leave with the winners
+        # the random state is where 30 draws of the column loop leave it
+        ref = np.random.RandomState(4)
+        reference_59_trick(K, 30, 20, ref)
+        assert rng.randint(2**31) == ref.randint(2**31)
 
 
 def test_residual_diag_is_the_nystroem_residual():
