@@ -5,6 +5,7 @@ import pandas as pd
 import streamlit as st
 
 import pages.common  # noqa: F401  (first, for its legacy-mode guard)
+from pages.common.hall_follow import hall_follow
 from pages.common.cached import bounds as cached
 from pages.common.charts import plotly_chart
 from pages.common.explain import explain_box
@@ -55,6 +56,7 @@ PUBLISHED = {
                     "'Toy, linear kernel' preset shows the bound finding the 50 large directions.",
 }
 state = sync(BOUNDS)
+hall_follow("bounds")
 with st.sidebar:
     preset_links(state, PRESETS, "Paper settings")
     draw(state)

@@ -5,6 +5,7 @@ import streamlit as st
 
 from mpcore.kernels import sigma_to_gamma
 import pages.common  # noqa: F401  (first, for its legacy-mode guard)
+from pages.common.hall_follow import hall_follow
 from pages.common.cached import kcca as cached
 from pages.common.charts import plotly_chart
 from pages.common.explain import explain_box
@@ -40,6 +41,7 @@ EQUATIONS = (
 )
 
 state = sync(KCCA)
+hall_follow("kcca")
 present = presentation_toggle(KCCA)
 if not present:
     st.title("Sparse kernel CCA: greedy choice of paired basis points")

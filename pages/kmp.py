@@ -21,6 +21,7 @@ from mpcore.plots import (
     step_time_figure,
 )
 import pages.common  # noqa: F401  (first, for its legacy-mode guard)
+from pages.common.hall_follow import hall_follow
 from pages.common.cached import kmp as cached
 from pages.common.charts import plotly_chart
 from pages.common.explain import explain_box
@@ -115,6 +116,7 @@ def whole_matrix_fits(labels: list[str], confusion) -> bool:
     return len(labels) <= MATRIX_CLASSES and chars <= MATRIX_CHARS
 
 state = sync(KMP)
+hall_follow("kmp")
 present = presentation_toggle(KMP)
 if not present:
     st.title("Kernel matching pursuit")

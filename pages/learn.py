@@ -6,14 +6,19 @@ projector), so a reload resumes and a lecturer can share a beat.
 
 import streamlit as st
 
+import pages.common  # noqa: F401  (first, for its legacy-mode guard)
+from pages.common.hall_follow import hall_follow
+from pages.common.hall_replay import replay_box
 from pages.common.learn_beat import show_beat
 from pages.common.learn_ui import all_lessons, lesson_list
 from pages.common.text import literal
 
+hall_follow("learn")
 lesson_id = st.query_params.get("lesson")
 beat_raw = st.query_params.get("beat", "1")
 if lesson_id is None:
     lesson_list()
+    replay_box()
     st.stop()
 lessons = all_lessons()
 lesson = lessons.get(lesson_id)

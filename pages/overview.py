@@ -2,6 +2,11 @@
 
 import streamlit as st
 
+import pages.common  # noqa: F401  (first, for its legacy-mode guard)
+from pages.common.hall_follow import hall_follow
+
+hall_follow("home")
+
 st.title("Matching pursuit in kernel methods")
 st.markdown("#### An interactive companion to sparse kernel PCA, kernel matching pursuit and their bounds")
 

@@ -8,6 +8,7 @@ import streamlit as st
 
 from experiments import EXPERIMENTS, VERDICT_RULES, VERDICTS, summary_frame
 import pages.common  # noqa: F401  (first, for its legacy-mode guard)
+from pages.common.hall_follow import hall_follow
 from pages.common.cached import reproduce as cached
 from pages.common.charts import plotly_chart
 from pages.common.explain import explain_box
@@ -48,6 +49,7 @@ def _label(verdict):
 
 
 state = sync(SCHEMA)
+hall_follow("reproduce")
 with st.sidebar:
     draw(state)
 show_notes(SCHEMA)

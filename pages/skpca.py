@@ -4,6 +4,7 @@ import pandas as pd
 import streamlit as st
 
 import pages.common  # noqa: F401  (first, for its legacy-mode guard)
+from pages.common.hall_follow import hall_follow
 from pages.common.cached import skpca as cached
 from pages.common.charts import plotly_chart
 from pages.common.clicker import click_to_add
@@ -71,6 +72,7 @@ EQUATIONS = (
 PANELS = {"": "Data", "2": "Quotients ρ", "3": "Deflated kernel", "4": "Trace"}
 
 state = sync(SKPCA)
+hall_follow("skpca")
 present = presentation_toggle(SKPCA)
 if not present:
     st.title("Sparse kernel PCA: greedy selection and deflation")

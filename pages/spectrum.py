@@ -7,6 +7,7 @@ import streamlit as st
 
 from mpcore.plots import EKM_SERIES, NYSTROM_SERIES, plotted_rows
 import pages.common  # noqa: F401  (first, for its legacy-mode guard)
+from pages.common.hall_follow import hall_follow
 from pages.common.cached import spectrum as cached
 from pages.common.charts import plotly_chart
 from pages.common.explain import explain_box, verdict_box
@@ -26,6 +27,7 @@ st.caption("Hussain & Shawe-Taylor (2008), Eq. 5 (Nyström on chosen columns); M
            "comes from one run on the same kernel matrix K.")
 
 state = sync(SPECTRUM)
+hall_follow("spectrum")
 with st.sidebar:
     draw(state)
 show_notes(SPECTRUM)

@@ -23,6 +23,7 @@ from .learn_ui import (
     presentation,
     scene_of,
 )
+from .hall_poll import hall_poll_prepare, hall_task
 from .lesson_file import DRAWN, Beat, Lesson
 from .share import query_string
 from .text import literal
@@ -173,6 +174,8 @@ def _question(lesson, beat, name, prompt, *, clicked, number=None):
 
 
 def show_task(lesson: Lesson, beat: Beat, clicked):
+    if hall_task(lesson, beat, clicked):  # the hall's poll of this task replaces it
+        return
     with st.container(border=True, key="learn-task"):
         if beat.task is not None:
             kind = {"predict": "Predict", "observe": "Observe", "explain": "Explain"}[beat.task.kind]
@@ -221,6 +224,7 @@ def show_beat(lesson: Lesson, n: int):
         st.markdown(beat.prose)  # the lesson's Markdown; the loader refused HTML and images
     point_task = any(lesson_questions.get(q).answer == "point" for q in
                      ([beat.task.question] if beat.task else list(beat.check)))
+    hall_poll_prepare(lesson, beat, answer_key)
     clicked = show_figure(lesson, beat, present=present, select=point_task)
     if beat.task is not None or beat.check:
         show_task(lesson, beat, clicked)

@@ -18,9 +18,11 @@ from views.lesson_scene_kmp import KMP_PANELS
 
 from .assets import asset
 from .cached import learn as cached
+from .hall_join import join_box
 from .lesson_file import SCHEMAS, Beat, Lesson, LessonError, load_lessons, parse_lesson
 from .state import State
 from .text import literal
+from .widgets import hall_part
 
 _KEYS = st.components.v2.component("mp_learn_keys", html="<span></span>",
                                    js=asset("learn_keys.js"))
@@ -69,7 +71,7 @@ def go(lesson: str | None, beat: int | None = None):
     query = {} if lesson is None else {"lesson": lesson, "beat": str(beat or 1)}
     if present:
         query["present"] = "1"
-    st.query_params.from_dict(query)
+    st.query_params.from_dict({**query, **hall_part()})
 
 
 def presentation() -> bool:
@@ -101,6 +103,7 @@ def lesson_list():
                 "before it shows, and the app checks your answer with the algorithm's own "
                 "numbers. A lecturer can teach from a lesson: turn on *Presentation mode* and "
                 "use the arrow keys; the address of a beat can be shared.")
+    join_box()
     for lesson in all_lessons().values():
         with st.container(border=True, key=f"learn-card-{lesson.id}"):
             st.subheader(literal(lesson.title))

@@ -33,6 +33,10 @@ LEGACY = frozenset({"skpca.preset", "kmp.preset"})
 #: Query keys a classroom link of an upload view adds (the file's name and target column):
 #: the page reads them once into the session, and they are not fields of the view.
 UPLOAD_KEYS = ("file", "target")
+#: A hall session's address fields (room code, device id, lecturer key: pages/common/
+#: hall_follow.py): they sit beside a view's fields, are no part of the view, and no link,
+#: preset or saved run built from a state carries them.
+HALL_FIELDS = ("hall", "me", "hall_key")
 #: Longest raw URL value looked at (longer values are refused before parsing).
 MAX_RAW = 20_000
 #: Most points a link can add by clicking.
@@ -365,7 +369,7 @@ class Schema:
                 notes.append(note)
         unknown = [k for k in (raw.keys() if hasattr(raw, "keys") else ())
                    if k not in self._by_key and k != HIDE and k not in LEGACY
-                   and k not in UPLOAD_KEYS
+                   and k not in UPLOAD_KEYS and k not in HALL_FIELDS
                    and not (prev is not None)]
         if unknown:
             notes.append("Ignored unknown link field(s): "

@@ -37,7 +37,7 @@ from .fields import (  # noqa: F401  (re-exported for the pages and tests)
     SIGMAS,
     clickable,
 )
-from .state import UPLOAD_KEYS, Schema, State
+from .state import HALL_FIELDS, UPLOAD_KEYS, Schema, State
 from .text import literal
 
 # ---------------------------------------------------------------- the choices
@@ -79,7 +79,14 @@ def _key(schema: Schema) -> str:
 
 
 def _url() -> dict:
-    return {k: st.query_params.get_all(k)[-1] for k in st.query_params.keys()}
+    """The view's part of the address (a hall's own fields are no part of it)."""
+    return {k: st.query_params.get_all(k)[-1] for k in st.query_params.keys()
+            if k not in HALL_FIELDS}
+
+
+def hall_part() -> dict:
+    """The hall's fields of the address, kept when a page writes its view's address."""
+    return {k: st.query_params[k] for k in HALL_FIELDS if k in st.query_params}
 
 
 def _facts() -> dict:
@@ -194,7 +201,7 @@ def _written(key: str, query: dict):
     """Make ``query`` the page's address, and remember it among the last :data:`WRITTEN`."""
     ss = st.session_state
     if _url() != query:
-        st.query_params.from_dict(query)
+        st.query_params.from_dict({**query, **hall_part()})
     ss[key + ".url"] = query
     seen = [q for q in ss.get(key + ".written", ()) if q != _frozen(query)]
     ss[key + ".written"] = tuple(seen[-(WRITTEN - 1):]) + (_frozen(query),)

@@ -1,0 +1,263 @@
+"""The hall on every page: who this browser is in it, the status line, and the follow timer.
+
+Every page calls :func:`hall_follow` with its name (after ``sync`` on a data page, so the
+address it reads is the complete view). When the address or the session names a hall:
+
+- the lecturer's browser (its address holds ``hall_key``, checked by the store) publishes
+  its page and address with ``Hall.move`` whenever they change;
+- a student's browser gets an anonymous device id (``me`` in the address, kept across
+  reloads and processes) and, while following, is sent to the lecturer's page and address;
+- a fragment that reruns every :data:`TICK` seconds reads ``Hall.version`` (one cheap store
+  read) and reads the rest (``Hall.view``) only when it changed.
+
+Without a hall, the sidebar offers "Start a hall session". The hall unavailable (its store
+down) is a warning; the page works as without a hall. The texts a load test reads are in
+the notes' HALL_UI_CONTRACT.md and tests/pages/test_hall_*.py.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from hall.session import Forbidden, new_device, valid_device, valid_room
+from hall.store import HallUnavailable
+
+from .assets import asset
+from .hall_join import lecturer_box, lecturer_join_panel
+from .hall_state import (
+    leave_hall,
+    CTX,
+    ERROR,
+    FOLLOWING,
+    POLL_STATE,
+    PUBLISHED,
+    SHOW_JOIN,
+    VERSION,
+    VIEW,
+    reset_hall,
+    hall,
+    hall_context,
+    start_hall,
+    unavailable,
+)
+from .state import HALL_FIELDS
+from .text import literal
+
+__all__ = ["PAGES", "TICK", "hall_follow"]
+
+#: Seconds between two reads of the hall's version (a follower moves within two).
+TICK = 1.0
+#: The hall's page names and the scripts app.py routes them to.
+PAGES = {"learn": "pages/learn.py", "home": "pages/overview.py", "skpca": "pages/skpca.py",
+         "kmp": "pages/kmp.py", "spectrum": "pages/spectrum.py", "kcca": "pages/kcca.py",
+         "bounds": "pages/bounds.py", "reproduce": "pages/reproduce.py"}
+#: Address fields of a lecturer's page that followers do not take (the projector's style).
+PRIVATE = frozenset(HALL_FIELDS) | {"present"}
+HALL_STYLE = f"<style>\n{asset('hall.css')}</style>"
+
+def _position(page: str) -> tuple[str, dict]:
+    """This page and its address, without the hall's and the projector's own fields."""
+    q = {k: st.query_params.get_all(k)[-1] for k in st.query_params.keys()
+         if k not in PRIVATE}
+    return page, q
+
+
+def _identify() -> dict | None:
+    """Who this browser is in the hall its address (or session) names; the address is
+    completed (room, and the device id or the lecturer's key)."""
+    ss = st.session_state
+    qp = st.query_params
+    ctx = ss.get(CTX)
+    room = qp.get("hall")
+    if room is None:
+        if not ctx:
+            return None
+        room = ctx["room"]  # a sidebar link drops the address's query: the session keeps it
+    elif not valid_room(room):
+        st.error(literal(f"{room[:20]!r} is not a room code (six letters and digits, as the "
+                         "lecturer shows them). Type it again on the Learn page."))
+        return None
+    if ctx is None or ctx["room"] != room:
+        reset_hall()
+        ctx = dict(room=room, key=None, me=None)
+    key = qp.get("hall_key") or ctx.get("key")
+    if key and key != ctx.get("key"):
+        try:
+            ok = hall().is_lecturer(room, key)
+        except HallUnavailable:
+            unavailable()
+            return None
+        if ok:
+            ctx["key"] = key
+        else:
+            st.error(literal(f"This lecturer key is not valid for hall {room}: this page "
+                             "follows the hall as a student's."), icon=":material/key_off:")
+            qp.pop("hall_key", None)
+            key = None
+    if ctx.get("key"):
+        ctx["me"] = None
+        qp.pop("me", None)
+        if qp.get("hall_key") != ctx["key"]:
+            qp["hall_key"] = ctx["key"]
+    else:
+        me = qp.get("me")
+        if not valid_device(me):
+            me = ctx.get("me") if valid_device(ctx.get("me")) else new_device()
+        ctx["me"] = me
+        if qp.get("me") != me:
+            qp["me"] = me
+    if qp.get("hall") != room:
+        qp["hall"] = room
+    ss[CTX] = ctx
+    ss.setdefault(FOLLOWING, True)
+    return ctx
+
+
+# ---------------------------------------------------------------- the page's part
+
+
+def hall_follow(page: str) -> dict | None:
+    """The hall on this page (see the module's docstring); returns :func:`hall_context`."""
+    if page not in PAGES:
+        raise ValueError(f"unknown page {page!r} (pages/common/hall_follow.py: PAGES)")
+    ss = st.session_state
+    st.markdown(HALL_STYLE, unsafe_allow_html=True)
+    if ss.pop(ERROR, None) == "unavailable":
+        unavailable()
+    ctx = _identify()
+    if ctx is None:
+        with st.sidebar:
+            st.button("Start a hall session", key="hall.start", on_click=start_hall,
+                      args=(page,), icon=":material/groups:",
+                      help="Teach the whole hall at once: students join with a room code or "
+                           "a QR code, follow your page and answer the lesson's tasks on "
+                           "their phones.")
+        return None
+    _tick(page)
+    ctx = hall_context()
+    if ctx["lecturer"]:
+        lecturer_box(page)
+        if ss.get(SHOW_JOIN):
+            lecturer_join_panel(page)
+    return ctx
+
+
+@st.fragment(run_every=TICK)
+def _tick(page: str):
+    ss = st.session_state
+    ctx = ss.get(CTX)
+    if not ctx:
+        return
+    h, room = hall(), ctx["room"]
+    try:
+        version = h.version(room)
+        if version is None:
+            ss[VIEW] = None
+            _gone(room)
+            return
+        fresh = version != ss.get(VERSION) or ss.get(VIEW) is None
+        if fresh:
+            ss[VIEW] = h.view(room)
+            ss[VERSION] = version
+        view = ss[VIEW]
+        if ctx.get("key"):
+            _lecturer_tick(h, ctx, page, view)
+        else:
+            _student_tick(h, ctx, page, view, fresh)
+    except HallUnavailable:
+        unavailable()
+
+
+def _poll_state(view) -> tuple:
+    return (view.poll_id, view.open, view.reveal is not None, view.ended)
+
+
+def _lecturer_tick(h, ctx, page, view):
+    ss = st.session_state
+    room, key = ctx["room"], ctx["key"]
+    if view.ended:
+        _ended(room)
+        return
+    pos = _position(page)
+    if ss.get(PUBLISHED) != pos and (view.page, view.query) != pos:
+        try:
+            h.move(room, key, *pos)
+        except ValueError:
+            pass  # an address the hall cannot carry (too long): followers stay where they are
+        except Forbidden:
+            ss[CTX] = {**ctx, "key": None}
+            st.rerun(scope="app")
+    ss[PUBLISHED] = pos
+    present, following = h.presence(room)
+    with st.container(key="hall-status", horizontal=True, vertical_alignment="center"):
+        st.markdown(f"**Hall {room}: you are the lecturer** · {following} of {present} following")
+        if not ss.get(SHOW_JOIN):
+            st.button("Show the join code", key="hall.show", on_click=_show_join, args=(True,),
+                      icon=":material/qr_code_2:")
+    _track_poll(view)
+
+
+def _track_poll(view):
+    ss = st.session_state
+    state = _poll_state(view)
+    old = ss.get(POLL_STATE)
+    ss[POLL_STATE] = state
+    if old is not None and old != state and _in_fragment_rerun():
+        st.rerun(scope="app")
+
+
+def _in_fragment_rerun() -> bool:
+    """Whether this run is the fragment's own (not the page's full run)."""
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return bool(ctx and getattr(ctx, "fragment_ids_this_run", None))
+
+
+def _show_join(on: bool):
+    st.session_state[SHOW_JOIN] = on
+
+
+def _student_tick(h, ctx, page, view, fresh):
+    ss = st.session_state
+    room, me = ctx["room"], ctx["me"]
+    following = bool(ss.get(FOLLOWING, True))
+    if view.ended:
+        _ended(room)
+        return
+    h.seen(room, me, following)
+    if following and fresh and (view.page, view.query) != _position(page) \
+            and view.page in PAGES:
+        st.switch_page(PAGES[view.page],
+                       query_params={**view.query, "hall": room, "me": me})
+    with st.container(key="hall-status", horizontal=True, vertical_alignment="center"):
+        if following:
+            st.markdown(f"**Hall {room}: following the lecturer**")
+            st.button("Explore on my own", key="hall.explore", on_click=_set_following,
+                      args=(False,), icon=":material/explore:")
+        else:
+            st.markdown(f"**Hall {room}: exploring on your own**")
+            st.button("Follow the lecturer", key="hall.follow", on_click=_set_following,
+                      args=(True,), type="primary", icon=":material/directions_walk:")
+    if not following and view.open:
+        st.caption("A poll is open: follow the lecturer to answer it.")
+    _track_poll(view)
+
+
+def _set_following(on: bool):
+    ss = st.session_state
+    ss[FOLLOWING] = on
+    if on:
+        ss[VERSION] = None  # read the lecturer's position again and go there
+
+
+def _ended(room: str):
+    with st.container(key="hall-status", horizontal=True, vertical_alignment="center"):
+        st.markdown(f"**Hall {room}:** This hall session has ended.")
+        st.button("Leave the hall", key="hall.leave", on_click=leave_hall)
+
+
+def _gone(room: str):
+    with st.container(key="hall-status", horizontal=True, vertical_alignment="center"):
+        st.markdown(f"**No hall with the room code {room}** (it ended or expired).")
+        st.button("Leave the hall", key="hall.leave", on_click=leave_hall)
