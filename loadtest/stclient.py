@@ -71,7 +71,8 @@ class RunResult:
     step_text: str | None = None
     texts: list = field(default_factory=list)  # every markdown / caption / alert text
     keys: set = field(default_factory=set)  # the keyed widgets this run drew
-    fragment: str = ""  # the fragment this run reran ("" for a full run)
+    fragment: str = ""  # the fragment this run was asked to rerun ("" for a full run)
+    full: bool = False  # a full run of the page took place (asked for, or started by the app)
 
 
 class StreamlitClient:
@@ -169,6 +170,8 @@ class StreamlitClient:
                 self.session_id = msg.new_session.initialize.session_id or self.session_id
             if not msg.metadata.run.fragment_ids:
                 self.auto_reruns.clear()  # a full run: the frontend drops every timer
+                if run is not None:
+                    run.full = True
         elif kind == "auto_rerun":
             if msg.auto_rerun.fragment_id:
                 self.auto_reruns[msg.auto_rerun.fragment_id] = msg.auto_rerun.interval
@@ -252,13 +255,16 @@ class StreamlitClient:
         """A request of this client is waiting for its run."""
         return self._busy.locked()
 
-    async def tick(self, timeout: float | None = None) -> RunResult | None:
-        """One run of the page's ``run_every`` fragment, as the browser's timer starts it
-        (None: the page has no timer now)."""
-        if not self.auto_reruns:
-            return None
-        fragment = next(iter(self.auto_reruns))
-        return await self.rerun(fragment=fragment, auto=True, timeout=timeout)
+    async def tick(self, fragment: str | None = None,
+                   timeout: float | None = None) -> RunResult | None:
+        """One run of a ``run_every`` fragment (default: the first the page announced), as
+        the browser's timer starts it (None: the page has no such timer now)."""
+        async with self._busy:  # a full run may have ended the timer meanwhile
+            if fragment is None:
+                fragment = next(iter(self.auto_reruns), None)
+            if fragment is None or fragment not in self.auto_reruns:
+                return None
+            return await self._rerun(None, None, fragment, True, timeout or self.timeout)
 
     def _set_value(self, w, key: str, value) -> None:
         """``value`` in the widget state field of ``key``'s kind of widget."""
