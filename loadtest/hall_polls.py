@@ -52,6 +52,7 @@ for _p in (HERE, ROOT / "deploy", ROOT):
 
 from balancer import Browser, _kb  # noqa: E402
 from checks import pct  # noqa: E402
+from run import _tree_files, machine_busy_seconds  # noqa: E402
 from stclient import ProtocolError, StreamlitClient  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 from warmup import PHONE_AGENT  # noqa: E402
@@ -123,12 +124,13 @@ class Student:
     device: str = ""
     devices: set = field(default_factory=set)
     server: str = ""
+    joined_on: str = ""
     sends: list = field(default_factory=list)
     positions: list = field(default_factory=list)  # (t, query string)
     errors: list = field(default_factory=list)
     reconnects: int = 0
     unavailable: int = 0
-    ready_poll: int | None = None  # the poll whose answer box the page showed
+    box: bool = False  # the page shows an answer box (its Send button)
     plan: dict = field(default_factory=dict)  # poll -> (time to send, change later?)
     last_texts: list = field(default_factory=list)  # what the last full run showed
     unavailable_since: float = 0.0  # a full run showed "The hall is unavailable"
@@ -152,6 +154,8 @@ class HallRun:
         self.rng = random.Random(args.seed)
         self.students: list[Student] = []
         self.errors: list[str] = []
+        self.tick_s: list[float] = []  # a student's timer run (the fragment alone)
+        self.full_s: list[float] = []  # a student's full run of the page
 
     # ------------------------------------------------------------ connections
 
@@ -178,7 +182,7 @@ class HallRun:
         lec = self.lecture
         try:
             _, s.client = await self._client(s, f"hall={lec.room}", PHONE_AGENT)
-            s.server = s.browser.cookie("mp_server") or "?"
+            s.server = s.joined_on = s.browser.cookie("mp_server") or "?"
             self._check(s, await s.client.rerun(), "join")
             s.device = s.client.query.get("me", "")
             s.devices.add(s.device)
@@ -240,6 +244,7 @@ class HallRun:
 
     def _check(self, s: Student, run, what: str):
         expected = time.perf_counter() < self.lecture.fault_until
+        (self.full_s if run.full else self.tick_s).append(run.seconds)
         for e in run.exceptions:
             s.errors.append(f"{what}: exception {e[:200]}")
         for e in run.errors:
@@ -257,10 +262,10 @@ class HallRun:
             s.last_texts = _texts(run)[-8:]
             shown = any(UNAVAILABLE in w for w in run.warnings)
             s.unavailable_since = (s.unavailable_since or time.perf_counter()) if shown else 0.0
-        if SEND in run.keys and self.lecture.open_poll is not None:
-            s.ready_poll = self.lecture.open_poll
-        elif run.full and SEND not in run.keys:
-            s.ready_poll = None
+        if SEND in run.keys:
+            s.box = True
+        elif run.full:
+            s.box = False
 
     async def _student_step(self, s: Student):
         c, lec = s.client, self.lecture
@@ -268,7 +273,7 @@ class HallRun:
         if run is not None:
             self._check(s, run, "tick")
         poll = lec.open_poll
-        if poll is not None and s.ready_poll != poll and s.unavailable_since and \
+        if poll is not None and not s.box and s.unavailable_since and \
                 run is not None and not run.warnings and \
                 time.perf_counter() - s.unavailable_since > 3.0:
             # the hall answers again but the page still says it is unavailable and shows no
@@ -276,7 +281,7 @@ class HallRun:
             s.reloads += 1
             s.unavailable_since = 0.0
             self._check(s, await c.rerun(), "reload")
-        if poll is None or s.ready_poll != poll:
+        if poll is None or not s.box:
             return
         now = time.perf_counter()
         if poll not in s.plan:
@@ -396,18 +401,18 @@ class HallRun:
         no = len(lec.polls) + 1
         kind = {2: "point", 7: "k"}.get(beat, "option")
         lec.polls.append(dict(no=no, beat=beat, kind=kind, t_open=time.perf_counter()))
+        lec.open_poll = no  # before the click: a student may see the poll before it returns
         run = await c.rerun(trigger=OPEN)
         self._lecturer_run(run, f"open poll {no}")
         if CLOSE not in run.keys:
             self.errors.append(f"poll {no}: no Close button after opening it")
-        lec.open_poll = no
         lec.note(f"poll {no} open")
         def answered(share=1.0):
             done = sum(any(x.poll == no and x.acked for x in s.sends) and
                        not s.plan.get(no, [0, False])[1] for s in self.students)
             return done >= share * sum(not s.errors for s in self.students)
 
-        limit = args.answer_within + 20
+        limit = args.answer_within + 60
         if fault:
             await self._wait(lambda: answered(0.4), limit)
             lec.fault_until = time.perf_counter() + 30.0
@@ -427,10 +432,10 @@ class HallRun:
         if stuck:
             self.errors.append(
                 f"poll {no}: {len(stuck)} students could not answer (no answer box on their "
-                f"page: {sum(s.ready_poll != no for s in stuck)})")
+                f"page: {sum(not s.box for s in stuck)})")
             if os.environ.get("HALL_LOAD_DEBUG"):
                 s = stuck[0]
-                print(f"\nstuck student {s.i}: ready {s.ready_poll}, sends {s.sends}, "
+                print(f"\nstuck student {s.i}: box {s.box}, sends {s.sends}, "
                       f"texts {s.last_texts}", file=sys.stderr)
         await asyncio.sleep(2.0)  # the projector's last count
         lec.open_poll = None
@@ -550,7 +555,7 @@ class HallRun:
             errors.append("a server log holds a traceback")
         spread = {}
         for s in self.students:
-            spread[s.server] = spread.get(s.server, 0) + 1
+            spread[s.joined_on] = spread.get(s.joined_on, 0) + 1
         finite = [x for x in count_lat if x != float("inf")]
         return dict(
             students=len(self.students), processes=len(self.hall.ports), moves=len(lec.moves),
@@ -567,7 +572,10 @@ class HallRun:
             reloads=sum(s.reloads for s in self.students),
             redis_restarts=lec.redis_restarts, killed=lec.killed_cookie or None,
             errors=len(errors), error_samples=errors[:12], spread=dict(sorted(spread.items())),
-            peak_mb_per_process=[round(_kb(p, "VmHWM") / 1024) for p in self.hall.pids()])
+            peak_mb_per_process=[round(_kb(p, "VmHWM") / 1024) for p in self.hall.pids()],
+            tick_p50=pct(self.tick_s, 50), tick_p95=pct(self.tick_s, 95), ticks=len(self.tick_s),
+            full_p50=pct(self.full_s, 50), full_p95=pct(self.full_s, 95),
+            full_runs=len(self.full_s))
 
 
 def c_beat(c: StreamlitClient) -> int:
@@ -587,21 +595,44 @@ async def run_lecture(args, progress=None) -> dict:
               bind="127.0.0.1", redis_port=args.redis_port, warm=warm) as hall:
         run = HallRun(args, hall)
         task = asyncio.create_task(run.run())
+        servers = hall.pids() + [hall.balancer.pid, hall.redis.proc.pid]
+        cpu0 = {p: _cpu(p) for p in servers}
+        cpu = dict(cpu0)
+        t0, busy0, own0 = time.perf_counter(), machine_busy_seconds(), time.process_time()
         while not task.done():
             await asyncio.sleep(1.0)
+            for p in set(hall.pids() + [hall.redis.proc.pid]) - set(cpu0):  # restarted
+                cpu0[p] = cpu[p] = 0.0
+            cpu.update({p: _cpu(p) for p in cpu if _cpu(p)})
             if progress and run.students:
                 lec = run.lecture
                 progress(f"{len(lec.moves)}/{args.moves} moves, {len(lec.polls)} polls, "
                          f"{sum(x.acked for s in run.students for x in s.sends)} answers, "
                          f"{sum(len(s.errors) for s in run.students) + len(run.errors)} errors")
-        return task.result()
+        result = task.result()
+        elapsed = time.perf_counter() - t0
+        server = sum(cpu[p] - cpu0[p] for p in cpu)
+        own = time.process_time() - own0
+        result.update(server_cpu=server / elapsed, generator_cpu=own / elapsed,
+                      other_cpu=max(0.0, machine_busy_seconds() - busy0 - server - own) / elapsed)
+        return result
+
+
+def _cpu(pid: int) -> float:
+    """CPU seconds of ``pid`` and the processes it started (0 once it is gone)."""
+    ticks = 0
+    for text in _tree_files(pid, "stat"):
+        fields = text.rsplit(")", 1)[1].split()
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def table(results: list[dict]) -> str:
     rows = ["| run | students | moves | polls | answers acknowledged | in the export | lost | "
             "follow p50 / p95 [s] | projector count p50 / p95 [s] | errors | reconnects | "
-            "'unavailable' shown | reloads after it | peak RSS per process [MB] |",
-            "|---|" + "---:|" * 13]
+            "'unavailable' shown | reloads after it | peak RSS per process [MB] | "
+            "CPU: servers / load generator / other processes |",
+            "|---|" + "---:|" * 14]
     for r in results:
         name = "faults: process killed, Redis restarted" if r["faults"] else "normal"
         rows.append(
@@ -609,7 +640,9 @@ def table(results: list[dict]) -> str:
             f"{r['export_answers']} | {r['lost']} | {r['follow_p50']:.2f} / "
             f"{r['follow_p95']:.2f} | {r['count_p50']:.2f} / {r['count_p95']:.2f} | "
             f"{r['errors']} | {r['reconnects']} | {r['unavailable']} | {r['reloads']} | "
-            f"{' / '.join(str(v) for v in r['peak_mb_per_process'])} |")
+            f"{' / '.join(str(v) for v in r['peak_mb_per_process'])} | "
+            f"{100 * r['server_cpu']:.0f}% / {100 * r['generator_cpu']:.0f}% / "
+            f"{100 * r['other_cpu']:.0f}% |")
     return "\n".join(rows)
 
 
