@@ -23,16 +23,18 @@ CSV_FIELDS = ("poll", "kind", "lesson", "beat", "question", "prompt", "device", 
 
 
 def to_csv(export: dict) -> str:
-    """One row per answer: the poll, what it asked, the device and its answer."""
+    """One row per answer: the poll, what it asked, the device and its answer. A text cell
+    that a spreadsheet would run as a formula starts with ``'`` (a device id may start with
+    "-": a page sends any id of its alphabet)."""
     out = io.StringIO()
     w = csv.DictWriter(out, CSV_FIELDS, lineterminator="\n")
     w.writeheader()
     for poll in export["polls"]:
         spec = poll["spec"]
         for a in poll["answers"]:
-            w.writerow(dict(poll=poll["poll"], kind=spec["kind"], lesson=spec["lesson"],
-                            beat=spec["beat"], question=spec["question"],
-                            prompt=_cell(spec["prompt"]), device=a["device"],
+            w.writerow(dict(poll=poll["poll"], kind=spec["kind"], lesson=_cell(spec["lesson"]),
+                            beat=spec["beat"], question=_cell(spec["question"]),
+                            prompt=_cell(spec["prompt"]), device=_cell(a["device"]),
                             answer=_cell(a["answer"]),
                             right="" if a["right"] is None else str(a["right"]).lower()))
     return out.getvalue()

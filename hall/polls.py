@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
+import re
 from dataclasses import asdict, dataclass
 
 __all__ = ["KINDS", "PollSpec", "canonical"]
@@ -53,12 +55,15 @@ class PollSpec:
         if self.kind == "k" and not 0 <= self.lo <= self.hi <= 10_000:
             raise ValueError(f"a k poll needs 0 <= lo <= hi <= 10000 (lo = {self.lo}, "
                              f"hi = {self.hi})")
-        if self.kind == "option":
-            opts = self.options
-            if (not isinstance(opts, tuple) or not 2 <= len(opts) <= MAX_OPTIONS
-                    or not all(isinstance(o, str) and 0 < len(o) <= MAX_TEXT for o in opts)):
-                raise ValueError(f"an option poll offers 2 to {MAX_OPTIONS} options, each "
-                                 f"text of 1 to {MAX_TEXT} characters")
+        opts = self.options
+        # every kind: a spec is a value (hashable, compared, cached), so its options are text
+        if (not isinstance(opts, tuple) or len(opts) > MAX_OPTIONS
+                or not all(isinstance(o, str) and 0 < len(o) <= MAX_TEXT for o in opts)):
+            raise ValueError(f"a poll's options are at most {MAX_OPTIONS} texts of 1 to "
+                             f"{MAX_TEXT} characters")
+        if self.kind == "option" and (len(opts) < 2 or len(set(opts)) < len(opts)):
+            # each option is one bin of the hall's histogram and one answer a phone sends
+            raise ValueError(f"an option poll offers 2 to {MAX_OPTIONS} different options")
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -71,6 +76,9 @@ class PollSpec:
         known = set(cls.__dataclass_fields__)
         if not set(d) <= known:
             raise ValueError(f"unknown poll field(s): {sorted(set(d) - known)}")
+        missing = [f for f in ("kind", "prompt") if f not in d]
+        if missing:
+            raise ValueError(f"a poll needs its {' and '.join(missing)}")
         if "options" in d:
             if not isinstance(d["options"], list):
                 raise ValueError("a poll's options are a list")
@@ -93,9 +101,13 @@ def canonical(spec: PollSpec, value) -> str:
             raise ValueError("an answer is a whole number, not true or false")
         if isinstance(value, float) and math.isfinite(value) and value == int(value):
             value = int(value)
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit() \
-                and len(value.strip()) <= 6:
+        # a typed number: an optional minus and decimal digits (any script's, as int()
+        # reads them; not "²" or "--5", which isdigit() would let through to int())
+        if (isinstance(value, str) and len(value.strip()) <= 6
+                and re.fullmatch(r"-?\d+", value.strip())):
             value = int(value.strip())
+        if isinstance(value, numbers.Integral):  # numpy's integers too (a chart's click)
+            value = int(value)
         if not isinstance(value, int):
             raise ValueError(f"this poll takes a whole number, not {str(value)[:40]!r}")
         lo, hi = (0, spec.n - 1) if spec.kind == "point" else (spec.lo, spec.hi)

@@ -4,7 +4,10 @@
 on and ``appendfsync always``: a write is acknowledged only after it is on disk, so a
 restarted server (same folder) resumes every session with no acknowledged answer lost.
 The child gets SIGTERM when the process that started it dies (Linux's parent-death
-signal), so no server outlives a test, a page or ``deploy/serve.py``.
+signal), so no server outlives a test, a page or ``deploy/serve.py``. Linux sends that
+signal when the *thread* that forked the child ends, so :func:`popen_with_parent` forks from
+the main thread or from one thread that lasts as long as the process: a server started or
+restarted from a short-lived thread (a fault injector, a test's helper) keeps running.
 """
 
 from __future__ import annotations
@@ -14,10 +17,12 @@ import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-__all__ = ["RedisServer", "redis_binary"]
+__all__ = ["RedisServer", "popen_with_parent", "redis_binary"]
 
 START_TIMEOUT = 20.0
 _PR_SET_PDEATHSIG = 1
@@ -32,6 +37,23 @@ def _die_with_parent():
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
     except OSError:
         pass
+
+
+_spawner: ThreadPoolExecutor | None = None
+_spawner_lock = threading.Lock()
+
+
+def popen_with_parent(cmd, **kwargs) -> subprocess.Popen:
+    """``subprocess.Popen(cmd, **kwargs)`` for a child that ends when this process ends,
+    whichever thread asks."""
+    global _spawner
+    if threading.current_thread() is threading.main_thread():
+        return subprocess.Popen(cmd, preexec_fn=_die_with_parent, **kwargs)
+    with _spawner_lock:
+        if _spawner is None:
+            _spawner = ThreadPoolExecutor(1, thread_name_prefix="hall-spawner")
+    return _spawner.submit(subprocess.Popen, cmd, preexec_fn=_die_with_parent,
+                           **kwargs).result()
 
 
 class RedisServer:
@@ -55,8 +77,8 @@ class RedisServer:
                "--dir", str(self.folder), "--appendonly", "yes", "--appendfsync", "always",
                "--save", "", "--protected-mode", "yes", "--daemonize", "no",
                "--logfile", str(self.folder / "redis.log")]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
-                                     preexec_fn=_die_with_parent)
+        self.proc = popen_with_parent(cmd, stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.STDOUT)
         deadline = time.monotonic() + START_TIMEOUT
         while not self._answers():
             if self.proc.poll() is not None:

@@ -5,8 +5,9 @@ deploy/serve.py starts Debian's redis-server beside HAProxy with the append-only
 server resumes the session with every acknowledged answer) and hands its address to each
 process as ``MP_HALL_REDIS``. Keys of room R: ``hall:R:meta``, ``:state`` (a hash whose
 ``_v`` field is the version), ``:ans:<poll>``, ``:score``, ``:events``, ``:seen``,
-``:follow`` (sorted sets scored by time) and ``:hit:<device>:<window>``. Every write renews
-the session's time to live.
+``:follow`` (sorted sets scored by time), ``:polls`` (the polls that have answers) and
+``:hit:<device>:<window>``. Every write renews the session's time to live, on every key of
+the session (the answers to every poll too, not only the open one's).
 """
 
 from __future__ import annotations
@@ -21,17 +22,52 @@ __all__ = ["RedisStore"]
 #: page's timer must not hang on a stopped server.
 TIMEOUT = 1.0
 
-_FIXED = ("meta", "state", "score", "events", "seen", "follow")
+#: The session's keys whose names do not depend on a poll; ``polls`` (last) names the
+#: answer keys (``ans:<poll>``) that are renewed with them.
+_FIXED = ("meta", "state", "score", "events", "seen", "follow", "polls")
+
+# Renew the session: KEYS are the fixed keys (``polls`` last), ARGV the time to live and the
+# prefix of the answer keys.
+_RENEW = """
+local ttl = tonumber(ARGV[1])
+for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], ttl) end
+for _, p in ipairs(redis.call('SMEMBERS', KEYS[#KEYS])) do
+    redis.call('EXPIRE', ARGV[2] .. p, ttl)
+end
+return 1
+"""
 
 # Record an answer only while its poll is the open one, in one step on the server, so an
-# answer acknowledged to a student can never land after the poll closed.
+# answer acknowledged to a student can never land after the poll closed. KEYS: the state,
+# the poll's answers, then the fixed keys; ARGV: poll, device, value, ttl, answer prefix.
 _PUT_ANSWER = """
 if redis.call('HGET', KEYS[1], 'open') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+redis.call('SADD', KEYS[#KEYS], ARGV[1])
 local ttl = tonumber(ARGV[4])
-redis.call('EXPIRE', KEYS[2], ttl)
-for i = 3, #KEYS do redis.call('EXPIRE', KEYS[i], ttl) end
+for i = 2, #KEYS do redis.call('EXPIRE', KEYS[i], ttl) end
+for _, p in ipairs(redis.call('SMEMBERS', KEYS[#KEYS])) do
+    redis.call('EXPIRE', ARGV[5] .. p, ttl)
+end
 return 1
+"""
+
+# Merge fields into the state unless its field ARGV[3] is set already (one step on the
+# server, so two lecturer pages revealing at once score the poll once). KEYS: the state,
+# then the fixed keys (meta first, polls last); ARGV: ttl, answer prefix, the guard field,
+# then field, value pairs. Returns the new version, -1 if guarded, -2 without a session.
+_UPDATE_UNLESS = """
+if redis.call('EXISTS', KEYS[2]) == 0 then return -2 end
+local g = redis.call('HGET', KEYS[1], ARGV[3])
+if g and g ~= '' then return -1 end
+for i = 4, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+local v = redis.call('HINCRBY', KEYS[1], '_v', 1)
+local ttl = tonumber(ARGV[1])
+for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], ttl) end
+for _, p in ipairs(redis.call('SMEMBERS', KEYS[#KEYS])) do
+    redis.call('EXPIRE', ARGV[2] .. p, ttl)
+end
+return v
 """
 
 
@@ -56,6 +92,8 @@ class RedisStore(Store):
                                        socket_connect_timeout=TIMEOUT,
                                        health_check_interval=10)
         self._put = self._r.register_script(_PUT_ANSWER)
+        self._renew = self._r.register_script(_RENEW)
+        self._update_unless = self._r.register_script(_UPDATE_UNLESS)
 
     def close(self):
         self._r.close()
@@ -65,8 +103,8 @@ class RedisStore(Store):
         return ":".join(("hall", room) + part)
 
     def _expire(self, pipe, room, ttl):
-        for part in _FIXED:
-            pipe.expire(self._k(room, part), int(ttl))
+        self._renew(keys=[self._k(room, part) for part in _FIXED],
+                    args=[int(ttl), self._k(room, "ans", "")], client=pipe)
 
     @_wrap
     def ping(self):
@@ -104,6 +142,18 @@ class RedisStore(Store):
             return int(p.execute()[1 if fields else 0])
 
     @_wrap
+    def update_unless(self, room, fields, ttl, guard):
+        args = [int(ttl), self._k(room, "ans", ""), guard]
+        for k, v in fields.items():
+            args += [k, v]
+        v = int(self._update_unless(
+            keys=[self._k(room, "state")] + [self._k(room, part) for part in _FIXED],
+            args=args))
+        if v == -2:
+            raise KeyError(room)
+        return None if v < 0 else v
+
+    @_wrap
     def version(self, room):
         v = self._r.hget(self._k(room, "state"), "_v")
         return None if v is None else int(v)
@@ -118,9 +168,9 @@ class RedisStore(Store):
     @_wrap
     def put_answer(self, room, poll, device, value, ttl):
         keys = [self._k(room, "state"), self._k(room, "ans", poll)]
-        keys += [self._k(room, part) for part in _FIXED if part != "state"]
-        keys.append(self._k(room, "state"))
-        return bool(self._put(keys=keys, args=[poll, device, value, int(ttl)]))
+        keys += [self._k(room, part) for part in _FIXED]
+        return bool(self._put(keys=keys, args=[poll, device, value, int(ttl),
+                                               self._k(room, "ans", "")]))
 
     @_wrap
     def answers(self, room, poll):
@@ -153,6 +203,10 @@ class RedisStore(Store):
 
     @_wrap
     def seen(self, room, device, following, now, ttl):
+        # as in memory: a page of a room that does not exist (ended, expired, mistyped) is
+        # not counted, and leaves no keys behind
+        if not self._r.exists(self._k(room, "meta")):
+            return
         with self._r.pipeline() as p:
             p.zadd(self._k(room, "seen"), {device: now})
             if following:

@@ -198,11 +198,17 @@ class Hall:
         rev = dict(poll=view.poll_id, answer=str(answer)[:500],
                    right=sorted(v for v, ok in right.items() if ok)[:50], n=n,
                    n_right=len(good), share=(len(good) / n) if n else 0.0)
+        # the reveal is written once (two lecturer pages may reveal at once), and only the
+        # page that wrote it scores the poll
+        done = self.store.update_unless(
+            room, {"reveal": json.dumps(rev), "polls": str(view.polls_done + 1),
+                   "right": str(view.hall_right + len(good)),
+                   "answered": str(view.hall_answers + n),
+                   f"reveal:{view.poll_id}": json.dumps(rev)}, TTL,
+            guard=f"reveal:{view.poll_id}")
+        if done is None:
+            return json.loads(self.store.state(room)[1][f"reveal:{view.poll_id}"])
         self.store.add_score(room, good, TTL)
-        self.store.update(room, {"reveal": json.dumps(rev), "polls": str(view.polls_done + 1),
-                                 "right": str(view.hall_right + len(good)),
-                                 "answered": str(view.hall_answers + n),
-                                 f"reveal:{view.poll_id}": json.dumps(rev)}, TTL)
         self._log(room, "reveal", **rev)
         return rev
 

@@ -43,6 +43,13 @@ class Store:
         """Merge ``fields`` into the session's state and return its new version."""
         raise NotImplementedError
 
+    def update_unless(self, room: str, fields: dict[str, str], ttl: float,
+                      guard: str) -> int | None:
+        """:meth:`update`, unless the state's field ``guard`` is set (not empty) already:
+        then nothing changes and the result is None. One step, so of two writers racing
+        with the same guard exactly one writes."""
+        raise NotImplementedError
+
     def version(self, room: str) -> int | None:
         """The state's version (a cheap read for a page's timer); None without a session."""
         raise NotImplementedError
@@ -129,6 +136,18 @@ class MemoryStore(Store):
             r = self._room(room)
             if r is None:
                 raise KeyError(room)
+            r["state"].update(fields)
+            r["version"] += 1
+            self._touch(r, ttl)
+            return r["version"]
+
+    def update_unless(self, room, fields, ttl, guard):
+        with self._lock:
+            r = self._room(room)
+            if r is None:
+                raise KeyError(room)
+            if r["state"].get(guard):
+                return None
             r["state"].update(fields)
             r["version"] += 1
             self._touch(r, ttl)

@@ -40,6 +40,11 @@ EQUATIONS = (
     ("", r"C_{yx}w_x=\rho\,\big((1-\tau)C_{yy}+\tau I\big)w_y"),
 )
 
+#: The equations in three groups (greedy choice, deflation, CCA), side by side under the
+#: figure, in presentation mode too: the narrow column beside the figure held them only at a
+#: size nobody could read, and the CCA pair fell below the fold of a 1280x720 screen.
+GROUPS = (EQUATIONS[:1], EQUATIONS[1:3], EQUATIONS[3:])
+
 state = sync(KCCA)
 hall_follow("kcca")
 present = presentation_toggle(KCCA)
@@ -82,14 +87,18 @@ def _numbers(j):
 
 j = min(max(state["j"], 1), n_steps)
 lines = [_numbers(t) for t in range(1, n_steps + 1)]
-if present:  # a 16:9 screen: the controls beside the figure, which gets the whole height
+if present:  # a 16:9 screen: the controls and numbers beside the figure, the equations under it
     fig_col, controls = st.columns([4, 1])
     with controls:
         step_buttons(KCCA, n_steps, wrap=True)
         timeline(KCCA, n_steps=n_steps, lines=lines)
         speed_control(KCCA, present)
-        equations(EQUATIONS, present)
-    figure_box, reserve = fig_col, 90
+    with fig_col:
+        figure_box = st.container()
+        for i, (col, group) in enumerate(zip(st.columns(3), GROUPS)):
+            with col:
+                equations(group, present, key=f"mp-equations-{i}")
+    reserve = 210
 else:
     # halves: at 1280x720 with the sidebar open, Play and Pause stay on one line and the
     # figure starts on the first screen (tests/browser/test_browser_layout.py)
@@ -115,8 +124,8 @@ if not present:
 offline_download(KCCA, open_at(fig, j - 1), lines,
                  title="Sparse kernel CCA: greedy choice of paired basis points",
                  caption=f"{n} pairs, noise {noise:g}, σx = {sx:g}, σy = {sy:g}, τ = {reg:g}")
-if not present:  # in presentation mode they sit beside the figure, under the numbers
-    for col, group in zip(st.columns(3), (EQUATIONS[:1], EQUATIONS[1:3], EQUATIONS[3:])):
+if not present:  # in presentation mode they sit under the figure, beside the controls
+    for col, group in zip(st.columns(3), GROUPS):
         with col:
             equations(group, present)
     st.caption("Greedy choice: the cosine between column i of the deflated K_x and of K_y, "

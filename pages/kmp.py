@@ -41,6 +41,7 @@ from pages.common.figure_frames import open_at
 from pages.common.offline import offline_download
 from pages.common.phone import is_narrow, phone_grid, phone_panel
 from pages.common.presentation import (
+    equations,
     fit_to_window,
     presentation_toggle,
     sidebar_keys,
@@ -75,6 +76,25 @@ EQUATIONS = {
                "Pre-fitting (Fig. 3, Eq. 7): choose the column whose part orthogonal to the "
                "chosen ones best explains the residue: the best choice given back-fitting."),
 }
+#: Non-squared loss (Fig. 4): the residue is the negative gradient (Eq. 8), the weight a line
+#: search (Eq. 10).
+LOSS_EQUATION = (r"R=-\frac{\partial L(y,f)}{\partial f},\quad \alpha_n=\arg\min_\alpha"
+                 r"\sum_i L\big(y_i,f_{n-1}(x_i)+\alpha\,d_{\gamma_n}(x_i)\big)")
+
+
+def present_equations(fitting: str, loss: str) -> list:
+    """The equations beside the figure in presentation mode, ``(heading, LaTeX)`` as
+    :func:`pages.common.presentation.equations` takes them: a pair joined by a
+    ``quad`` space one under the other (the column beside the figure is narrow)."""
+    rows = []
+    for heading, tex in ((FITTING[fitting], EQUATIONS[fitting][0]),
+                         *([("Non-squared loss (Fig. 4, Eqs. 8, 10)", LOSS_EQUATION)]
+                           if loss != "squared" else [])):
+        for i, part in enumerate(tex.split(r",\quad ")):
+            rows.append((heading if i == 0 else "", part))
+    return rows
+
+
 #: Paper settings. Sliders whose range depends on the data are re-applied on the next run.
 PRESETS = {
     "Figure 6: fittings vs SVM": dict(dataset="moons", noise=0.2, kernel="rbf", sigma=0.5,
@@ -150,7 +170,8 @@ if mix == "widths" and not has_width(kern.kernel):
     st.warning(f"The {kern.kernel} kernel has no width: using one kernel.")
     mix = "single"
 # the classes the fitted model knows, one pursuit each: those of the training split (a class
-# whose every point fell in the test split has no pursuit of its own)
+# whose every point fell in the test split has no pursuit of its own, and the class menu,
+# schemas.train_class_labels, offers only these)
 classes = np.unique(d.y) if task == "classification" else np.zeros(0)
 pursued = np.unique(d.y[cached.split(choice, test)[0]]) if classes.size else classes
 cls = None
@@ -158,12 +179,6 @@ if pursued.size > 2:
     names = [str(c) for c in pursued]
     picked_class = state.get("kmp.class", names[0])
     cls = names.index(picked_class) if picked_class in names else 0
-    if picked_class not in names:
-        st.warning(literal(
-            f"Class {picked_class} has no point in the training split (all its points fell "
-            f"in the test split), so one-vs-rest trained no pursuit for it: showing class "
-            f"{names[0]}. A larger data set or a smaller test fraction keeps every class in "
-            "training."))
 scale, C, svm_n = state["kmp.scale"], state["kmp.C"], state["kmp.svm_n"]
 compare = state.get("kmp.compare", "fittings")
 basic_n = min(state["kmp.basic_n"], m_train)
@@ -298,6 +313,8 @@ with tabs[0]:
             live = _live_lines()
             timeline(KMP, n_steps=k_model, lines=live)
             speed_control(KMP, present)
+            if present:  # on the screen with the live numbers (the expander is off it)
+                equations(present_equations(fitting, loss), present)
             if quiz:
                 with place or st.container():
                     quiz_box(KMP, n_steps=k_model, m=len(X_tr), reveal=_reveal)
@@ -370,16 +387,17 @@ with tabs[0]:
             # label from a CSV, twice a row, is wider than a phone
             st.container(key=LABEL_TABLE_KEY).markdown(markdown_table(by_class, left=(instead,)))
         eq, note = EQUATIONS[fitting]
-        with st.expander(f"The equations of {FITTING[fitting]}" + (
-                f" with the {loss} loss" if loss != "squared" else ""), expanded=False):
-            st.latex(eq)
-            st.markdown(note)
-            if loss != "squared":
-                st.markdown("Non-squared loss (Fig. 4): the residue is the negative gradient "
-                            "(Eq. 8), the weight comes from a line search (Eq. 10), and every "
-                            f"{backfit_every} step(s) all weights are re-optimised (Eq. 11).")
-                st.latex(r"R=-\frac{\partial L(y,f)}{\partial f},\quad \alpha_n=\arg\min_\alpha"
-                         r"\sum_i L\big(y_i,f_{n-1}(x_i)+\alpha\,d_{\gamma_n}(x_i)\big)")
+        if not present:  # in presentation mode they sit beside the figure, under the numbers
+            with st.expander(f"The equations of {FITTING[fitting]}" + (
+                    f" with the {loss} loss" if loss != "squared" else ""), expanded=False):
+                st.latex(eq)
+                st.markdown(note)
+                if loss != "squared":
+                    st.markdown("Non-squared loss (Fig. 4): the residue is the negative "
+                                "gradient (Eq. 8), the weight comes from a line search (Eq. "
+                                f"10), and every {backfit_every} step(s) all weights are "
+                                "re-optimised (Eq. 11).")
+                    st.latex(LOSS_EQUATION)
 
 with tabs[1]:
     if tabs[1].open:

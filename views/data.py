@@ -15,7 +15,8 @@ import numpy as np
 
 import datasets
 
-__all__ = ["DataChoice", "KernelChoice", "load", "split", "stratified", "can_stratify",
+__all__ = ["DataChoice", "KernelChoice", "load", "split", "train_classes", "stratified",
+           "can_stratify",
            "upload_facts", "upload_target", "width_note", "default_sigma", "WIDTH_FAR"]
 
 #: A Gaussian width is flagged when it is this many times smaller or larger than the
@@ -124,6 +125,16 @@ def split(d: datasets.Dataset, test_size, seed: int):
                                   stratify=d.task == "classification")
 
 
+def train_classes(y, test_size, seed: int) -> tuple:
+    """The class labels (sorted ints) of the training rows :func:`split` keeps from labels
+    ``y``: what a one-vs-rest classifier fitted there knows (a class whose every point fell
+    in the test split has no pursuit of its own)."""
+    y = np.asarray(y)
+    train, _ = datasets.split_indices(y.size, y, test_size=test_size, random_state=seed,
+                                      stratify=True)
+    return tuple(int(c) for c in np.unique(y[train]))
+
+
 def upload_target(raw: bytes, *, max_rows: int | None = None) -> str | None:
     """The target column an upload opens with on every page (:func:`datasets.detect_target`
     on the table as read), or None (no target; the person may choose one)."""
@@ -160,7 +171,8 @@ def width_note(sigma: float, scale: float | None) -> str | None:
 
 
 def upload_facts(raw: bytes, target: str | None, *, max_rows: int | None = None) -> dict:
-    """``_task``, ``_features``, ``_classes`` and ``_scale`` of an upload's bytes ``raw`` with
+    """``_task``, ``_features``, ``_classes`` (with ``_labels``, the target column, for the
+    classes of the training split) and ``_scale`` of an upload's bytes ``raw`` with
     ``target`` as its target (None: every column a feature), for the view's fields; none when
     the file cannot have that target (the page says why when it loads the data).
     ``_scale``: :func:`datasets.width_scale` of the features, standardised and as read."""
@@ -173,5 +185,6 @@ def upload_facts(raw: bytes, target: str | None, *, max_rows: int | None = None)
     if target is None:
         return {"_scale": scale}
     classes = () if d.task != "classification" else tuple(int(c) for c in sorted(set(d.y.tolist())))
+    labels = () if d.task != "classification" else tuple(int(c) for c in d.y.tolist())
     return {"_task": d.task, "_features": tuple(d.feature_names), "_classes": classes,
-            "_scale": scale}
+            "_labels": labels, "_scale": scale}

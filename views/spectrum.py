@@ -36,7 +36,7 @@ from mpcore import (
 __all__ = ["N_EIG_MAX", "EXACT_VECTORS", "exact_spectrum", "SPECTRUM_GRID",
            "SPECTRUM_Q_GRID_MAX", "SPECTRUM_BOUND_GRID_MAX_M", "SPECTRUM_ZERO_RATIO",
            "scree_length", "log_grid", "n_compared", "compare_methods", "exact_methods",
-           "nystrom_methods", "ekm_methods", "merge_methods", "error_curves",
+           "nystrom_columns", "nystrom_methods", "ekm_methods", "merge_methods", "error_curves",
            "error_curves_by_eigenvalue", "curves_top", "curves_for_n", "errors_at",
            "run_figures", "errors_figure"]
 
@@ -188,26 +188,46 @@ def exact_methods(K, n_eig: int, exact: dict | None = None) -> dict:
     return out
 
 
-def nystrom_methods(K, seed: int, k: int, n_eig: int, exact: dict | None = None) -> dict:
+def nystrom_columns(K, seed: int, k: int) -> dict:
+    """Each Nystroem rule's k columns (Eq. 5 of Hussain & Shawe-Taylor), the time choosing
+    them took (timed once) and every non-zero eigenvalue of its approximation (the scree
+    plot's values): what a rule's row needs that does not depend on n, so the app computes
+    it once per k and a new n times only the top-n eigenproblem (:func:`nystrom_methods`).
+
+    Returns series name -> ``indices``, ``seconds`` and ``scree``."""
+    K = validated_kernel(K)
+    out = {}
+    for rule, name in NYSTROM_SERIES.items():
+        idx, sec = _timed(lambda rule=rule: nystrom_indices(K, k, rule=rule, random_state=seed))
+        # untimed: all of them (n >= k >= rank), as any longer scree would have, then zeros
+        scree = nystrom_eigenvalues(K, idx, min(K.shape[0], len(idx)))
+        out[name] = dict(indices=np.asarray(idx), seconds=sec, scree=np.asarray(scree))
+    return out
+
+
+def nystrom_methods(K, seed: int, k: int, n_eig: int, exact: dict | None = None,
+                    columns: dict | None = None) -> dict:
     """The Nystroem rows at k columns, one per rule (Eq. 5 of Hussain & Shawe-Taylor), each
-    timed once; depends on k, not on q.
+    timed once (choosing the columns, then the top-n eigenproblem on them); depends on k,
+    not on q.
+
+    ``columns``: :func:`nystrom_columns` at this k (computed here when None).
 
     Returns ``rows``, ``top``, ``scree`` (every non-zero eigenvalue of each approximation:
     the scree plot pads them with zeros, which is what the approximation has beyond its rank
     r <= k), ``angles`` (name -> (largest angle in degrees, vectors compared)) and
     ``indices`` (the chosen columns)."""
     K, ref = _reference(K, n_eig, exact)
+    if columns is None:
+        columns = nystrom_columns(K, seed, k)
     n_cmp, U = ref["n_compared"], ref["vectors"]
     out = dict(rows=[], top={}, scree={}, angles={}, indices={})
-    for rule, name in NYSTROM_SERIES.items():
-        def nystrom(rule=rule):
-            idx = nystrom_indices(K, k, rule=rule, random_state=seed)
-            return idx, nystrom_eigenvalues(K, idx, n_eig)
-
-        (idx, vals), sec = _timed(nystrom)
-        out["indices"][name] = np.asarray(idx)
-        # untimed: all of them (n >= k >= rank), as any longer scree would have, then zeros
-        out["scree"][name] = nystrom_eigenvalues(K, idx, min(K.shape[0], len(idx)))
+    for name in NYSTROM_SERIES.values():
+        idx = np.asarray(columns[name]["indices"])
+        vals, sec = _timed(lambda idx=idx: nystrom_eigenvalues(K, idx, n_eig))
+        sec += columns[name]["seconds"]
+        out["indices"][name] = idx
+        out["scree"][name] = np.asarray(columns[name]["scree"])
         r = int(np.count_nonzero(vals[:n_cmp] > 0))
         angle = np.nan
         if r:

@@ -46,10 +46,12 @@ def speed_control(schema: Schema, present: bool):
         draw(current(schema), [f"{schema.page}.speed"], sections=False)
 
 
-def equations(items, present: bool):
+def equations(items, present: bool, key: str = "mp-equations"):
     """Equations beside the figure, each ``(heading, LaTeX)``: a bold heading over each, or in
     presentation mode one compact block (the headings small, no gaps between elements), so
-    that every equation is on the screen with the live numbers above it at 1280x720."""
+    that every equation is on the screen with the live numbers above it at 1280x720.
+    ``key``: the block's container (several blocks on a page: each its own, starting with
+    ``mp-equations``, which presentation.css styles)."""
     if not present:
         for heading, tex in items:
             if heading:  # an empty heading: one more equation under the last one's
@@ -58,7 +60,7 @@ def equations(items, present: bool):
         return
     rows = [rf"\text{{\footnotesize {heading}}}\\[-2pt] {tex}" if heading else tex
             for heading, tex in items]
-    with st.container(key="mp-equations"):
+    with st.container(key=key):
         st.latex(r"\begin{array}{l}" + r"\\[6pt]".join(rows) + r"\end{array}")
 
 

@@ -11,6 +11,7 @@ import math
 from functools import lru_cache
 
 import datasets
+from views.data import DataChoice, load as load_data, train_classes
 from views.spectrum import N_EIG_MAX
 
 from .fields import (
@@ -50,6 +51,38 @@ def feature_names(ctx) -> tuple:
 
 def class_labels(ctx) -> tuple:
     return ctx.get("_classes", ()) if ctx["dataset"] == CSV else _bundled(ctx["dataset"])[1]
+
+
+@lru_cache(maxsize=64)
+def _bundled_train(name: str, n: int, noise, seed: int, ratio: float, pts: tuple,
+                   test: float) -> tuple:
+    """The class labels of a bundled data set's training split (the page's data and split)."""
+    d = load_data(DataChoice(name=name, n_samples=n, noise=noise, seed=seed,
+                             variance_ratio=ratio, standardize=False, added=pts))
+    return train_classes(d.y, test, seed)
+
+
+@lru_cache(maxsize=8)
+def _upload_train(labels: tuple, test: float, seed: int) -> tuple:
+    return train_classes(labels, test, seed)
+
+
+def train_class_labels(ctx) -> tuple:
+    """The class labels of the training split the view describes: the classes a one-vs-rest
+    fit there knows (a class whose every point fell in the test split has no pursuit)."""
+    if ctx["dataset"] == CSV:
+        labels = ctx.get("_labels")
+        if not labels:  # the upload's labels not known: its classes as a whole
+            return class_labels(ctx)
+        return _upload_train(tuple(labels), float(ctx["test"]), int(ctx["seed"]))
+    if not class_labels(ctx):
+        return ()
+    try:
+        return _bundled_train(ctx["dataset"], int(ctx["n"]), ctx.get("noise"), int(ctx["seed"]),
+                              float(ctx.get("ratio", 10.0)), tuple(ctx.get("pts", ())),
+                              float(ctx["test"]))
+    except ValueError:  # data the page cannot load either (it says why): the whole set's
+        return class_labels(ctx)
 
 
 #: Presentation mode of the animated pages (a projector view; in the link, so a lecturer's
@@ -127,9 +160,11 @@ KMP = Schema("kmp", [
           widget="selectbox",
           help="Section 4.1: every training point can offer several kernel shapes; the pursuit "
                "picks shape and centre together."),
+    # only the classes of the training split: one-vs-rest trains no pursuit for the others
     Field("kmp.class", "One-vs-rest: show the pursuit of class", "choice",
-          lambda c: str(class_labels(c)[0]), options=lambda c: tuple(map(str, class_labels(c))),
-          widget="selectbox", applies=lambda c: _classification(c) and len(class_labels(c)) > 2,
+          lambda c: str(train_class_labels(c)[0]),
+          options=lambda c: tuple(map(str, train_class_labels(c))), widget="selectbox",
+          applies=lambda c: _classification(c) and len(train_class_labels(c)) > 2,
           depends=("dataset",)),
     Field("kmp.scale", "Draw the bound divided by", "float", 1.0,
           options=(1.0, 2.0, 5.0, 10.0, 20.0), widget="select_slider",

@@ -163,3 +163,46 @@ def test_a_lecture_at_1280x720_shows_every_equation_the_speed_and_round_data(
         assert not pg.page_errors
     finally:
         pg.close()
+
+
+# ---------------------------------------------------------------- every equation on the screen
+
+#: Every equation of the page's first tab: its box, whether an expander holds it, and the
+#: font size KaTeX draws it at (pages/common/fit.js shrinks an equation wider than its column).
+_EQUATIONS_JS = """() => [...document.querySelectorAll('[data-testid="stMain"] .katex-display')]
+  .map(d => { const r = d.getBoundingClientRect(), k = d.querySelector(':scope > .katex');
+              return {top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+                      folded: !!d.closest('details'),
+                      px: k ? parseFloat(getComputedStyle(k).fontSize) : 0}; })"""
+
+#: How many equation blocks each page draws in presentation mode: KCCA's three groups
+#: (greedy choice, deflation, regularised CCA), KMP's one (its fitting's rule).
+EQUATION_BLOCKS = {"kcca": 3, "kmp": 1}
+#: Smallest font size (px) of an equation a room reads from a projector: the page's body
+#: text (16 px); an equation shrunk below it to fit a narrow column is unreadable there.
+READABLE_PX = 16
+
+
+@pytest.mark.parametrize("name", sorted(EQUATION_BLOCKS))
+def test_every_equation_is_on_a_1280x720_screen_at_a_readable_size(streamlit_server,
+                                                                  shared_context, name):
+    """Presentation mode at 1280x720 (issue 66, item 4): every equation of KCCA (the CCA pair
+    once fell below the fold, in a column too narrow to read) and of KMP (once in a folded
+    expander) is on the screen, none in an expander, none shrunk below the body text."""
+    w, h = 1280, 720
+    pg = new_page(shared_context, (w, h))
+    try:
+        pg.goto(PAGES[name].url(streamlit_server.base, "present=true"))
+        wait_for_fit(pg, content='.mp-chart .main-svg')
+        wait_for_stable_layout(pg)
+        eqs = pg.evaluate(_EQUATIONS_JS)
+        assert len(eqs) == EQUATION_BLOCKS[name], eqs
+        for r in eqs:
+            assert not r["folded"], r
+            assert 0 <= r["top"] and r["bottom"] <= h and 0 <= r["left"] and r["right"] <= w, r
+            assert r["px"] >= READABLE_PX, r
+        SHOTS.mkdir(exist_ok=True)
+        pg.screenshot(path=str(SHOTS / f"present_equations_{name}_{w}x{h}.png"))
+        assert not exceptions_on(pg)
+    finally:
+        pg.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from apptest_util import chart_elements, chart_spec, open_app_page
+from apptest_util import address, chart_elements, chart_spec, open_app_page
 
 pytestmark = pytest.mark.slow
 
@@ -64,7 +64,26 @@ def test_a_class_only_in_the_test_split_is_not_shown_as_a_pursuit():
     at = _upload(raw)
     assert not at.exception, [(e.value, e.stack_trace) for e in at.exception]
     [pick] = [w for w in at.selectbox if w.key == "kmp.class"]
-    if "9" in pick.options:
-        pick.set_value("9").run()
-        assert not at.exception, [(e.value, e.stack_trace) for e in at.exception]
-        assert any("no point in the training split" in w.value for w in at.warning)
+    assert pick.options == ["0", "1", "2", "3"]  # class 9 is offered only if trained
+
+
+def test_the_class_menu_offers_only_the_classes_of_the_training_split():
+    """Digits, 20 points, seed 0: the split (plain: some digits have one point) leaves no 3,
+    4 or 9 in training. The menu offers the other seven; a link naming 3 gets a note and
+    shows the first class; the address then names a class the page shows."""
+    at = open_app_page("pages/kmp.py", params={"dataset": "digits", "n": 20, "seed": 0,
+                                               "k": 5, "kmp.class": "3"})
+    assert not at.exception, [(e.value, e.stack_trace) for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    [pick] = [w for w in at.selectbox if w.key == "kmp.class"]
+    assert pick.options == ["0", "1", "2", "5", "6", "7", "8"]
+    assert pick.value == "0"
+    notes = " ".join(i.value for i in at.info).replace("\\", "")  # Markdown escapes
+    assert "show the pursuit of class: '3' is not one of the options; using 0" in notes, notes
+    assert address(at)["kmp.class"] == "0"
+    # a class present in training is kept from a link
+    at = open_app_page("pages/kmp.py", params={"dataset": "digits", "n": 20, "seed": 0,
+                                               "k": 5, "kmp.class": "8"})
+    [pick] = [w for w in at.selectbox if w.key == "kmp.class"]
+    assert pick.value == "8"
+    assert not any("pursuit of class" in i.value.replace("\\", "") for i in at.info)

@@ -486,12 +486,13 @@ def test_clustered_eigenvalues_leave_lanczos_out_with_a_note_not_a_wait():
 def test_a_new_k_runs_the_nystrom_rules_only_and_a_new_q_the_sketches_only(monkeypatch):
     """The timed run is cached in three parts: the exact solvers (keyed by n), the Nyström
     rules (k and n) and the sketches (q and n). A k notch computes the Nyström rows again and
-    nothing else, a q notch the sketches, a new n all three; and what the page draws after
-    each is what mpcore computes for the new setting from scratch."""
+    nothing else, a q notch the sketches, a new n all three (the Nyström columns chosen at k
+    kept); and what the page draws after each is what mpcore computes for the new setting
+    from scratch."""
     from views import spectrum as views_spectrum
 
     calls = []
-    for name in ("exact_methods", "nystrom_methods", "ekm_methods"):
+    for name in ("exact_methods", "nystrom_columns", "nystrom_methods", "ekm_methods"):
         def counted(*args, _real=getattr(views_spectrum, name), _name=name, **kwargs):
             calls.append(_name)
             return _real(*args, **kwargs)
@@ -500,8 +501,10 @@ def test_a_new_k_runs_the_nystrom_rules_only_and_a_new_q_the_sketches_only(monke
     # a size no other test draws, so nothing of it is cached in this process
     at = open_page(params=dict(dataset="moons", n="89", k="20", **{"spectrum.q": "30"}))
     assert_clean(at)
-    assert sorted(calls) == ["ekm_methods", "exact_methods", "nystrom_methods"], calls
-    for key, value, computed in (("k", 21, ["nystrom_methods"]),
+    assert sorted(calls) == ["ekm_methods", "exact_methods", "nystrom_columns",
+                             "nystrom_methods"], calls
+    # a new n keeps the columns chosen at k and times only the top-n eigenproblem on them
+    for key, value, computed in (("k", 21, ["nystrom_columns", "nystrom_methods"]),
                                  ("spectrum.q", 31, ["ekm_methods"]),
                                  ("spectrum.n_eig", 11,
                                   ["ekm_methods", "exact_methods", "nystrom_methods"])):

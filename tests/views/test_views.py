@@ -466,11 +466,24 @@ def test_curves_are_computed_for_the_most_eigenvalues_the_page_offers():
     assert spectrum.curves_top(12, 12) == 12
 
 
+def test_train_classes_are_those_the_split_keeps_for_training():
+    """The one-vs-rest class menu's classes: those of the rows :func:`split` trains on."""
+    y = np.array([0] * 10 + [1] * 10 + [2] * 10 + [9])  # one 9: the split cannot stratify
+    for seed in range(20):
+        d = datasets.Dataset(X=np.zeros((y.size, 2)), y=y, task="classification", name="t",
+                             description="", source="", feature_names=("a", "b"),
+                             target_name="y")
+        train, _ = data.split(d, 0.3, seed)
+        assert data.train_classes(y, 0.3, seed) == tuple(int(c) for c in np.unique(y[train]))
+    assert {len(data.train_classes(y, 0.3, s)) for s in range(20)} == {3, 4}  # 9 in or out
+
+
 def test_upload_facts_name_the_task_features_and_classes_or_nothing():
     raw = b"a,b,label\n0.1,1.0,0\n0.2,2.0,1\n0.3,0.5,0\n0.9,1.5,1\n"
     facts = data.upload_facts(raw, "label")
     scale = facts.pop("_scale")
-    assert facts == {"_task": "classification", "_features": ("a", "b"), "_classes": (0, 1)}
+    assert facts == {"_task": "classification", "_features": ("a", "b"), "_classes": (0, 1),
+                     "_labels": (0, 1, 0, 1)}
     # the width scale: the median distance between two rows, standardised and as read
     from scipy.spatial.distance import pdist
 

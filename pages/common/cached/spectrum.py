@@ -2,8 +2,9 @@
 
 K is shared as one object (:func:`full_kernel`, read-only); the timed run is cached in
 three parts (the exact solvers, the Nyström rules at k, the sketches at q), so a new k or q
-times only what it changes; the error curves are computed once per data set and kernel for
-the most eigenvalues the page offers, so a new n only slices them.
+times only what it changes (the Nyström columns chosen at k are kept for every n); the
+error curves are computed once per data set and kernel for the most eigenvalues the page
+offers, so a new n only slices them.
 """
 
 from __future__ import annotations
@@ -50,10 +51,20 @@ def spectrum_exact_methods(choice: DataChoice, kern: KernelChoice, n_eig: int) -
 
 
 @cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
+def spectrum_nystrom_columns(choice: DataChoice, kern: KernelChoice, k: int) -> dict:
+    """views.spectrum.nystrom_columns: each rule's k columns, timed, and its scree values,
+    kept across every n and q."""
+    return freeze_tree(_spectrum.nystrom_columns(full_kernel(choice, kern), choice.seed, k))
+
+
+@cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
 def spectrum_nystrom_methods(choice: DataChoice, kern: KernelChoice, k: int, n_eig: int) -> dict:
-    """views.spectrum.nystrom_methods: the Nyström rows at k, kept across every q."""
+    """views.spectrum.nystrom_methods: the Nyström rows at k, kept across every q; a new n
+    reuses the columns chosen at k (:func:`spectrum_nystrom_columns`)."""
+    columns = spectrum_nystrom_columns(choice, kern, k)
     return freeze_tree(_spectrum.nystrom_methods(full_kernel(choice, kern), choice.seed, k,
-                                                 n_eig, spectrum_exact(choice, kern)))
+                                                 n_eig, spectrum_exact(choice, kern),
+                                                 columns=columns))
 
 
 @cache_data(max_entries=ENTRIES, ttl=TTL, show_spinner=False)
