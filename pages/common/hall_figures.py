@@ -4,6 +4,7 @@ the session replay draw them with pages/common/charts.py."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping
 
 import numpy as np
@@ -73,7 +74,8 @@ def histogram_figure(values: list[str], counts: Mapping[str, int], *, right=(),
     y = [int(counts.get(v, 0)) for v in values]
     right = set(right)
     colors = [(GREEN if v in right else GREY) if right else BLUE for v in values]
-    labels = [v if len(v) <= 28 else v[:27] + "…" for v in values]
+    # plotly.js reads tags in text (<a href>): an option from a session file is shown as text
+    labels = [html.escape(v if len(v) <= 28 else v[:27] + "…") for v in values]
     fig = go.Figure(go.Bar(x=labels, y=y, marker_color=colors, text=[str(n) for n in y],
                            textposition="outside", textfont=dict(size=18),
                            hovertemplate="%{x}: %{y}<extra></extra>"))

@@ -53,6 +53,7 @@ PAGES = {"learn": "pages/learn.py", "home": "pages/overview.py", "skpca": "pages
          "bounds": "pages/bounds.py", "reproduce": "pages/reproduce.py"}
 #: Address fields of a lecturer's page that followers do not take (the projector's style).
 PRIVATE = frozenset(HALL_FIELDS) | {"present"}
+FORGED = "hall.forged"
 HALL_STYLE = f"<style>\n{asset('hall.css')}</style>"
 
 def _position(page: str) -> tuple[str, dict]:
@@ -90,8 +91,8 @@ def _identify() -> dict | None:
         if ok:
             ctx["key"] = key
         else:
-            st.error(literal(f"This lecturer key is not valid for hall {room}: this page "
-                             "follows the hall as a student's."), icon=":material/key_off:")
+            ss[FORGED] = (f"This lecturer key is not valid for hall {room}: this page "
+                          "follows the hall as a student's.")
             qp.pop("hall_key", None)
             key = None
     if ctx.get("key"):
@@ -121,10 +122,11 @@ def hall_follow(page: str) -> dict | None:
     if page not in PAGES:
         raise ValueError(f"unknown page {page!r} (pages/common/hall_follow.py: PAGES)")
     ss = st.session_state
-    st.markdown(HALL_STYLE, unsafe_allow_html=True)
     if ss.pop(ERROR, None) == "unavailable":
         unavailable()
     ctx = _identify()
+    if ss.get(FORGED):  # shown until a run of the page that did not move (following) ends
+        st.error(literal(ss[FORGED]), icon=":material/key_off:")
     if ctx is None:
         with st.sidebar:
             st.button("Start a hall session", key="hall.start", on_click=start_hall,
@@ -133,7 +135,9 @@ def hall_follow(page: str) -> dict | None:
                            "a QR code, follow your page and answer the lesson's tasks on "
                            "their phones.")
         return None
+    st.markdown(HALL_STYLE, unsafe_allow_html=True)  # only a hall's page has its parts
     _tick(page)
+    ss.pop(FORGED, None)
     ctx = hall_context()
     if ctx["lecturer"]:
         lecturer_box(page)

@@ -80,7 +80,9 @@ def lecturer_join_panel(page: str):
     with st.container(key="hall-join", border=True):
         code, qr = st.columns([3, 2], vertical_alignment="center")
         with code:
-            st.markdown(f"### Join the hall\n# Room code: {room}")
+            st.markdown("### Join the hall: room code")
+            with st.container(key="hall-room"):
+                st.markdown(room)
             st.markdown("Scan the QR code, or open the Learn page and type the room code. "
                         "Or open this link:")
             st.code(link, language=None, wrap_lines=True)
@@ -99,11 +101,14 @@ def _set_show(on: bool):
 
 
 def lecturer_box(page: str):
-    """The sidebar's hall box of the lecturer: the join code, the address, export, end."""
+    """The lecturer's hall box (the sidebar's; in presentation mode, the page's): the join
+    code, the address students open, export, end."""
     ctx = hall_context()
     room, key = ctx["room"], ctx["key"]
-    with st.sidebar.expander(f"Hall {room}: you are the lecturer", expanded=False,
-                             icon=":material/groups:"):
+    # presentation mode hides the sidebar: the box is then the page's own, under the status
+    where = st if st.query_params.get("present") == "1" else st.sidebar
+    with where.expander(f"Hall {room}: you are the lecturer", expanded=False,
+                        icon=":material/groups:"):
         st.markdown(f"**Room code: {room}**")
         st.code(join_link(room, page), language=None, wrap_lines=True)
         _address_field()
@@ -161,23 +166,30 @@ def join_box():
         with st.form("hall.join", border=False, enter_to_submit=True):
             st.text_input("Room code", key="hall.join.code", max_chars=12,
                           placeholder="e.g. K7QPMX")
-            st.form_submit_button("Join", key="hall.join.go", type="primary")
-        code = st.session_state.get("hall.join.code") or ""
-        if code:
-            _join(code)
+            st.form_submit_button("Join", key="hall.join.go", type="primary", on_click=_join)
+        msg = st.session_state.pop(JOIN_ERROR, None)
+        if msg == "unavailable":
+            unavailable()
+        elif msg:
+            st.error(literal(msg))
 
 
-def _join(code: str):
+JOIN_ERROR = "hall.join.error"
+
+
+def _join():
+    """The Join button: the typed room code, if a hall has it, goes into the address."""
+    ss = st.session_state
+    code = str(ss.get("hall.join.code") or "")
     room = code.strip().upper().replace(" ", "").replace("-", "")
     try:
         ok = valid_room(room) and hall().version(room) is not None
     except HallUnavailable:
-        unavailable()
+        ss[JOIN_ERROR] = "unavailable"
         return
     if not ok:
-        st.error(literal(f"No hall with the room code {code.strip()[:12]!r}: check it with "
-                         "your lecturer (letters and digits, no 0, O, 1, I or L)."))
+        ss[JOIN_ERROR] = (f"No hall with the room code {code.strip()[:12]!r}: check it with "
+                          "your lecturer (letters and digits, no 0, O, 1, I or L).")
         return
-    st.session_state.pop("hall.join.code", None)
+    ss["hall.join.code"] = ""
     st.query_params["hall"] = room
-    st.rerun()

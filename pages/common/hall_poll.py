@@ -194,13 +194,15 @@ def _lecturer(lesson, beat, ctx, spec, names) -> bool:
                       args=(beat, name, spec), type="primary", icon=":material/visibility:")
         else:
             rev = view.reveal
-            st.markdown(f"**The answer: {literal(rev['answer'])}**")
-            st.markdown(f"**{rev['n_right']} of {rev['n']} right ({round(100 * rev['share'])} %)**")
-            _results(beat, spec, view.poll_id, rev)
+            with st.container(key="hall-reveal"):
+                st.markdown(f"**The answer: {literal(rev['answer'])}**")
+                st.markdown(f"**{rev['n_right']} of {rev['n']} right "
+                            f"({round(100 * rev['share'])} %)**")
+                st.markdown(f"Hall score: {view.hall_right} of {view.hall_answers} answers "
+                            f"right over {view.polls_done} polls")
             fb = feedback(beat, name, _right_value(beat, name))
             st.success(literal(fb[1]))
-            st.markdown(f"Hall score: {view.hall_right} of {view.hall_answers} answers right "
-                        f"over {view.polls_done} polls")
+            _results(beat, spec, view.poll_id, rev)
             st.button("Open this task again", key="hall.poll.again", on_click=_open,
                       args=(lesson, beat, name), icon=":material/replay:")
     return beat.task is not None
@@ -288,7 +290,7 @@ def _student(beat, ctx, spec, clicked) -> bool:
             elif spec.kind == "k":
                 st.slider("k", min_value=spec.lo, max_value=spec.hi, value=spec.lo, key=wkey)
             else:
-                st.radio("Your answer", spec.options, index=None, key=wkey)
+                st.radio("Your answer", spec.options, index=None, key=wkey, format_func=literal)
             st.button("Send", key="hall.answer.send", on_click=_send, args=(spec, pid, wkey),
                       type="primary", icon=":material/send:", use_container_width=True)
             sent = ss.get(SENT)

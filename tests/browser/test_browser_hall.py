@@ -1,0 +1,123 @@
+"""In a real browser: a lecturer (1280x720) and three students on phones (390x844, touch)
+run one hall poll from start to reveal: the lecturer starts a hall on a lesson's beat,
+students open the join link and follow, the lecturer opens the beat's task, the students
+send their answers, the projector counts them live, the lecturer reveals. Screenshots of
+the projector and a phone under screenshots/ to look at."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browser_util import PHONE_USER_AGENT, exceptions_on, wait_for_app, wait_for_charts
+from browser_util import SCREENSHOTS as SHOTS
+
+from pages.common.lesson_file import SCHEMAS, load_lessons
+from views import lesson_questions as lq
+from views.lesson_scene import skpca_scene
+
+pytestmark = pytest.mark.browser
+
+LESSON, BEAT = "greedy-selection", 2
+TIMEOUT = 60_000
+
+
+#: The page position of training point i in the data panel of the beat's figure.
+_POINT_JS = """(i) => {
+  const gd = document.querySelector('.st-key-learn-figure .js-plotly-plot');
+  const pt = gd.querySelectorAll('.scatterlayer .trace')[0].querySelectorAll('.point')[i];
+  const r = pt.getBoundingClientRect();
+  return {x: r.left + r.width / 2, y: r.top + r.height / 2};
+}"""
+
+
+def _page(browser, size, phone=False):
+    ctx = browser.new_context(viewport=dict(width=size[0], height=size[1]),
+                              device_scale_factor=1, has_touch=phone, is_mobile=phone,
+                              user_agent=PHONE_USER_AGENT if phone else None)
+    pg = ctx.new_page()
+    pg.set_default_timeout(TIMEOUT)
+    pg.page_errors = []
+    pg.on("pageerror", lambda exc: pg.page_errors.append(str(exc)))
+    return pg
+
+
+def _answers():
+    beat = load_lessons()[LESSON].beats[BEAT - 1]
+    q = lq.get(beat.task.question)
+    scene = skpca_scene(beat.state, SCHEMAS["skpca"]["k"].at("hi", beat.state))
+    return int(q.right(scene)), int(q.wrong(scene))
+
+
+def test_a_lecturer_and_three_phones_run_a_poll(streamlit_server, browser):
+    SHOTS.mkdir(exist_ok=True)
+    right, wrong = _answers()
+    base = streamlit_server.base
+    lec = _page(browser, (1280, 720))
+    lec.goto(f"{base}/learn?lesson={LESSON}&beat={BEAT}")
+    wait_for_app(lec, content="h3")
+    lec.get_by_role("button", name="Start a hall session").click()
+    lec.locator(".st-key-hall-join").wait_for()
+    room = re.search(r"hall=([A-Z2-9]{6})", lec.url).group(1)
+    assert "hall_key=" in lec.url
+    wait_for_app(lec, content="h3")
+    lec.screenshot(path=str(SHOTS / "hall_projector_join_1280x720.png"))
+    link = lec.locator(".st-key-hall-join code").inner_text()
+    assert link.endswith(f"/learn?hall={room}") and "hall_key" not in link
+
+    phones = []
+    for _ in range(3):
+        pg = _page(browser, (390, 844), phone=True)
+        pg.goto(f"{base}/learn?hall={room}")
+        pg.wait_for_url(re.compile(rf"lesson={LESSON}&beat={BEAT}"), timeout=TIMEOUT)
+        pg.get_by_text(f"Hall {room}: following the lecturer").wait_for()
+        assert "hall_key" not in pg.url
+        phones.append(pg)
+    wait_for_app(phones[0], content="h3")
+    wait_for_charts(phones[0])
+    phones[0].screenshot(path=str(SHOTS / "hall_phone_follow_390x844.png"))
+    lec.get_by_text("3 of 3 following").wait_for()
+    lec.get_by_role("button", name="Hide the join code").click()
+    wait_for_app(lec, content="h3")
+
+    lec.get_by_role("button", name="Open this task to the hall").click()
+    lec.get_by_text("Answers: 0").wait_for()
+    for i, pg in enumerate(phones):
+        box = pg.locator(".st-key-hall-answer")
+        box.wait_for()  # within a tick or two of the poll opening
+        wait_for_app(pg, content=".st-key-hall-answer")
+        field = box.locator('[data-testid="stNumberInput"] input')
+        if i == 1:  # this student taps the point in the figure; the others type its number
+            pg.locator(".st-key-learn-figure .js-plotly-plot").scroll_into_view_if_needed()
+            xy = pg.evaluate(_POINT_JS, right)
+            pg.mouse.click(xy["x"], xy["y"])  # plotly.js selects a point on a click
+            pg.wait_for_function("([el, v]) => el.value === v",
+                                 arg=[field.element_handle(), str(right)])
+        else:
+            field.fill(str(right if i < 2 else wrong))
+            field.press("Enter")
+        wait_for_app(pg, content=".st-key-hall-answer")
+        box.get_by_role("button", name="Send").tap()
+        pg.get_by_text("Answer sent (you can change it until the poll closes)").wait_for()
+    lec.get_by_text("Answers: 3").wait_for()  # the projector's live count
+    wait_for_charts(lec)
+    lec.locator(".st-key-hall-poll").scroll_into_view_if_needed()
+    lec.screenshot(path=str(SHOTS / "hall_projector_poll_1280x720.png"))
+    phones[0].screenshot(path=str(SHOTS / "hall_phone_sent_390x844.png"), full_page=True)
+
+    lec.get_by_role("button", name="Reveal the answer").click()
+    lec.get_by_text("2 of 3 right (67 %)").wait_for()
+    wait_for_charts(lec)
+    lec.locator(".st-key-hall-poll").scroll_into_view_if_needed()
+    lec.screenshot(path=str(SHOTS / "hall_projector_reveal_1280x720.png"))
+    for i, pg in enumerate(phones):
+        pg.get_by_text("Your score: ").wait_for()
+        assert pg.get_by_text("Yours was right." if i < 2 else "Yours was not right.").count()
+        assert "hall_key" not in pg.content() and "hall_key" not in pg.url
+    phones[0].locator(".st-key-hall-answer").scroll_into_view_if_needed()
+    phones[0].screenshot(path=str(SHOTS / "hall_phone_reveal_390x844.png"))
+    phones[2].screenshot(path=str(SHOTS / "hall_phone_wrong_390x844.png"), full_page=True)
+    for pg in [lec, *phones]:
+        assert not exceptions_on(pg), exceptions_on(pg)
+        assert not pg.page_errors, pg.page_errors
+        pg.context.close()
