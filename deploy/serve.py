@@ -53,7 +53,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from hall.config import REDIS_ENV  # noqa: E402
-from hall.redis_server import RedisServer, _die_with_parent, redis_binary  # noqa: E402
+from hall.redis_server import RedisServer, popen_with_parent, redis_binary  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from warmup import (  # noqa: E402,F401  (the deploy tests read them here)
@@ -291,10 +291,10 @@ class Hall:
     def _spawn(self, cmd, name, env=None, append=False):
         log = open(self.log_dir / f"{name}.log", "ab" if append else "wb")
         self._logs.append(log)
-        # a killed serve.py (SIGKILL, the OOM killer) leaves no process behind
-        return subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                                env=None if env is None else {**os.environ, **env},
-                                preexec_fn=_die_with_parent)
+        # a killed serve.py (SIGKILL, the OOM killer) leaves no process behind, whichever
+        # thread starts the process (a restart from a load test's helper thread included)
+        return popen_with_parent(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                 env=None if env is None else {**os.environ, **env})
 
     def _streamlit_env(self) -> dict | None:
         env = {HALL_ENV: self.public} if self.public else {}
