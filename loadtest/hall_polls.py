@@ -297,11 +297,11 @@ class HallRun:
         if key not in c.widgets:
             s.errors.append(f"poll {poll}: the answer box has no {key}")
             return
-        value = self._pick(c.widgets[key], spec["kind"], s.rng,
-                           avoid=acked[-1].value if acked else None)
+        label, value = self._pick(c.widgets[key], spec["kind"], s.rng,
+                                  avoid=acked[-1].value if acked else None)
         sent = Send(poll, value, now)
         s.sends.append(sent)
-        typed = int(value) if spec["kind"] in ("point", "k") else value
+        typed = int(value) if spec["kind"] in ("point", "k") else label
         run = await c.rerun({key: typed}, trigger=SEND)
         self._check(s, run, "send")
         texts = _texts(run)
@@ -316,13 +316,15 @@ class HallRun:
             s.plan[poll][0] = time.perf_counter() + 1.0
 
     @staticmethod
-    def _pick(widget, kind: str, rng: random.Random, avoid=None) -> str:
+    def _pick(widget, kind: str, rng: random.Random, avoid=None) -> tuple[str, str]:
+        """A valid answer: what the widget sends (an option's label as the radio shows it,
+        Markdown-escaped) and the answer itself (as the hall stores it)."""
         if kind == "option":
-            choices = list(widget.options)
+            choices = [(o, re.sub(r"\\(.)", r"\1", o)) for o in widget.options]
         else:
-            choices = [str(v) for v in range(int(widget.min), int(widget.max) + 1)]
+            choices = [(str(v), str(v)) for v in range(int(widget.min), int(widget.max) + 1)]
         if avoid is not None and len(choices) > 1:
-            choices = [v for v in choices if v != avoid]
+            choices = [c for c in choices if c[1] != avoid]
         return rng.choice(choices)
 
     # ------------------------------------------------------------ the lecturer
