@@ -50,8 +50,8 @@ for _p in (HERE, ROOT / "deploy", ROOT):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
-from balancer import Browser, _kb  # noqa: E402
-from checks import pct  # noqa: E402
+from balancer import Browser  # noqa: E402
+from hall_report import report, table  # noqa: E402
 from run import _tree_files, machine_busy_seconds  # noqa: E402
 from stclient import ProtocolError, StreamlitClient  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
@@ -477,7 +477,7 @@ class HallRun:
         if os.environ.get("HALL_LOAD_DEBUG"):
             print("\n" + "\n".join(f"{t - t0:7.1f} {w}" for t, w in lec.log), file=sys.stderr)
         export = await asyncio.to_thread(self._export)
-        return self.report(export, elapsed)
+        return report(self, export, elapsed)
 
     def _export(self) -> dict:
         from hall.redis_store import RedisStore
@@ -485,99 +485,6 @@ class HallRun:
 
         return Hall(RedisStore(self.hall.redis_url)).export(self.lecture.room, self.lecture.key)
 
-    # ------------------------------------------------------------ the figures
-
-    def report(self, export: dict, elapsed: float) -> dict:
-        lec = self.lecture
-        errors = list(self.errors) + [f"student {s.i}: {e}" for s in self.students
-                                      for e in s.errors]
-        errors += [f"student {s.i}: {len(s.devices)} device ids" for s in self.students
-                   if len(s.devices) > 1]
-        by_poll = {int(p["poll"]): {a["device"]: a["answer"] for a in p["answers"]}
-                   for p in export["polls"]}
-        acked_n = lost = extra = unacked_kept = 0
-        mismatch = []
-        count_lat = []
-        for poll in lec.polls:
-            no = poll["no"]
-            stored = by_poll.get(no, {})
-            firsts = []
-            senders = set()
-            for s in self.students:
-                sends = [x for x in s.sends if x.poll == no]
-                acks = [x for x in sends if x.acked]
-                acked_n += len(acks)
-                if sends:
-                    senders.add(s.device)
-                if not acks:
-                    if s.device in stored:
-                        unacked_kept += 1  # sent and stored, its answer lost with a process
-                    continue
-                firsts.append(acks[0].t_ack)
-                last = acks[-1]
-                later = [x.value for x in sends if x.t > last.t]
-                if stored.get(s.device) != last.value:
-                    if stored.get(s.device) in later:
-                        unacked_kept += 1  # a later change, sent but not acknowledged
-                    else:
-                        lost += 1
-                        mismatch.append(f"poll {no} device {s.device}: acknowledged "
-                                        f"{last.value!r}, export {stored.get(s.device)!r}")
-            # an answer in the export that no student sent: counted twice, or forged
-            phantom = set(stored) - senders
-            extra += len(phantom)
-            if phantom:
-                errors.append(f"poll {no}: {len(phantom)} answers in the export from devices "
-                              "that sent none")
-            # the projector: the k-th acknowledged answer is counted once it shows >= k
-            firsts.sort()
-            shown = [(t, n) for t, p, n in lec.counts if p == no]
-            for k, ta in enumerate(firsts, 1):
-                seen = next((t for t, n in shown if t >= ta and n >= k), None)
-                count_lat.append(float("inf") if seen is None else seen - ta)
-            final = [n for t, p, n in lec.counts if p == no]
-            if final and final[-1] != len(stored):
-                errors.append(f"poll {no}: the projector's last count {final[-1]} != "
-                              f"{len(stored)} answers in the export")
-        missing_count = sum(x == float("inf") for x in count_lat)
-        if missing_count:
-            errors.append(f"{missing_count} acknowledged answers never counted on the projector")
-        follow = []
-        for (t, beat), nxt in zip(lec.moves, [m[0] for m in lec.moves[1:]] + [float("inf")]):
-            for s in self.students:
-                seen = [tt for tt, q in s.positions if t <= tt < nxt and
-                        f"beat={beat}&" in q + "&"]
-                if seen:
-                    follow.append(seen[0] - t)
-                elif not s.errors and not (lec.killed_cookie and s.reconnects):
-                    errors.append(f"student {s.i} never followed move to beat {beat}")
-        errors += mismatch
-        logs = self.hall.logs()
-        if "Traceback" in logs:
-            errors.append("a server log holds a traceback")
-        spread = {}
-        for s in self.students:
-            spread[s.joined_on] = spread.get(s.joined_on, 0) + 1
-        finite = [x for x in count_lat if x != float("inf")]
-        return dict(
-            students=len(self.students), processes=len(self.hall.ports), moves=len(lec.moves),
-            polls=len(lec.polls), faults=bool(self.args.faults), seconds=round(elapsed),
-            acknowledged=acked_n, export_answers=sum(len(v) for v in by_poll.values()),
-            lost=lost, extra=max(0, extra), unacknowledged_kept=unacked_kept,
-            follow_p50=pct(follow, 50), follow_p95=pct(follow, 95),
-            follow_max=max(follow, default=float("nan")), follow_n=len(follow),
-            count_p50=pct(finite, 50), count_p95=pct(finite, 95),
-            count_max=max(finite, default=float("nan")), count_n=len(count_lat),
-            following_last=lec.following[-1][1:] if lec.following else None,
-            reconnects=sum(s.reconnects for s in self.students),
-            unavailable=sum(s.unavailable for s in self.students),
-            reloads=sum(s.reloads for s in self.students),
-            redis_restarts=lec.redis_restarts, killed=lec.killed_cookie or None,
-            errors=len(errors), error_samples=errors[:12], spread=dict(sorted(spread.items())),
-            peak_mb_per_process=[round(_kb(p, "VmHWM") / 1024) for p in self.hall.pids()],
-            tick_p50=pct(self.tick_s, 50), tick_p95=pct(self.tick_s, 95), ticks=len(self.tick_s),
-            full_p50=pct(self.full_s, 50), full_p95=pct(self.full_s, 95),
-            full_runs=len(self.full_s))
 
 
 def c_beat(c: StreamlitClient) -> int:
@@ -629,23 +536,6 @@ def _cpu(pid: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def table(results: list[dict]) -> str:
-    rows = ["| run | students | moves | polls | answers acknowledged | in the export | lost | "
-            "follow p50 / p95 [s] | projector count p50 / p95 [s] | errors | reconnects | "
-            "'unavailable' shown | reloads after it | peak RSS per process [MB] | "
-            "CPU: servers / load generator / other processes |",
-            "|---|" + "---:|" * 14]
-    for r in results:
-        name = "faults: process killed, Redis restarted" if r["faults"] else "normal"
-        rows.append(
-            f"| {name} | {r['students']} | {r['moves']} | {r['polls']} | {r['acknowledged']} | "
-            f"{r['export_answers']} | {r['lost']} | {r['follow_p50']:.2f} / "
-            f"{r['follow_p95']:.2f} | {r['count_p50']:.2f} / {r['count_p95']:.2f} | "
-            f"{r['errors']} | {r['reconnects']} | {r['unavailable']} | {r['reloads']} | "
-            f"{' / '.join(str(v) for v in r['peak_mb_per_process'])} | "
-            f"{100 * r['server_cpu']:.0f}% / {100 * r['generator_cpu']:.0f}% / "
-            f"{100 * r['other_cpu']:.0f}% |")
-    return "\n".join(rows)
 
 
 def main(argv=None) -> int:
