@@ -15,6 +15,15 @@ spread over the processes. New browsers are spread round-robin over the
 processes whose health check (``GET /_stcore/health`` every 2 s) passes; a
 process that stops answering is taken out until it answers again.
 
+A hall session (issue 68: the lecturer drives, students follow and answer polls)
+is shared by every process, so it lives in Debian's ``redis-server``, started
+here before the Streamlit processes (loopback, port ``--redis-port``, its
+append-only file with ``appendfsync always`` in the hall's log folder: a
+restarted server resumes every session with no acknowledged answer lost) and
+handed to each process as ``MP_HALL_REDIS``. ``--no-redis`` serves a hall from
+one process's memory instead (``--processes 1`` only). Every process started
+here ends with this one, even when it is killed (the parent-death signal).
+
 The Streamlit processes listen on loopback only (ports ``--first-port`` and
 up); the hall reaches the balancer on ``--bind:--port``. Put TLS in front of it
 (or add a ``crt`` to the ``bind`` line) for a public address. Ctrl+C stops
@@ -40,16 +49,27 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from hall.config import REDIS_ENV  # noqa: E402
+from hall.redis_server import RedisServer, popen_with_parent, redis_binary  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from warmup import (  # noqa: E402,F401  (the deploy tests read them here)
+    PHONE_AGENT,
+    WARM_EVERY_DATASET,
+    progress_bar,
+    warm_targets,
+    warm_up,
+)
+
 #: Name of the affinity cookie HAProxy sets.
 COOKIE = "mp_server"
 HEALTH = "/_stcore/health"
 START_TIMEOUT = 90.0
-#: The pages the warm-up opens on every bundled data set, not only their default one: the
-#: eigenvalue page computes a data set's kernel matrix, exact spectrum and approximations
-#: (digits: several seconds), which every later session of the process then shares.
-WARM_EVERY_DATASET = ("spectrum",)
-#: Seconds one warm-up view may take (a page's first run on a cold process included).
-WARM_TIMEOUT = 300.0
+#: The hall's redis-server listens on 127.0.0.1 here unless --redis-port says otherwise.
+REDIS_PORT = 6390
 #: Content types the balancer gzips: the page, Streamlit's JavaScript and style sheets, the
 #: plotly.js bundle, JSON and SVG icons. Fonts (woff2) and images are compressed already;
 #: the websocket is a tunnel and is never touched.
@@ -191,101 +211,25 @@ def _healthy(port: int) -> bool:
         return False
 
 
-#: The User-Agent of the warm-up's phone views: a phone's first run draws the phone layout
-#: (``pages.common.phone.is_narrow``), whose figures are cached apart from the wide ones.
-PHONE_AGENT = ("Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 "
-               "(KHTML, like Gecko) Version/18.5 Mobile/15E148 Safari/604.1")
-
-
-def warm_targets(pages) -> list[tuple[str, str, bool]]:
-    """What the warm-up opens, as (url path, query string, on a phone): every page of
-    ``pages`` (url paths; "" is Home) at its default view, wide and on a phone, then each
-    page of :data:`WARM_EVERY_DATASET` among them on every bundled data set (wide)."""
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    import datasets
-
-    targets = [(page, "", phone) for phone in (False, True) for page in pages]
-    for page in WARM_EVERY_DATASET:
-        if page in pages:
-            targets += [(page, f"dataset={name}", False) for name in datasets.names()]
-    return targets
-
-
-async def _warm_one(port: int, page: str, query: str = "",
-                    phone: bool = False) -> tuple[list[str], list[str]]:
-    """Open one view on the process at ``port``, as a browser tab would: what went wrong,
-    and the url paths of the app's pages (from the server's navigation message)."""
-    if str(ROOT / "loadtest") not in sys.path:
-        sys.path.insert(0, str(ROOT / "loadtest"))
-    from stclient import StreamlitClient
-
-    c = StreamlitClient("127.0.0.1", port, page, timeout=WARM_TIMEOUT,
-                        headers={"User-Agent": PHONE_AGENT} if phone else None)
-    c.query_string = query
-    try:
-        await c.connect()
-        run = await c.rerun()
-        return [f"{kind}: {text[:200]}" for kind, texts in
-                (("exception", run.exceptions), ("error", run.errors)) for text in texts], \
-            c.app_pages
-    except Exception as exc:  # a timeout or a dropped connection: say so, go on
-        return [f"{type(exc).__name__}: {exc}"], c.app_pages
-    finally:
-        await c.close()
-
-
-async def warm_up(ports, targets=None, progress=None) -> list[str]:
-    """Open every view of ``targets`` (default: :func:`warm_targets` of the app's pages, as
-    the first process's Home announces them) once on each process of ``ports``: the
-    processes side by side, each one view at a time. ``progress(done, total, label)`` after
-    each view. Returns what went wrong, one line each (nothing: every view was drawn)."""
-    problems = []
-    if targets is None:
-        found, pages = await _warm_one(ports[0], "")
-        problems += [f"process 1 /: {p}" for p in found]
-        targets = warm_targets(pages)
-    total, done = len(ports) * len(targets), [0]
-
-    async def one_process(i, port):
-        for page, query, phone in targets:
-            label = f"/{page}" + (f"?{query}" if query else "") + (" (phone)" if phone else "")
-            found, _ = await _warm_one(port, page, query, phone)
-            for p in found:
-                problems.append(f"process {i} {label}: {p}")
-            done[0] += 1
-            if progress:
-                progress(done[0], total, label)
-
-    await asyncio.gather(*(one_process(i, p) for i, p in enumerate(ports, 1)))
-    return problems
-
-
-def _progress_bar(done: int, total: int, label: str) -> None:
-    width = 30
-    filled = width * done // max(total, 1)
-    sys.stdout.write(f"\rWarming up [{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
-                     f"{label[:40]:<40}")
-    if done == total:
-        sys.stdout.write("\n")
-    sys.stdout.flush()
-
-
 class Hall:
     """N Streamlit processes and HAProxy in front of them, as this process's children.
 
     Use as a context manager; ``url`` is the balancer's address. ``pids()`` lists the
-    Streamlit processes (for memory and CPU figures).
+    Streamlit processes (for memory and CPU figures). With ``redis_port`` a redis-server
+    for the hall session starts first (its files in ``log_dir/redis``), every Streamlit
+    process gets its address as ``MP_HALL_REDIS``, and it stops last. The fault drills of
+    the load test: :meth:`kill_process`, :meth:`restart_process`, :meth:`restart_redis`.
     """
 
     def __init__(self, processes: int = 2, *, port: int = 8080, first_port: int = 8501,
                  bind: str = "127.0.0.1", log_dir: Path | None = None, haproxy: str = "haproxy",
                  server_options=(), stats_port: int | None = None, warm=False,
-                 progress=None, public: str | None = None):
+                 progress=None, public: str | None = None, redis_port: int | None = None):
         if processes < 1:
             raise ValueError("processes must be at least 1.")
         named = [(port, "port"), (first_port, "first_port")]
         named += [] if stats_port is None else [(stats_port, "stats_port")]
+        named += [] if redis_port is None else [(redis_port, "redis_port")]
         for value, name in named:
             if port_problem(value, name):
                 raise ValueError(port_problem(value, name))
@@ -297,7 +241,19 @@ class Hall:
         if port in self.ports:
             raise ValueError(f"The balancer port {port} is one of the Streamlit ports "
                              f"{self.ports}: choose another --port or --first-port.")
+        others = [(port, "balancer port", "--port")]
+        others += [] if stats_port is None else [(stats_port, "status page port", "--stats-port")]
+        if redis_port is not None:
+            clash = [(n, o) for p, n, o in others if p == redis_port]
+            if redis_port in self.ports:
+                clash.append(("Streamlit ports", "--first-port"))
+            if clash:
+                raise ValueError(f"The Redis port {redis_port} is also the hall's "
+                                 f"{clash[0][0]}: choose another --redis-port or "
+                                 f"{clash[0][1]}.")
         self.port, self.bind = port, bind
+        self.redis_port = redis_port
+        self.redis: RedisServer | None = None
         # Debian installs it in /usr/sbin, which is not on every user's PATH
         self.haproxy = (shutil.which(haproxy) or shutil.which(haproxy, path="/usr/sbin:/sbin")
                         or haproxy)
@@ -327,31 +283,81 @@ class Hall:
     def pids(self) -> list[int]:
         return [p.pid for p in self.procs]
 
-    def _spawn(self, cmd, name, env=None):
-        log = open(self.log_dir / f"{name}.log", "wb")
+    @property
+    def redis_url(self) -> str | None:
+        """The hall store's address the Streamlit processes get (None: no Redis)."""
+        return None if self.redis is None else self.redis.url
+
+    def _spawn(self, cmd, name, env=None, append=False):
+        log = open(self.log_dir / f"{name}.log", "ab" if append else "wb")
         self._logs.append(log)
-        return subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                                env=None if env is None else {**os.environ, **env})
+        # a killed serve.py (SIGKILL, the OOM killer) leaves no process behind, whichever
+        # thread starts the process (a restart from a load test's helper thread included)
+        return popen_with_parent(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                 env=None if env is None else {**os.environ, **env})
+
+    def _streamlit_env(self) -> dict | None:
+        env = {HALL_ENV: self.public} if self.public else {}
+        if self.redis is not None:
+            env[REDIS_ENV] = self.redis.url
+        return env or None
+
+    def _spawn_streamlit(self, i: int, append=False) -> subprocess.Popen:
+        """Start Streamlit process ``i`` (1-based) on its port."""
+        cmd = [sys.executable, "-m", "streamlit", "run", "app.py",
+               "--server.address", "127.0.0.1", "--server.port", str(self.ports[i - 1]),
+               "--server.headless", "true", "--browser.gatherUsageStats", "false"]
+        for opt in self.server_options:
+            key, _, value = opt.partition("=")
+            cmd += [f"--{key}", value]
+        return self._spawn(cmd, f"streamlit{i}", env=self._streamlit_env(), append=append)
+
+    def kill_process(self, i: int) -> None:
+        """SIGKILL Streamlit process ``i`` (1-based), as a crash would; its students'
+        browsers reconnect through the balancer to another process."""
+        proc = self.procs[i - 1]
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(10)
+
+    def restart_process(self, i: int, timeout: float = START_TIMEOUT) -> None:
+        """Start Streamlit process ``i`` again (after :meth:`kill_process`) and wait until it
+        answers its health check (the balancer takes it back by itself)."""
+        self.kill_process(i)
+        self.procs[i - 1] = self._spawn_streamlit(i, append=True)
+        deadline = time.monotonic() + timeout
+        while not _healthy(self.ports[i - 1]):
+            if self.procs[i - 1].poll() is not None:
+                raise RuntimeError(self._exited_early(self.procs[i - 1]))
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"Streamlit process {i} did not answer within {timeout:.0f} s")
+            time.sleep(0.2)
+
+    def restart_redis(self, *, kill: bool = True) -> None:
+        """Stop the hall's redis-server (``kill``: SIGKILL, as a crash would) and start it
+        again on the same port and folder: it reloads its append-only file."""
+        if self.redis is None:
+            raise RuntimeError("this hall runs without Redis")
+        self.redis.restart(kill=kill)
 
     def __enter__(self) -> Hall:
         if not Path(self.haproxy).exists():
             raise RuntimeError("HAProxy is not installed: apt-get install haproxy "
                                "(Debian/Ubuntu), then run this again.")
+        if self.redis_port is not None and redis_binary() is None:
+            raise RuntimeError("redis-server is not installed: apt-get install redis-server "
+                               "(Debian/Ubuntu), or serve the hall from one process with "
+                               "--processes 1 --no-redis.")
         try:
             self._check_ports_free()
         except RuntimeError:
             self.__exit__()  # nothing started, no log to keep
             raise
         try:
-            for i, p in enumerate(self.ports, 1):
-                cmd = [sys.executable, "-m", "streamlit", "run", "app.py",
-                       "--server.address", "127.0.0.1", "--server.port", str(p),
-                       "--server.headless", "true", "--browser.gatherUsageStats", "false"]
-                for opt in self.server_options:
-                    key, _, value = opt.partition("=")
-                    cmd += [f"--{key}", value]
-                self.procs.append(self._spawn(
-                    cmd, f"streamlit{i}", env={HALL_ENV: self.public} if self.public else None))
+            if self.redis_port is not None:  # the store first: a page may read it at once
+                self.redis = RedisServer(self.redis_port, self.log_dir / "redis").start()
+            for i in range(1, len(self.ports) + 1):
+                self.procs.append(self._spawn_streamlit(i))
             deadline = time.monotonic() + START_TIMEOUT
             waiting = set(self.ports)
             while waiting:
@@ -401,6 +407,8 @@ class Hall:
             taken.append((self.port, f"the balancer ({self.bind})", "--port"))
         if self.stats_port is not None and port_in_use(self.stats_port):
             taken.append((self.stats_port, "the status page", "--stats-port"))
+        if self.redis_port is not None and port_in_use(self.redis_port):
+            taken.append((self.redis_port, "the hall's redis-server", "--redis-port"))
         if taken:
             what = "; ".join(f"port {p} (for {who})" for p, who, _ in taken)
             options = sorted({opt for _, _, opt in taken})
@@ -444,6 +452,8 @@ class Hall:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(5)
+        if self.redis is not None:  # last: the processes may write to it until they end
+            self.redis.stop()
         for log in self._logs:
             log.close()
         self._logs = []
@@ -470,6 +480,12 @@ def main(argv=None) -> int:
     parser.add_argument("--no-warm", action="store_true",
                         help="open the hall at once, without drawing every page and data set "
                              "in each process first")
+    parser.add_argument("--redis-port", type=_port_arg, default=REDIS_PORT,
+                        help="loopback port of the hall's redis-server, which every Streamlit "
+                             f"process shares (default {REDIS_PORT})")
+    parser.add_argument("--no-redis", action="store_true",
+                        help="no redis-server: the hall lives in the memory of the one "
+                             "Streamlit process (with --processes 1 only)")
     parser.add_argument("--public-url", default=None,
                         help="the address students open, for the classroom links and QR codes "
                              "(default: http://<this machine's address on the network>:PORT)")
@@ -478,6 +494,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.processes < 1:
         parser.error("--processes must be at least 1")
+    if args.no_redis and args.processes > 1:
+        parser.error(f"--no-redis keeps the hall in one process's memory, so the other "
+                     f"{args.processes - 1} process(es) would not see it: add --processes 1, "
+                     "or leave out --no-redis")
     ports = [args.first_port + i for i in range(args.processes)]
     if ports[-1] > PORT_RANGE[1]:
         parser.error(f"--first-port {args.first_port} with {args.processes} processes needs "
@@ -490,12 +510,14 @@ def main(argv=None) -> int:
     if args.public_url and not args.public_url.startswith(("http://", "https://")):
         parser.error(f"--public-url {args.public_url!r}: give an http:// or https:// address")
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
-    print(f"Starting {args.processes} Streamlit process(es) on 127.0.0.1:{ports[0]}-{ports[-1]} "
+    redis_port = None if args.no_redis else args.redis_port
+    print(("" if redis_port is None else f"Starting redis-server on 127.0.0.1:{redis_port}, ")
+          + f"{args.processes} Streamlit process(es) on 127.0.0.1:{ports[0]}-{ports[-1]} "
           "and HAProxy ...", flush=True)
     try:
         with Hall(args.processes, port=args.port, first_port=args.first_port, bind=args.bind,
                   stats_port=args.stats_port, warm=not args.no_warm,
-                  progress=_progress_bar, public=public) as hall:
+                  progress=progress_bar, public=public, redis_port=redis_port) as hall:
             if hall.warm:
                 print(f"Warmed up in {hall.warm_seconds:.0f} s: every page (wide and on a phone), "
                       "and the eigenvalue page on every bundled data set, drawn once in each "
@@ -507,7 +529,8 @@ def main(argv=None) -> int:
             print(f"Ready: students open {where} (here: {hall.url}/); the classroom links and "
                   f"QR codes use that address. Logs in {hall.log_dir}. Ctrl+C stops.",
                   flush=True)
-            while all(p.poll() is None for p in hall.procs + [hall.balancer]):
+            watched = hall.procs + [hall.balancer] + ([hall.redis.proc] if hall.redis else [])
+            while all(p.poll() is None for p in watched):
                 time.sleep(1)
             print("A process stopped; shutting down. Logs:\n" + hall.logs(), file=sys.stderr)
             return 1

@@ -435,7 +435,7 @@ def table(results: list[dict]) -> str:
 
 
 def balancer_main(args) -> int:
-    from hall import hall_table, run_hall
+    from balancer import hall_table, run_hall
 
     if not 1 <= args.processes <= 8 or not 0 <= args.upload_share <= 1:
         raise SystemExit("bounded run: 1 <= --processes <= 8, 0 <= --upload-share <= 1")
@@ -484,7 +484,7 @@ def main(argv=None) -> int:
                          "(collapsed stacks in the log dir; summarise with loadtest/profile.py)")
     ap.add_argument("--balancer", action="store_true",
                     help="a lecture hall through HAProxy (deploy/serve.py): page loads, k moves, "
-                         "Steps and CSV uploads through one address (loadtest/hall.py)")
+                         "Steps and CSV uploads through one address (loadtest/balancer.py)")
     ap.add_argument("--processes", type=int, default=2,
                     help="with --balancer: Streamlit processes behind it (default 2)")
     ap.add_argument("--balancer-port", type=int, default=8680,

@@ -16,7 +16,16 @@ It does what the browser does for one tab, without rendering anything:
   sends a short reference instead of an unchanged large element;
 * a click on a button inside an ``st.fragment`` (known from ``Delta.fragment_id``)
   asks for a fragment rerun, as the browser does;
+* an ``st.fragment(run_every=...)`` timer: the server announces it (``auto_rerun``:
+  fragment id and interval; ``stop_auto_rerun`` and every full run end it, as in the
+  frontend) and the browser, not the server, starts its runs; :meth:`tick` sends one
+  (``rerun_script`` with the fragment id and ``is_auto_rerun``), so a simulated phone
+  keeps its timer going by calling it every ``interval`` seconds;
+* follows the address as the browser's address bar does (``page_info_changed``, with
+  the time each query string arrived in ``query_log``);
 * answers nothing else: a run is finished when ``script_finished`` arrives.
+
+One request runs at a time per client (a click waits for a timer's run to finish).
 
 Only loopback addresses are accepted.
 """
@@ -27,6 +36,7 @@ import asyncio
 import json
 import re
 import time
+import urllib.parse
 from dataclasses import dataclass, field
 
 from streamlit.proto.Alert_pb2 import Alert
@@ -59,7 +69,10 @@ class RunResult:
     errors: list = field(default_factory=list)  # st.error texts
     warnings: list = field(default_factory=list)  # st.warning texts
     step_text: str | None = None
-    texts: list = field(default_factory=list)  # every markdown / caption text
+    texts: list = field(default_factory=list)  # every markdown / caption / alert text
+    keys: set = field(default_factory=set)  # the keyed widgets this run drew
+    fragment: str = ""  # the fragment this run was asked to rerun ("" for a full run)
+    full: bool = False  # a full run of the page took place (asked for, or started by the app)
 
 
 class StreamlitClient:
@@ -83,6 +96,7 @@ class StreamlitClient:
         self.widget_ids: dict[str, str] = {}  # user key -> widget id
         self.widgets: dict[str, object] = {}  # user key -> element proto (last seen)
         self.fragments: dict[str, str] = {}  # user key -> id of the st.fragment holding it
+        self.widget_kinds: dict[str, str] = {}  # user key -> element kind ("slider", ...)
         self._cache: dict[str, int] = {}  # message hash -> run number it was last seen
         self._messages: dict[str, ForwardMsg] = {}  # message hash -> the message itself
         self._run_no = 0
@@ -91,6 +105,13 @@ class StreamlitClient:
         self._current: RunResult | None = None
         self._t0 = 0.0
         self.closed_reason: str | None = None
+        #: fragment id -> interval [s] of every st.fragment(run_every=...) timer running
+        self.auto_reruns: dict[str, float] = {}
+        #: (time.perf_counter(), query string) each time the address changed
+        self.query_log: list[tuple[float, str]] = []
+        #: Set-Cookie headers of the websocket's upgrade answer (a balancer's new affinity)
+        self.set_cookies: list[str] = []
+        self._busy = asyncio.Lock()
 
     # ------------------------------------------------------------ connection
 
@@ -98,6 +119,9 @@ class StreamlitClient:
         self.ws = await connect(self.url, subprotocols=["streamlit"], max_size=None,
                                 open_timeout=self.timeout, ping_interval=None,
                                 compression=None, additional_headers=self.headers or None)
+        response = getattr(self.ws, "response", None)
+        if response is not None:
+            self.set_cookies = response.headers.get_all("Set-Cookie")
         self._reader = asyncio.create_task(self._read_loop())
 
     async def close(self) -> None:
@@ -142,7 +166,18 @@ class StreamlitClient:
                     cached.delta.WhichOneof("type") == "new_element":
                 self._element(cached.delta.new_element, run, cached.delta.fragment_id)
         elif kind == "new_session":
-            self.session_id = msg.new_session.initialize.session_id
+            if msg.new_session.HasField("initialize"):
+                self.session_id = msg.new_session.initialize.session_id or self.session_id
+            if not msg.metadata.run.fragment_ids:
+                self.auto_reruns.clear()  # a full run: the frontend drops every timer
+                if run is not None:
+                    run.full = True
+        elif kind == "auto_rerun":
+            if msg.auto_rerun.fragment_id:
+                self.auto_reruns[msg.auto_rerun.fragment_id] = msg.auto_rerun.interval
+        elif kind == "stop_auto_rerun":
+            for fid in msg.stop_auto_rerun.fragment_ids:
+                self.auto_reruns.pop(fid, None)
         elif kind == "file_urls_response":
             fut = self._upload_urls.pop(msg.file_urls_response.response_id, None)
             if fut is not None and not fut.done():
@@ -153,6 +188,7 @@ class StreamlitClient:
                               for p in msg.navigation.app_pages]
         elif kind == "page_info_changed":
             self.query_string = msg.page_info_changed.query_string
+            self.query_log.append((time.perf_counter(), self.query_string))
         elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
             self._element(msg.delta.new_element, run, msg.delta.fragment_id)
         elif kind == "script_finished":
@@ -175,7 +211,10 @@ class StreamlitClient:
             if len(parts) == 3 and parts[0] == "$$ID":
                 self.widget_ids[parts[2]] = wid
                 self.widgets[parts[2]] = body
+                self.widget_kinds[parts[2]] = kind
                 self.fragments[parts[2]] = fragment_id
+                if run is not None:
+                    run.keys.add(parts[2])
         if run is None:
             return
         if kind == "exception":
@@ -184,6 +223,8 @@ class StreamlitClient:
             run.errors.append(body.body)
         elif kind == "alert" and body.format == Alert.WARNING:
             run.warnings.append(body.body)
+        if kind == "alert":
+            run.texts.append(body.body)
         elif kind == "bidi_component" and body.component_name == "mp_timeline":
             # the page's timeline bar (pages/common/timeline.py): its data holds j and n
             try:
@@ -204,8 +245,51 @@ class StreamlitClient:
         self._messages = {h: m for h, m in self._messages.items() if h in alive}
         return list(alive)
 
-    async def rerun(self, values: dict | None = None, trigger: str | None = None) -> RunResult:
-        """Rerun the page with ``values`` (user key -> value) and an optional button click."""
+    @property
+    def query(self) -> dict[str, str]:
+        """The address's fields now (as the browser's address bar shows them)."""
+        return dict(urllib.parse.parse_qsl(self.query_string, keep_blank_values=True))
+
+    @property
+    def busy(self) -> bool:
+        """A request of this client is waiting for its run."""
+        return self._busy.locked()
+
+    async def tick(self, fragment: str | None = None,
+                   timeout: float | None = None) -> RunResult | None:
+        """One run of a ``run_every`` fragment (default: the first the page announced), as
+        the browser's timer starts it (None: the page has no such timer now)."""
+        async with self._busy:  # a full run may have ended the timer meanwhile
+            if fragment is None:
+                fragment = next(iter(self.auto_reruns), None)
+            if fragment is None or fragment not in self.auto_reruns:
+                return None
+            return await self._rerun(None, None, fragment, True, timeout or self.timeout)
+
+    def _set_value(self, w, key: str, value) -> None:
+        """``value`` in the widget state field of ``key``'s kind of widget."""
+        kind = self.widget_kinds.get(key)
+        if kind == "number_input":
+            w.double_value = float(value)
+        elif kind in ("radio", "selectbox", "text_input", "text_area"):
+            w.string_value = str(value)
+        elif isinstance(value, bool):
+            w.bool_value = value
+        elif isinstance(value, (int, float)):
+            w.double_array_value.data.append(float(value))  # st.slider
+        else:
+            w.string_value = str(value)
+
+    async def rerun(self, values: dict | None = None, trigger: str | None = None, *,
+                    fragment: str | None = None, auto: bool = False,
+                    timeout: float | None = None) -> RunResult:
+        """Rerun the page with ``values`` (user key -> value) and an optional button click
+        (``fragment``: rerun only that fragment, ``auto``: as its timer does; ``timeout``
+        instead of the client's)."""
+        async with self._busy:
+            return await self._rerun(values, trigger, fragment, auto, timeout or self.timeout)
+
+    async def _rerun(self, values, trigger, fragment, auto, timeout) -> RunResult:
         msg = BackMsg()
         cs = msg.rerun_script
         cs.query_string = self.query_string
@@ -215,12 +299,7 @@ class StreamlitClient:
         for key, value in (values or {}).items():
             w = cs.widget_states.widgets.add()
             w.id = self.widget_ids[key]
-            if isinstance(value, bool):
-                w.bool_value = value
-            elif isinstance(value, (int, float)):
-                w.double_array_value.data.append(float(value))  # st.slider
-            else:
-                w.string_value = str(value)
+            self._set_value(w, key, value)
         pending = self._pending_file
         if pending is not None:
             key, urls, name, size = pending
@@ -236,16 +315,20 @@ class StreamlitClient:
             if self.fragments.get(trigger):
                 # a button inside st.fragment reruns only that fragment, as in the browser
                 cs.fragment_id = self.fragments[trigger]
+        if fragment:
+            cs.fragment_id = fragment
+            cs.is_auto_rerun = auto
         if self.closed_reason:
             raise ProtocolError(self.closed_reason)
         loop = asyncio.get_running_loop()
         self._finished = loop.create_future()
-        self._current = RunResult(seconds=float("nan"), status=-1, n_messages=0, n_bytes=0)
+        self._current = RunResult(seconds=float("nan"), status=-1, n_messages=0, n_bytes=0,
+                                  fragment=cs.fragment_id)
         self._run_no += 1
         self._t0 = time.perf_counter()
         await self.ws.send(msg.SerializeToString())
         try:
-            return await asyncio.wait_for(self._finished, self.timeout)
+            return await asyncio.wait_for(self._finished, timeout)
         finally:
             self._current = None
 

@@ -5,7 +5,7 @@
   upload size), for any number of processes and ports (hypothesis).
 - A smoke run: ``deploy/serve.py``'s stack with two processes and a handful of
   students through the balancer for a few seconds (page loads, k moves, Steps and
-  CSV uploads, every answer checked by ``loadtest/hall.py``): no errors, the
+  CSV uploads, every answer checked by ``loadtest/balancer.py``): no errors, the
   students spread over both processes, and an upload sent with another process's
   cookie is refused by Streamlit (so affinity is what makes uploads work); the page,
   Streamlit's JavaScript and the plotly.js bundle come gzipped through the balancer and
@@ -118,7 +118,7 @@ def _free_ports(n):
 
 def test_a_few_students_through_the_balancer():
     require_haproxy()
-    from hall import Browser, run_hall, student_csv
+    from balancer import Browser, run_hall, student_csv
     from stclient import StreamlitClient
 
     # the Streamlit processes' ports are consecutive: a free block of them
@@ -269,7 +269,7 @@ def test_the_protocol_client_checks_a_run_that_stops_early(tmp_path):
     the slider's maximum (the training rows) the page counts to the rank and warns that it
     stopped early. The load test's checks accept exactly that answer for this student's k, and
     still refuse a counter that does not match the k the student sent."""
-    from hall import Browser, HallStats, _check, slider_error, step_error
+    from balancer import Browser, HallStats, _check, slider_error, step_error
     from checks import early_stop
     from run import Server
     from stclient import RunResult, StreamlitClient
