@@ -416,14 +416,28 @@ def plotly_chart(fig, *, key: str, streamlit_look: bool = False, config: dict | 
     """
     if on_select not in ("ignore", "rerun"):
         raise ValueError(f"on_select must be 'ignore' or 'rerun', not {on_select!r}")
+    select = on_select == "rerun"
+    payload = figure_payload(fig, streamlit_look=streamlit_look, config=config, select=select,
+                             narrow=is_narrow())
+    return draw_payload(payload, key=key, select=select)
+
+
+def figure_payload(fig, *, streamlit_look: bool = False, config: dict | None = None,
+                   select: bool = False, narrow: bool = False) -> bytes:
+    """What :func:`plotly_chart` sends for ``fig`` (before the draw number): the same bytes
+    for the same figure and arguments, so a cache may keep them for every session."""
     d = fig if isinstance(fig, dict) else fig.to_dict()
     if streamlit_look:
         d = chart_figure(_bold_title(d), look=STREAMLIT_LOOK)
     else:
         d = chart_figure(d)
-    select = on_select == "rerun"
+    return chart_payload(d, config=config, select=select, narrow=narrow)
+
+
+def draw_payload(payload: bytes, *, key: str, select: bool = False):
+    """Draw a :func:`figure_payload` in the chart of ``key`` (``select`` as it was made
+    with); returns the selection as :func:`plotly_chart` does."""
     # the draw number goes last, outside what the browser compares to skip an unchanged figure
-    payload = chart_payload(d, config=config, select=select, narrow=is_narrow())
     payload = payload[:-1] + b',"draw":%d}' % draw_number(key, payload)
     if not select:
         _CHART(data=payload, key=key)

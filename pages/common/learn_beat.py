@@ -12,12 +12,13 @@ import streamlit as st
 
 from views import lesson_questions
 
-from .charts import plotly_chart
+from .charts import draw_payload
 from .learn_figures import show_page_figures
 from .learn_ui import (
     PANELS_OF,
     _KEYS,
     asked,
+    beat_key,
     feedback,
     go,
     presentation,
@@ -27,9 +28,9 @@ from .hall_poll import hall_poll_prepare, hall_task
 from .lesson_file import DRAWN, Beat, Lesson
 from .share import query_string
 from .text import literal
-from .figure_frames import cut_animation
-from .phone import phone_panel
-from .presentation import fit_to_window
+from .learn_chart import beat_panels, beat_payload
+from .phone import is_narrow, phone_pick
+from .presentation import window_height
 
 
 def answer_key(lesson: Lesson, beat: Beat, name: str) -> str:
@@ -87,19 +88,19 @@ def show_figure(lesson: Lesson, beat: Beat, *, present: bool, select: bool):
     scene = scene_of(beat)
     if hasattr(scene, "figures"):  # a page without steps (bounds, eigenvalues): drawn whole
         return show_page_figures(scene)
-    fig = cut_animation(scene.figure(), *scene.shown(k, j))
-    # a projector's figure: shorter, the top row's axis titles dropped (the page's own rule)
-    fig = fit_to_window(fig, present, compact_axes=("xaxis", "xaxis2", "xaxis3"))
-    fig = phone_panel(beat.state.schema, fig, PANELS_OF[beat.page])
+    # the figure cut at the step shown; a projector's shorter, the top row's axis titles
+    # dropped (the page's own rule); a phone's one panel: made once for every session
+    shown = (*beat_key(beat), *scene.shown(k, j))
+    pick = phone_pick(beat.state.schema, beat_panels(*shown), PANELS_OF[beat.page])
+    payload = beat_payload(*shown, window_height(present), pick, is_narrow(), select)
     caption = getattr(scene, "caption", None)  # what the colours, axes and markers mean
     with st.container(key="learn-figure"):
         if select:
-            event = plotly_chart(fig, key="learn.fig", config={"displaylogo": False},
-                                 on_select="rerun", selection_mode="points")
+            event = draw_payload(payload, key="learn.fig", select=True)
             if caption:
                 st.caption(literal(caption(k, j)))
             return _clicked(event)
-        plotly_chart(fig, key="learn.fig", config={"displaylogo": False})
+        draw_payload(payload, key="learn.fig")
         if caption:
             st.caption(literal(caption(k, j)))
     return None

@@ -18,7 +18,9 @@ from views.lesson_scene_kmp import KMP_PANELS
 
 from .assets import asset
 from .cached import learn as cached
+from .cached.shared import shared_cache
 from .hall_join import join_box
+from .learn_chart import beat_scene
 from .lesson_file import SCHEMAS, Beat, Lesson, LessonError, load_lessons, parse_lesson
 from .state import State
 from .text import literal
@@ -47,18 +49,40 @@ def _k_max(state: State) -> int:
     return int(schema["k"].at("hi", state)) if state.schema.page == "skpca" else 0
 
 
+def beat_key(beat: Beat) -> tuple[tuple, int, str]:
+    """What a beat's scene is computed from: its address, its k maximum and its page."""
+    return tuple(beat.state.query().items()), _k_max(beat.state), beat.page
+
+
 def scene_of(beat: Beat):
     """The beat's page computed in its state (views.lesson_scenes: one scene per page)."""
-    return cached.scene(tuple(beat.state.query().items()), _k_max(beat.state), beat.page)
+    return beat_scene(*beat_key(beat))
+
+
+@shared_cache(cached.ANSWERS_ENTRIES)
+def _feedback(name: str, query: tuple, k_max: int, typed: tuple, page: str
+              ) -> tuple[bool, str]:
+    return cached.feedback(name, query, k_max, typed[1], page)
+
+
+@shared_cache(cached.ANSWERS_ENTRIES)
+def _asked(name: str, query: tuple, k_max: int, page: str) -> lesson_questions.Asked:
+    return cached.asked(name, query, k_max, page)
 
 
 def feedback(beat: Beat, name: str, answer) -> tuple[bool, str]:
-    return cached.feedback(name, tuple(beat.state.query().items()), _k_max(beat.state), answer,
-                     beat.page)
+    query, k_max, page = beat_key(beat)
+    try:
+        hash(answer)
+    except TypeError:
+        return cached.feedback(name, query, k_max, answer, page)
+    # 1, 1.0 and True are one key of a dict: the answer's type keeps them apart
+    return _feedback(name, query, k_max, (type(answer).__name__, answer), page)
 
 
 def asked(beat: Beat, name: str) -> lesson_questions.Asked:
-    return cached.asked(name, tuple(beat.state.query().items()), _k_max(beat.state), beat.page)
+    query, k_max, page = beat_key(beat)
+    return _asked(name, query, k_max, page)
 
 
 # ---------------------------------------------------------------- the address

@@ -64,10 +64,28 @@ def phone_panel(schema: Schema, fig: dict, names: dict[str, str], *, height: int
     """
     if not is_narrow():
         return fig
-    offered = [s for s in panels(fig) if s in names]
+    return phone_figure(fig, phone_pick(schema, panels(fig), names), height=height)
+
+
+def phone_pick(schema: Schema, shown: list[str], names: dict[str, str]) -> str | None:
+    """On a phone, the 'Panel' selector of :func:`phone_panel` over the figure's panels
+    ``shown`` (:func:`pages.common.phone_panels.panels`): the panel picked, or "" for the
+    whole figure laid out narrow; None on a wider window."""
+    if not is_narrow():
+        return None
+    offered = [s for s in shown if s in names]
     if len(offered) < 2:
-        return narrow_layout(fig, height=height + 260)
-    pick = st.radio("Panel", offered, format_func=names.get, key=f"{schema.page}.panel",
+        return ""
+    return st.radio("Panel", offered, format_func=names.get, key=f"{schema.page}.panel",
                     horizontal=True, help="A narrow screen shows one panel of the animation at "
                     "a time; every panel follows the same step.")
+
+
+def phone_figure(fig: dict, pick: str | None, *, height: int = 560) -> dict:
+    """``fig`` as :func:`phone_panel` shows it for a :func:`phone_pick` (no Streamlit, so a
+    cache may keep its result)."""
+    if pick is None:
+        return fig
+    if pick == "":
+        return narrow_layout(fig, height=height + 260)
     return one_panel(fig, pick, height=height)

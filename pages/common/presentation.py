@@ -72,9 +72,21 @@ def fit_to_window(fig: dict, present: bool, *, reserve: int = 150,
     ``compact_axes``: axes whose titles are dropped when the figure gets short (the
     top row's, which would otherwise run into the panel titles below them).
     """
+    return fitted(fig, window_height(present, reserve), compact_axes=compact_axes)
+
+
+def window_height(present: bool, reserve: int = 150) -> int | None:
+    """The figure's height in presentation mode (see :func:`fit_to_window`), else None."""
     if not present:
+        return None
+    return max(int(st.session_state.get("_window_height", 720)) - reserve, 360)
+
+
+def fitted(fig: dict, height: int | None, *, compact_axes: tuple = ()) -> dict:
+    """:func:`fit_to_window` for a known height (None: ``fig`` as it is); no Streamlit, so
+    a cache may keep its result."""
+    if height is None:
         return fig
-    height = max(int(st.session_state.get("_window_height", 720)) - reserve, 360)
     fig = resized(fig, height)  # controls and colour bars keep their pixel offsets
     layout = dict(fig.get("layout", {}), height=height)
     if height < 640:
