@@ -8,30 +8,32 @@ import streamlit as st
 
 import pages.common  # noqa: F401  (first, for its legacy-mode guard)
 from pages.common.hall_follow import hall_follow
+from pages.common.hall_poll import pollable
 from pages.common.hall_replay import replay_box
 from pages.common.learn_beat import show_beat
 from pages.common.learn_ui import all_lessons, lesson_list
 from pages.common.text import literal
 
-hall_follow("learn")
 lesson_id = st.query_params.get("lesson")
 beat_raw = st.query_params.get("beat", "1")
+lesson = None if lesson_id is None else all_lessons().get(lesson_id)
+try:
+    n = int(beat_raw)
+except ValueError:
+    n = 0
+shown = lesson is not None and 1 <= n <= len(lesson.beats)
+# a student's timer is then the task box's, which a poll's changes redraw alone
+hall_follow("learn", timer_below=shown and pollable(lesson.beats[n - 1]))
 if lesson_id is None:
     lesson_list()
     replay_box()
     st.stop()
-lessons = all_lessons()
-lesson = lessons.get(lesson_id)
 if lesson is None:
     st.error(literal(f"There is no lesson {lesson_id[:60]!r} here (a lesson opened from your own "
                      "file lives only in the session that opened it). Choose one below."))
     lesson_list()
     st.stop()
-try:
-    n = int(beat_raw)
-except ValueError:
-    n = 0
-if not 1 <= n <= len(lesson.beats):
+if not shown:
     st.error(literal(f"{lesson.title} has beats 1 to {len(lesson.beats)}, not "
                      f"{beat_raw[:20]!r}. Start it again below."))
     lesson_list()

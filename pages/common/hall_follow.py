@@ -44,7 +44,7 @@ from .hall_state import (
 from .state import HALL_FIELDS
 from .text import literal
 
-__all__ = ["PAGES", "TICK", "hall_follow"]
+__all__ = ["PAGES", "TICK", "follow_tick", "hall_follow", "in_fragment_run"]
 
 #: Seconds between two reads of the hall's version (a follower moves within two).
 TICK = 1.0
@@ -118,8 +118,13 @@ def _identify() -> dict | None:
 # ---------------------------------------------------------------- the page's part
 
 
-def hall_follow(page: str) -> dict | None:
-    """The hall on this page (see the module's docstring); returns :func:`hall_context`."""
+def hall_follow(page: str, *, timer_below: bool = False) -> dict | None:
+    """The hall on this page (see the module's docstring); returns :func:`hall_context`.
+
+    ``timer_below``: a student's timer is a fragment lower on the page (the Learn page's
+    task box on a beat the hall can poll, which calls :func:`follow_tick`), so that one run
+    a second redraws the box a poll's open, close and reveal change; the status line is then
+    redrawn on the page's full runs and by its own buttons."""
     if page not in PAGES:
         raise ValueError(f"unknown page {page!r} (pages/common/hall_follow.py: PAGES)")
     ss = st.session_state
@@ -137,7 +142,10 @@ def hall_follow(page: str) -> dict | None:
                            "their phones.")
         return None
     st.markdown(HALL_STYLE, unsafe_allow_html=True)  # only a hall's page has its parts
-    _tick(page)
+    if timer_below and not ctx.get("key"):
+        _status(page)
+    else:
+        _tick(page)
     ss.pop(FORGED, None)
     ctx = hall_context()
     if ctx["lecturer"]:
@@ -149,6 +157,54 @@ def hall_follow(page: str) -> dict | None:
 
 @st.fragment(run_every=TICK)
 def _tick(page: str):
+    _follow(page)
+
+
+@st.fragment
+def _status(page: str):
+    """The status line without a timer (the page's timer is lower down: follow_tick)."""
+    _follow(page)
+
+
+def follow_tick(page: str) -> None:
+    """The follow timer's work in a fragment lower on the page (``timer_below``), on that
+    fragment's own runs: one version read; when it changed, the view; a student's presence;
+    a following student is sent where the lecturer moved. What the fragment cannot redraw
+    (the status line: the hall ended, an explorer's note of an open poll, the store back
+    after a failure) reruns the page."""
+    ss = st.session_state
+    ctx = ss.get(CTX)
+    if not ctx or not in_fragment_run():
+        return
+    h, room = hall(), ctx["room"]
+    try:
+        version = h.version(room)
+        if ss.pop(UNAVAILABLE, False) or version is None:
+            st.rerun(scope="app")
+        fresh = version != ss.get(VERSION) or ss.get(VIEW) is None
+        if fresh:
+            ss[VIEW] = h.view(room)
+            ss[VERSION] = version
+        view = ss[VIEW]
+        if view.ended:
+            st.rerun(scope="app")
+        state, old = _poll_state(view), ss.get(POLL_STATE)
+        ss[POLL_STATE] = state
+        if ctx.get("key"):
+            return
+        following = bool(ss.get(FOLLOWING, True))
+        h.seen(room, ctx["me"], following)
+        if following and fresh and (view.page, view.query) != _position(page) \
+                and view.page in PAGES:
+            st.switch_page(PAGES[view.page],
+                           query_params={**view.query, "hall": room, "me": ctx["me"]})
+        if not following and old is not None and old != state:
+            st.rerun(scope="app")
+    except HallUnavailable:
+        unavailable()
+
+
+def _follow(page: str):
     ss = st.session_state
     ctx = ss.get(CTX)
     if not ctx:
@@ -156,7 +212,7 @@ def _tick(page: str):
     h, room = hall(), ctx["room"]
     try:
         version = h.version(room)
-        if st.session_state.pop(UNAVAILABLE, False) and _in_fragment_rerun():
+        if st.session_state.pop(UNAVAILABLE, False) and in_fragment_run():
             st.rerun(scope="app")  # the store is back: the page's hall parts too
         if version is None:
             ss[VIEW] = None
@@ -205,15 +261,16 @@ def _lecturer_tick(h, ctx, page, view):
 
 
 def _track_poll(view):
+    """The lecturer's page drawn again when the poll changed elsewhere (another tab)."""
     ss = st.session_state
     state = _poll_state(view)
     old = ss.get(POLL_STATE)
     ss[POLL_STATE] = state
-    if old is not None and old != state and _in_fragment_rerun():
+    if old is not None and old != state and in_fragment_run():
         st.rerun(scope="app")
 
 
-def _in_fragment_rerun() -> bool:
+def in_fragment_run() -> bool:
     """Whether this run is the fragment's own (not the page's full run)."""
     from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
@@ -248,7 +305,9 @@ def _student_tick(h, ctx, page, view, fresh):
                       args=(True,), type="primary", icon=":material/directions_walk:")
     if not following and view.open:
         st.caption("A poll is open: follow the lecturer to answer it.")
-    _track_poll(view)
+    # a student's poll box is in the fragment of the page's timer (follow_tick): a poll's
+    # change redraws nothing else of a student's page
+    st.session_state[POLL_STATE] = _poll_state(view)
 
 
 def _set_following(on: bool):

@@ -25,7 +25,7 @@ from .learn_ui import asked, feedback, scene_of
 from .lesson_file import Beat, Lesson
 from .text import literal
 
-__all__ = ["POLLABLE", "hall_poll_prepare", "hall_task", "poll_spec"]
+__all__ = ["POLLABLE", "hall_poll_prepare", "hall_task", "poll_spec", "pollable"]
 
 #: The answer types a poll takes (a typed number or an observe task is not polled).
 POLLABLE = ("point", "k", "option")
@@ -36,6 +36,11 @@ SENT = "hall.sent"
 def _questions(beat: Beat) -> list[str]:
     names = [beat.task.question] if beat.task is not None else list(beat.check)
     return [n for n in names if lesson_questions.get(n).answer in POLLABLE]
+
+
+def pollable(beat: Beat) -> bool:
+    """Whether the hall can poll one of this beat's questions."""
+    return bool(_questions(beat))
 
 
 def poll_spec(lesson: Lesson, beat: Beat, name: str) -> PollSpec:

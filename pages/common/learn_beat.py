@@ -24,7 +24,9 @@ from .learn_ui import (
     presentation,
     scene_of,
 )
-from .hall_poll import hall_poll_prepare, hall_task
+from .hall_follow import TICK, follow_tick, in_fragment_run
+from .hall_poll import hall_poll_prepare, hall_task, pollable
+from .hall_state import hall_context
 from .lesson_file import DRAWN, Beat, Lesson
 from .share import query_string
 from .text import literal
@@ -179,6 +181,40 @@ def _question(lesson, beat, name, prompt, *, clicked, number=None):
 
 
 def show_task(lesson: Lesson, beat: Beat, clicked):
+    """The beat's task box; in a hall, on a beat it can poll, a fragment that a poll's
+    open, close and reveal redraw alone (a student's: the page's timer, see
+    pages/common/hall_follow.py: follow_tick)."""
+    ctx = hall_context()
+    if ctx is None or not pollable(beat):
+        _task(lesson, beat, clicked)
+    elif ctx["lecturer"]:
+        _task_box(lesson, beat, clicked)
+    else:
+        _task_timer(lesson, beat, clicked)
+
+
+@st.fragment(run_every=TICK)
+def _task_timer(lesson: Lesson, beat: Beat, clicked):
+    _task_part(lesson, beat, clicked)
+
+
+@st.fragment
+def _task_box(lesson: Lesson, beat: Beat, clicked):
+    _task_part(lesson, beat, clicked)
+
+
+def _task_part(lesson: Lesson, beat: Beat, clicked):
+    if in_fragment_run():
+        follow_tick("learn")
+        hall_poll_prepare(lesson, beat, answer_key)
+        shown = st.session_state.get("learn.figure") or {}
+        mode, k, j = figure_plan(lesson, beat)
+        if (shown.get("mode"), shown.get("k"), shown.get("j")) != (mode, k, j):
+            st.rerun(scope="app")  # an answer (a reveal, a Check) changes the figure
+    _task(lesson, beat, clicked)
+
+
+def _task(lesson: Lesson, beat: Beat, clicked):
     if hall_task(lesson, beat, clicked):  # the hall's poll of this task replaces it
         return
     with st.container(border=True, key="learn-task"):
