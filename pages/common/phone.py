@@ -33,6 +33,16 @@ def mobile_agent(user_agent) -> bool:
     return isinstance(user_agent, str) and "Mobi" in user_agent
 
 
+#: :func:`phone_pick`'s answer for a figure with fewer than two panels to choose from ("" is
+#: the first panel's axis suffix, so it cannot say "the whole figure").
+WHOLE = "*"
+
+
+#: :func:`phone_pick`'s answer for a figure with fewer than two panels to choose from ("" is
+#: the first panel's axis suffix, so it cannot say "the whole figure").
+WHOLE = "*"
+
+
 def is_narrow() -> bool:
     """Whether the window is narrower than :data:`NARROW` (a phone): as the browser reported
     it, or, on a session's first run, before any report, as its User-Agent says
@@ -69,13 +79,14 @@ def phone_panel(schema: Schema, fig: dict, names: dict[str, str], *, height: int
 
 def phone_pick(schema: Schema, shown: list[str], names: dict[str, str]) -> str | None:
     """On a phone, the 'Panel' selector of :func:`phone_panel` over the figure's panels
-    ``shown`` (:func:`pages.common.phone_panels.panels`): the panel picked, or "" for the
-    whole figure laid out narrow; None on a wider window."""
+    ``shown`` (:func:`pages.common.phone_panels.panels`): the panel picked (its axis suffix,
+    "" for the first panel), or :data:`WHOLE` for the whole figure laid out narrow; None on a
+    wider window."""
     if not is_narrow():
         return None
     offered = [s for s in shown if s in names]
     if len(offered) < 2:
-        return ""
+        return WHOLE
     return st.radio("Panel", offered, format_func=names.get, key=f"{schema.page}.panel",
                     horizontal=True, help="A narrow screen shows one panel of the animation at "
                     "a time; every panel follows the same step.")
@@ -86,6 +97,6 @@ def phone_figure(fig: dict, pick: str | None, *, height: int = 560) -> dict:
     cache may keep its result)."""
     if pick is None:
         return fig
-    if pick == "":
+    if pick == WHOLE:
         return narrow_layout(fig, height=height + 260)
     return one_panel(fig, pick, height=height)

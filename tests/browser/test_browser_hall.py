@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 from browser_util import PHONE_USER_AGENT, exceptions_on, wait_for_app, wait_for_charts
 from browser_util import SCREENSHOTS as SHOTS
 
@@ -91,8 +92,9 @@ def test_a_lecturer_and_three_phones_run_a_poll(streamlit_server, browser):
             pg.locator(".st-key-learn-figure .js-plotly-plot").scroll_into_view_if_needed()
             xy = pg.evaluate(_POINT_JS, right)
             pg.mouse.click(xy["x"], xy["y"])  # plotly.js selects a point on a click
-            pg.wait_for_function("([el, v]) => el.value === v",
-                                 arg=[field.element_handle(), str(right)])
+            # the locator, not an element handle: the answer box is a fragment that a
+            # full run may draw anew
+            expect(field).to_have_value(str(right), timeout=TIMEOUT)
         else:
             field.fill(str(right if i < 2 else wrong))
             field.press("Enter")

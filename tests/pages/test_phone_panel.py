@@ -131,3 +131,15 @@ def test_a_titled_panel_has_its_legend_under_the_title():
         assert lay["margin"]["t"] >= legend_px + rows * _LEGEND_ROW_PX + panel_lines * _PANEL_LINE_PX
         notes = [a for a in lay["annotations"] if a.get("y", 0) >= 1 and a.get("text")]
         assert max((len(a["text"].split("<br>")) for a in notes), default=0) == panel_lines
+
+
+def test_the_first_panel_picked_is_one_panel_not_the_whole_figure(skpca_fig):
+    """The first panel's axis suffix is "": picking it shows that panel alone (the whole
+    figure laid out narrow is a pick of its own)."""
+    from pages.common.phone import WHOLE, phone_figure
+
+    first = phone_figure(skpca_fig, "")
+    assert first == one_panel(skpca_fig, "", height=560)
+    assert first != narrow_layout(skpca_fig, height=560 + 260)
+    assert phone_figure(skpca_fig, WHOLE) == narrow_layout(skpca_fig, height=560 + 260)
+    assert phone_figure(skpca_fig, None) is skpca_fig
