@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT / "deploy"))
 
 import serve  # noqa: E402
 from browser_util import consecutive_free_ports, skip_or_fail  # noqa: E402
+from proc_util import alive, command, tree  # noqa: E402
 
 from hall.config import REDIS_ENV  # noqa: E402
 from hall.redis_server import redis_binary  # noqa: E402
@@ -60,48 +61,6 @@ def _environ(pid: int) -> dict[str, str]:
     raw = Path(f"/proc/{pid}/environ").read_bytes()
     return dict(item.split("=", 1) for item in raw.decode(errors="replace").split("\0")
                 if "=" in item)
-
-
-def _start_time(pid: int) -> int | None:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return int(stat[stat.rindex(")") + 2:].split()[19])
-
-
-def _alive(pid: int, start: int) -> bool:
-    """Whether that process still runs (a zombie does not)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    fields = stat[stat.rindex(")") + 2:].split()
-    return fields[0] != "Z" and int(fields[19]) == start
-
-
-def _tree(pid: int) -> dict[int, int]:
-    """pid -> start time of ``pid`` and every process below it (children of every thread)."""
-    found, todo = {}, [pid]
-    while todo:
-        p = todo.pop()
-        start = _start_time(p)
-        if start is None or p in found:
-            continue
-        found[p] = start
-        for task in Path(f"/proc/{p}/task").glob("*"):
-            try:
-                todo += [int(c) for c in (task / "children").read_text().split()]
-            except OSError:
-                pass
-    return found
-
-
-def _command(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")[:160]
-    except OSError:
-        return f"pid {pid} (ended)"
 
 
 # ---------------------------------------------------------------- a bad Redis port
@@ -204,7 +163,7 @@ def test_nothing_outlives_serve_killed_with_sigkill():
          "--bind", "127.0.0.1", "--port", str(port), "--first-port", str(first),
          "--redis-port", str(redis_port)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    tree: dict[int, int] = {}
+    procs: dict[int, int] = {}
     try:
         out = []
         deadline = time.monotonic() + 180
@@ -217,24 +176,24 @@ def test_nothing_outlives_serve_killed_with_sigkill():
                 break
         assert out and out[-1].startswith("Ready"), "".join(out)
         assert f"redis-server on 127.0.0.1:{redis_port}" in "".join(out)
-        tree = _tree(proc.pid)
-        commands = " | ".join(_command(p) for p in tree)
+        procs = tree(proc.pid)
+        commands = " | ".join(command(p) for p in procs)
         assert "redis-server" in commands and "haproxy" in commands, commands
-        assert sum("streamlit" in _command(p) for p in tree) >= 2, commands
+        assert sum("streamlit" in command(p) for p in procs) >= 2, commands
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)
-        left = {p: s for p, s in tree.items() if p != proc.pid}
+        left = {p: s for p, s in procs.items() if p != proc.pid}
         deadline = time.monotonic() + GRACE_S
         while left and time.monotonic() < deadline:
-            left = {p: s for p, s in left.items() if _alive(p, s)}
+            left = {p: s for p, s in left.items() if alive(p, s)}
             time.sleep(0.1)
-        assert not left, (f"{len(left)} of serve.py's {len(tree) - 1} processes alive "
+        assert not left, (f"{len(left)} of serve.py's {len(procs) - 1} processes alive "
                           f"{GRACE_S:.0f} s after its SIGKILL: "
-                          + "; ".join(_command(p) for p in left))
+                          + "; ".join(command(p) for p in left))
     finally:
         # what this test started and found alive: end it, by its own pid
-        for pid, start in tree.items():
-            if _alive(pid, start):
+        for pid, start in procs.items():
+            if alive(pid, start):
                 os.kill(pid, signal.SIGKILL)
         if proc.poll() is None:
             proc.kill()
