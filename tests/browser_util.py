@@ -18,6 +18,8 @@
   log frames, stops and websocket messages inside the page with its own clock, so
   tests assert their order, not their timing (benchmarks/bench_play.py measures
   the frame rate with the same helpers).
+- :func:`click_learn_point` clicks a point of a Learn beat's figure where a student
+  would: scrolled to the middle of the screen, never under the page's fixed header.
 
 Debian's ``/usr/bin/chromium`` is driven through playwright's Python package
 with ``executable_path``; ``playwright install`` (a browser download) is never
@@ -633,3 +635,26 @@ def page(shared_context):
         yield pg
     finally:
         pg.close()
+
+
+#: Training point i of the data panel of the beat's figure, scrolled to the middle of the
+#: screen (where a student taps it: not under the page's fixed header), its position there,
+#: and whether a tap there reaches the figure.
+LEARN_POINT_JS = """(i) => {
+  const gd = document.querySelector('.st-key-learn-figure .js-plotly-plot');
+  const pt = gd.querySelectorAll('.scatterlayer .trace')[0].querySelectorAll('.point')[i];
+  pt.scrollIntoView({block: 'center', inline: 'center'});
+  const r = pt.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const top = document.elementFromPoint(x, y);
+  return {x, y, hit: !!top && gd.contains(top), on: top ? top.outerHTML.slice(0, 80) : null};
+}"""
+
+
+def click_learn_point(page, i: int):
+    """Click training point ``i`` in the data panel of a Learn beat's figure (plotly.js
+    selects a point on a click, not on a tap), after scrolling it to the middle of the
+    screen; fails, naming what covers it, when the click would not reach the figure."""
+    xy = page.evaluate(LEARN_POINT_JS, i)
+    assert xy["hit"], f"point {i} is covered by {xy['on']}"
+    page.mouse.click(xy["x"], xy["y"])

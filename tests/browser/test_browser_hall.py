@@ -10,7 +10,8 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from browser_util import PHONE_USER_AGENT, exceptions_on, wait_for_app, wait_for_charts
+from browser_util import (PHONE_USER_AGENT, click_learn_point, exceptions_on, wait_for_app,
+                          wait_for_charts)
 from browser_util import SCREENSHOTS as SHOTS
 
 from pages.common.lesson_file import SCHEMAS, load_lessons
@@ -21,15 +22,6 @@ pytestmark = pytest.mark.browser
 
 LESSON, BEAT = "greedy-selection", 2
 TIMEOUT = 60_000
-
-
-#: The page position of training point i in the data panel of the beat's figure.
-_POINT_JS = """(i) => {
-  const gd = document.querySelector('.st-key-learn-figure .js-plotly-plot');
-  const pt = gd.querySelectorAll('.scatterlayer .trace')[0].querySelectorAll('.point')[i];
-  const r = pt.getBoundingClientRect();
-  return {x: r.left + r.width / 2, y: r.top + r.height / 2};
-}"""
 
 
 def _page(browser, size, phone=False):
@@ -89,9 +81,7 @@ def test_a_lecturer_and_three_phones_run_a_poll(streamlit_server, browser):
         wait_for_app(pg, content=".st-key-hall-answer")
         field = box.locator('[data-testid="stNumberInput"] input')
         if i == 1:  # this student taps the point in the figure; the others type its number
-            pg.locator(".st-key-learn-figure .js-plotly-plot").scroll_into_view_if_needed()
-            xy = pg.evaluate(_POINT_JS, right)
-            pg.mouse.click(xy["x"], xy["y"])  # plotly.js selects a point on a click
+            click_learn_point(pg, right)
             # the locator, not an element handle: the answer box is a fragment that a
             # full run may draw anew
             expect(field).to_have_value(str(right), timeout=TIMEOUT)

@@ -8,7 +8,7 @@ import re
 
 import pytest
 from browser_util import SCREENSHOTS as SHOTS
-from browser_util import exceptions_on, new_page, wait_for_app, wait_for_charts
+from browser_util import click_learn_point, exceptions_on, new_page, wait_for_app, wait_for_charts
 
 from pages.common.lesson_file import SCHEMAS, load_lessons
 from views import lesson_questions as lq
@@ -90,21 +90,11 @@ def test_a_student_completes_a_lesson_at_1280x720(streamlit_server, shared_conte
         pg.close()
 
 
-_POINT_JS = """(i) => {
-  const gd = document.querySelector('.st-key-learn-figure .js-plotly-plot');
-  const pt = gd.querySelectorAll('.scatterlayer .trace')[0].querySelectorAll('.point')[i];
-  const r = pt.getBoundingClientRect();
-  return {x: r.left + r.width / 2, y: r.top + r.height / 2};
-}"""
-
-
 def _tap_the_answer(pg, beat):
     """Click the computed right point in the data panel: it becomes the answer."""
     s = _scene(beat)
     i = lq.get(beat.task.question).right(s)
-    pg.locator(".st-key-learn-figure .js-plotly-plot").scroll_into_view_if_needed()
-    xy = pg.evaluate(_POINT_JS, i)
-    pg.mouse.click(xy["x"], xy["y"])  # plotly.js selects a point on a click, not on a tap
+    click_learn_point(pg, i)
     box = pg.locator('.st-key-learn-q-1 [data-testid="stNumberInput"] input')
     pg.wait_for_function("([el, v]) => el.value === v", arg=[box.element_handle(), str(i)])
     _settle(pg)
