@@ -94,8 +94,8 @@ class MatrixBlocks:  # (the candidates are "prepared" as their indices)
     def prepare(self, idx):
         return np.asarray(idx)
 
-    #: Columns of the scratch array :meth:`block` takes (none needed).
-    work_cols = 1
+    #: Rows of the scratch array :meth:`block` takes (none needed).
+    work_rows = 1
 
     def block(self, idx, s, e, out=None, work=None, filled=False):
         """K[s:e, idx]' as a (len(idx), e - s) array of ``dtype`` (in ``out`` if given)."""
@@ -128,8 +128,8 @@ class DataBlocks:
             gamma = self.params.get("gamma")
             self.gamma = 1.0 / X.shape[1] if gamma is None else float(gamma)
             self.sq = np.einsum("ij,ij->i", X, X)
-        #: Columns of the scratch array :meth:`block` takes: [x, ||x||^2, 1].
-        self.work_cols = X.shape[1] + 2
+        #: Rows of the scratch array :meth:`block` takes: [x, ||x||^2, 1]' of each row.
+        self.work_rows = X.shape[1] + 2
 
     def prepare(self, idx):
         """What :meth:`block` needs of the candidates ``idx`` (rows of X)."""
@@ -156,7 +156,7 @@ class DataBlocks:
     def block(self, prepared, s, e, out=None, work=None, filled=False):
         """k(X[s:e], candidates)' as a (c, e - s) array of ``dtype``.
 
-        ``out`` (c, e - s) receives it and ``work`` (at least e - s, d + 2) is scratch,
+        ``out`` (c, e - s) receives it and ``work`` (d + 2, at least e - s) is scratch,
         both allocated when not given: reusing them keeps the chunk loop free of
         allocations, which otherwise cost as much as the arithmetic. ``filled``: ``work``
         already holds these rows (from a block of the same rows just before).
@@ -167,12 +167,18 @@ class DataBlocks:
             out[...] = kernel_matrix(self.X[s:e], prepared, **self.params).T
             return out
         d = self.X.shape[1]
-        A = np.empty((e - s, d + 2), dtype=self.dtype) if work is None else work[: e - s]
-        if not (filled and work is not None):
-            A[:, :d] = self.X[s:e]
-            A[:, d] = self.sq[s:e]
-            A[:, d + 1] = 1.0
-        np.matmul(prepared, A.T, out=out)
+        if work is None:
+            work = np.empty((d + 2, e - s), dtype=self.dtype)
+            filled = False
+        At = work[:, : e - s]
+        if not filled:  # transposed: each row one long copy, not e - s short ones
+            At[:d] = self.X[s:e].T
+            At[d] = self.sq[s:e]
+            At[d + 1] = 1.0
+        if len(prepared) == 1:  # one column (a winner's): a matrix-vector product
+            np.matmul(prepared[0], At, out=out[0])
+        else:
+            np.matmul(prepared, At, out=out)
         # a'b = -gamma ||x - c||^2 <= 0 up to rounding: exp never overflows
         return np.exp(out, out=out)
 
@@ -344,7 +350,7 @@ class ResidualState:
         def deflate(b, s, e):
             n = e - s
             t = self.basis[b, j, :n]
-            work = chunks.buffer("A", (chunks.rows, blocks.work_cols), dt)
+            work = chunks.buffer("A", (blocks.work_rows, chunks.rows), dt)
             blocks.block(prep_w, s, e, out=t[None, :], work=work)
             if j:  # t -= G[s:e] gi
                 u = chunks.buffer("u", (chunks.rows,), dt)[:n]
@@ -376,7 +382,7 @@ class ResidualState:
         def norms(b, s, e):
             n = e - s
             P = chunks.buffer("P", (chunks.rows * c,), dt)[: c * n].reshape(c, n)
-            work = chunks.buffer("A", (chunks.rows, blocks.work_cols), dt)
+            work = chunks.buffer("A", (blocks.work_rows, chunks.rows), dt)
             # after a winner's column the scratch holds these rows already
             blocks.block(prepared, s, e, out=P, work=work, filled=winner is not None)
             if jc:  # P -= Gc G[s:e]' (numpy's matmul lets the other threads run)
