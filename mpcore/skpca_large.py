@@ -38,6 +38,7 @@ import numpy as np
 
 from ._validation import MAX_KERNEL_ENTRIES, PSD_NEG_RATIO, check_random_state_arg
 from .kernels import kernel_matrix
+from . import _skpca_scores as _scores
 from ._skpca_step import SKPCAStep, effective_tol, raise_not_psd
 
 __all__ = ["DataBlocks", "MatrixBlocks", "ResidualState", "candidate_steps", "check_basis_size",
@@ -128,6 +129,9 @@ class DataBlocks:
             gamma = self.params.get("gamma")
             self.gamma = 1.0 / X.shape[1] if gamma is None else float(gamma)
             self.sq = np.einsum("ij,ij->i", X, X)
+            #: gamma times the largest squared norm: bounds the rounding of a block's
+            #: exponent (see :mod:`mpcore._skpca_scores`)
+            self.gamma_r2 = self.gamma * float(self.sq.max(initial=0.0))
         #: Rows of the scratch array :meth:`block` takes: [x, ||x||^2, 1]' of each row.
         self.work_rows = X.shape[1] + 2
 
@@ -228,10 +232,10 @@ class _Chunks:
     def buffer(self, name, shape, dtype):
         """This thread's scratch array ``name``, reused from chunk to chunk and step to step."""
         bufs = self._local.__dict__
-        buf = bufs.get(name)
-        if buf is None or buf.dtype != dtype or buf.shape[1:] != shape[1:] or (
-                buf.shape[0] < shape[0]):
-            buf = bufs[name] = np.empty(shape, dtype=dtype)
+        key = name, np.dtype(dtype).char  # a pass in each precision keeps its own
+        buf = bufs.get(key)
+        if buf is None or buf.shape[1:] != shape[1:] or buf.shape[0] < shape[0]:
+            buf = bufs[key] = np.empty(shape, dtype=dtype)
         return buf[: shape[0]]
 
     def map(self, fn):
@@ -308,11 +312,11 @@ class ResidualState:
         g[np.asarray(rows) == local] = np.sqrt(pivot)
         return g.astype(dt)
 
-    def norms(self, prepared, Gc, j):
+    def norms(self, prepared, Gc, j, scores=None):
         """Squared norms of the deflated kernel columns of the candidates,
         ||K[:, c] - G G[c, :]'||^2, for the candidates ``prepared`` by the blocks and
-        their rows of the basis ``Gc`` (c, j)."""
-        return self.run(j, None, (prepared, Gc))[1]
+        their rows of the basis ``Gc`` (c, j); ``scores``: see :meth:`run`."""
+        return self.run(j, None, (prepared, Gc), scores)[1]
 
     def deflate(self, j, prepared, gi, pivot, local):
         """Step j's deflation by the winner (``prepared`` by the blocks, its basis row
@@ -320,7 +324,7 @@ class ResidualState:
         :meth:`run`. Returns (largest residual before, smallest after, its row)."""
         return self.run(j, (prepared, gi, pivot, local), None)[0]
 
-    def run(self, j, winner=None, candidates=None):
+    def run(self, j, winner=None, candidates=None, scores=None):
         """One pass over the chunks: the winner's deflation, then the candidates' norms.
 
         ``winner`` (prepared, gi (j,), pivot, row or None): writes
@@ -331,6 +335,11 @@ class ResidualState:
         ``candidates`` (prepared, Gc): the squared norms of their deflated kernel
         columns by the basis rows so far (j, or j + 1 after a winner), Gc their rows of
         it. Both in one pass read each chunk of the basis once, while it is in cache.
+        ``scores`` (np.float32 or None): the precision of the candidates' blocks, when
+        lower than the basis's (estimates, within :func:`mpcore._skpca_scores.bounds`).
+
+        After a winner, ``winner_sq`` is ||g||^2: its quotient, computed in the precision
+        of the basis.
         """
         blocks, chunks, dt = self.blocks, self.chunks, self.blocks.dtype
         nb = len(chunks.bounds)
@@ -340,11 +349,15 @@ class ResidualState:
             root = np.sqrt(pivot)
             gi = np.ascontiguousarray(gi, dtype=dt)
             high, low, worst = np.empty(nb), np.empty(nb), np.empty(nb, dtype=np.intp)
+            wsq = np.empty(nb)
         if candidates is not None:
             prepared, Gc = candidates
             c = len(prepared)
             jc = j + (winner is not None)
-            Gc = np.ascontiguousarray(Gc, dtype=dt)
+            sdt = dt if scores is None else np.dtype(scores)
+            if sdt != dt:
+                prepared = np.asarray(prepared, dtype=sdt)
+            Gc = np.ascontiguousarray(Gc, dtype=sdt)
             sums = np.empty((nb, c))
 
         def deflate(b, s, e):
@@ -372,6 +385,7 @@ class ResidualState:
             high[b] = dc.max()
             sq = chunks.buffer("sq", (chunks.rows,), float)[:n]
             np.multiply(g, g, out=sq)
+            wsq[b] = sq.sum()
             dc -= sq
             if local is not None and s <= local < e:
                 dc[local - s] = 0.0
@@ -381,13 +395,19 @@ class ResidualState:
 
         def norms(b, s, e):
             n = e - s
-            P = chunks.buffer("P", (chunks.rows * c,), dt)[: c * n].reshape(c, n)
-            work = chunks.buffer("A", (blocks.work_rows, chunks.rows), dt)
+            P = chunks.buffer("P", (chunks.rows * c,), sdt)[: c * n].reshape(c, n)
+            work = chunks.buffer("A", (blocks.work_rows, chunks.rows), sdt)
             # after a winner's column the scratch holds these rows already
-            blocks.block(prepared, s, e, out=P, work=work, filled=winner is not None)
+            blocks.block(prepared, s, e, out=P, work=work,
+                         filled=winner is not None and sdt == dt)
             if jc:  # P -= Gc G[s:e]' (numpy's matmul lets the other threads run)
-                T = chunks.buffer("T", (chunks.rows * c,), dt)[: c * n].reshape(c, n)
-                np.matmul(Gc, self._basis_block(b, jc, n), out=T)
+                T = chunks.buffer("T", (chunks.rows * c,), sdt)[: c * n].reshape(c, n)
+                Gb = self._basis_block(b, jc, n)
+                if sdt != dt:  # this chunk of the basis, rounded, while it is in cache
+                    low_b = chunks.buffer("G", (self.basis.shape[1], chunks.rows), sdt)
+                    Gb = low_b[:jc, :n]
+                    np.copyto(Gb, self._basis_block(b, jc, n), casting="same_kind")
+                np.matmul(Gc, Gb, out=T)
                 P -= T
             sums[b] = np.vecdot(P, P)
 
@@ -402,6 +422,7 @@ class ResidualState:
         if winner is not None:
             b = int(np.argmin(low))  # the first chunk holding the smallest: np.argmin's row
             stats = float(high.max()), float(low[b]), int(worst[b])
+            self.winner_sq = float(np.sum(wsq))
         if candidates is not None:
             col_sq = np.sum(sums, axis=0)
         return stats, col_sq
@@ -445,6 +466,8 @@ def candidate_steps(
         return
     state = ResidualState(blocks, diag, k, min(n_candidates, m), n_threads)
     d = state.d
+    # candidates scored in float32 where that keeps the float64 pick (see _skpca_scores)
+    scores = np.float32 if _scores.usable(blocks, blocks.dtype, arrays) else None
 
     def positions(n):
         # rng.choice(alive, size) is alive[rng.choice(alive.size, size)]: the same draws
@@ -489,7 +512,8 @@ def candidate_steps(
                 if alive.size == 0 or j == k:
                     return
                 cand, prepared, _ = draw(alive, j)
-                col_sq = state.norms(prepared, state.basis_rows(cand, j), j)
+                Gc = state.basis_rows(cand, j)
+                col_sq = state.norms(prepared, Gc, j, scores)
             else:
                 i, q_best, quotients, winner = pending
                 guess = np.delete(alive, np.searchsorted(alive, i))
@@ -501,7 +525,9 @@ def candidate_steps(
                     Gc[:, : j - 1] = state.basis_rows(cand, j - 1)
                     Gc[:, j - 1] = state.winner_at(cand, winner, j - 1)
                     cands = (prepared, Gc)
-                (high, low, worst), col_sq = state.run(j - 1, winner, cands)
+                (high, low, worst), col_sq = state.run(j - 1, winner, cands, scores)
+                if q_best is None:  # picked on float32 scores: its float64 quotient
+                    q_best = state.winner_sq
                 err += err / winner[2] * high
                 if low < min(negative, -err):
                     raise_not_psd(low, worst, j - 1)
@@ -512,25 +538,38 @@ def candidate_steps(
                     drawn = alive.size > 0
                     if drawn:
                         cand, prepared, _ = draw(alive, j)
-                        col_sq = state.norms(prepared, state.basis_rows(cand, j), j)
+                        Gc = state.basis_rows(cand, j)
+                        col_sq = state.norms(prepared, Gc, j, scores)
                 residual = d.copy() if arrays else None
                 yield SKPCAStep(step=j, index=i, quotients=quotients, residual_diag=residual,
                                 trace_residual=float(d.sum()), quotient=q_best)
                 if not drawn:
                     return
-            q = col_sq / d[cand]
-            # quotients equal in exact arithmetic (a rank-one residual makes every quotient
-            # its trace) differ here in the last bits, and those bits depend on how the
-            # kernel block was formed (from X or from a precomputed K): a tie within
-            # TIE_RTOL goes to the lowest index, as an exact tie does under argmax
-            best = int(np.flatnonzero(q >= q.max() * (1.0 - TIE_RTOL))[0])
-            i = int(cand[best])
+            sure = np.arange(len(cand))
+            if scores is not None:
+                bound = _scores.bounds(col_sq, m, j, state.chunks.rows, blocks.X.shape[1],
+                                       blocks.gamma_r2)
+                sure = _scores.contenders(col_sq, bound, d[cand], TIE_RTOL)
+                if len(sure) > 1:  # scored again in float64, those rows only
+                    col_sq = state.norms(prepared[sure], Gc[sure], j)
+            q_best = None
+            if scores is None or len(sure) > 1:
+                q = col_sq / d[cand[sure]]
+                # quotients equal in exact arithmetic (a rank-one residual makes every
+                # quotient its trace) differ here in the last bits, and those bits depend
+                # on how the kernel block was formed (from X or from a precomputed K): a
+                # tie within TIE_RTOL goes to the lowest index, as an exact tie does
+                # under argmax
+                top = int(np.flatnonzero(q >= q.max() * (1.0 - TIE_RTOL))[0])
+                q_best = float(q[top])
+                sure = sure[top:top + 1]
+            i = int(cand[sure[0]])
             quotients = None
             if arrays:
                 quotients = np.full(m, np.nan)
                 quotients[cand] = q
             winner = (blocks.prepare([i]), state.basis_rows([i], j)[0], float(d[i]), i)
-            pending = i, float(q[best]), quotients, winner
+            pending = i, q_best, quotients, winner
     finally:
         undo_ahead()  # a draw made ahead for a step that never came is undone
         if drawer is not None:

@@ -213,3 +213,104 @@ def test_a_basis_beyond_the_limit_is_refused_before_any_work():
     with pytest.raises(ValueError, match="basis.*n_components.*dask"):
         check_basis_size(10_000_000, 100)
     check_basis_size(1_000_000, 100)  # the benchmark's size fits
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), m=st.integers(50, 3000), d=st.integers(1, 12),
+       j=st.integers(0, 30), gamma=st.floats(0.01, 2.0), scale=st.floats(0.1, 3.0))
+def test_float32_scores_are_within_their_bound(seed, m, d, j, gamma, scale):
+    """The float32 squared norms of deflated Gaussian kernel columns differ from the
+    float64 ones by less than the bound the pick relies on."""
+    from mpcore import _skpca_scores as scores
+    from mpcore.skpca_large import ResidualState
+
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, d)) * scale
+    blocks = DataBlocks(X, dict(kernel="rbf", gamma=gamma))
+    j = min(j, m - 1)
+    state = ResidualState(blocks, np.ones(m), j + 1, 59, n_threads=1)
+    try:
+        for step in range(j):  # a basis: j deflations by random points
+            i = int(rng.integers(m))
+            if state.d[i] <= 1e-6:
+                j = step
+                break
+            winner = (blocks.prepare([i]), state.basis_rows([i], step)[0], float(state.d[i]), i)
+            state.deflate(step, *winner)
+        cand = np.sort(rng.choice(m, size=min(59, m), replace=False))
+        prepared, Gc = blocks.prepare(cand), state.basis_rows(cand, j)
+        exact = state.norms(prepared, Gc, j)
+        low = state.norms(prepared, Gc, j, np.float32)
+        bound = scores.bounds(low, m, j, state.chunks.rows, d, blocks.gamma_r2)
+        assert np.all(np.abs(low - exact) <= bound)
+        # and at the best candidate (the one a pick is about) it is not so loose that
+        # float32 would rarely decide alone
+        top = int(np.argmax(exact))
+        if scores.usable(blocks, np.float64, arrays=False) and exact[top] >= 1.0:
+            assert bound[top] < 0.01 * exact[top]
+    finally:
+        state.close()
+
+
+@pytest.mark.parametrize("n_threads", [1, 2])
+@pytest.mark.parametrize("seed, m, gamma", [(0, 3000, 0.1), (1, 2000, 1.0), (2, 1500, 0.02),
+                                            (3, 2500, 0.3)])
+def test_float32_scores_pick_as_float64(monkeypatch, seed, m, gamma, n_threads):
+    """Light records (the fit's) score the candidates in float32 and rescore in float64
+    only the few that may be the best: the picks, quotients and residuals of the float64
+    scores (the full records')."""
+    import mpcore.skpca_large as large
+
+    monkeypatch.setattr(large, "PARALLEL_MIN_ENTRIES", 1)
+    X = np.random.default_rng(seed).normal(size=(m, 10))
+    blocks = DataBlocks(X, dict(kernel="rbf", gamma=gamma))
+
+    def steps(arrays):
+        return list(candidate_steps(blocks, np.ones(m), 60, n_candidates=59, random_state=seed,
+                                    tol=1e-10, n_threads=n_threads, arrays=arrays))
+
+    light, full = steps(False), steps(True)
+    assert [s.index for s in light] == [s.index for s in full]
+    assert_allclose([s.quotient for s in light], [s.quotients[s.index] for s in full],
+                    rtol=1e-10)
+    assert [s.trace_residual for s in light] == [s.trace_residual for s in full]
+
+
+def test_float32_scores_rescore_ties_in_float64(monkeypatch):
+    """Duplicated points tie exactly: float32 cannot tell them apart, so they are scored
+    again in float64 and the tie goes to the lowest index, as in the column loop."""
+    import mpcore._skpca_scores as scores
+
+    rescored = []
+    contenders = scores.contenders
+
+    def counting(*args):
+        out = contenders(*args)
+        rescored.append(len(out) > 1)
+        return out
+
+    monkeypatch.setattr(scores, "contenders", counting)
+    X = np.repeat(np.random.default_rng(8).normal(size=(150, 3)), 2, axis=0)
+    K = kernel_matrix(X, gamma=0.5)
+    ref_idx, ref_q, ref_tr, _ = reference_59_trick(K, 30, 20, 4)
+    steps = list(greedy_steps_from_data(X, 30, gamma=0.5, n_candidates=20, random_state=4,
+                                        arrays=False))
+    assert [s.index for s in steps] == ref_idx
+    assert_allclose([s.quotient for s in steps], ref_q, rtol=1e-9)
+    assert_allclose([s.trace_residual for s in steps], ref_tr, rtol=1e-9, atol=1e-12)
+    assert any(rescored)
+
+
+def test_float32_scores_only_where_their_bound_is_useful():
+    from mpcore._skpca_scores import usable
+
+    X = np.random.default_rng(0).normal(size=(100, 10))
+    assert usable(DataBlocks(X, dict(kernel="rbf", gamma=0.1)), np.float64, arrays=False)
+    assert not usable(DataBlocks(X, dict(kernel="rbf", gamma=0.1)), np.float64, arrays=True)
+    assert not usable(DataBlocks(X, dict(kernel="rbf", gamma=0.1), np.float32), np.float32,
+                      arrays=False)
+    assert not usable(DataBlocks(X * 1e3, dict(kernel="rbf", gamma=0.1)), np.float64,
+                      arrays=False)
+    assert not usable(DataBlocks(X, dict(kernel="laplacian", gamma=0.1)), np.float64,
+                      arrays=False)
+    assert not usable(MatrixBlocks(kernel_matrix(X)), np.float64, arrays=False)
