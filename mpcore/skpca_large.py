@@ -18,7 +18,11 @@ cost an (m x c) array, in the same pass over the chunks as the next step's
 candidates, so each chunk of the basis is read once per step.
 
 The picks and residuals are those of the column-at-a-time loop it replaces (up
-to rounding in the last digits, which can only matter at exact ties).
+to rounding in the last digits, which can only matter at exact ties). A fit (light
+records) with the Gaussian kernel scores the candidates in float32, which halves the
+cost of the blocks, and rescores in float64 the few whose bounded error leaves them a
+chance of being the best, so its picks are still those of float64
+(:mod:`mpcore._skpca_scores`); the basis and the deflation stay float64.
 ``dtype=np.float32`` keeps the basis and the blocks in single precision (half
 the memory, about twice the speed; the residual diagonal and the sums stay in
 float64); its picks may then differ where two candidates are within float32
@@ -359,6 +363,13 @@ class ResidualState:
                 prepared = np.asarray(prepared, dtype=sdt)
             Gc = np.ascontiguousarray(Gc, dtype=sdt)
             sums = np.empty((nb, c))
+        # candidates in a lower precision after a winner: the winner's pass rounds the
+        # chunk of the basis it has just read, while that is still in cache
+        rounds = candidates is not None and sdt != dt and winner is not None
+
+        def rounded(n):
+            """This thread's copy of a chunk's basis rows in the candidates' precision."""
+            return chunks.buffer("G", (self.basis.shape[1], chunks.rows), sdt)[:, :n]
 
         def deflate(b, s, e):
             n = e - s
@@ -368,6 +379,8 @@ class ResidualState:
             if j:  # t -= G[s:e] gi
                 u = chunks.buffer("u", (chunks.rows,), dt)[:n]
                 np.matmul(gi, self._basis_block(b, j, n), out=u)
+                if rounds:
+                    np.copyto(rounded(n)[:j], self._basis_block(b, j, n), casting="same_kind")
                 t -= u
             if exact:
                 g = t
@@ -381,6 +394,8 @@ class ResidualState:
             if not exact:
                 t[...] = g
                 g[...] = t
+            if rounds:
+                rounded(n)[j] = t
             dc = self.d[s:e]
             high[b] = dc.max()
             sq = chunks.buffer("sq", (chunks.rows,), float)[:n]
@@ -403,10 +418,10 @@ class ResidualState:
             if jc:  # P -= Gc G[s:e]' (numpy's matmul lets the other threads run)
                 T = chunks.buffer("T", (chunks.rows * c,), sdt)[: c * n].reshape(c, n)
                 Gb = self._basis_block(b, jc, n)
-                if sdt != dt:  # this chunk of the basis, rounded, while it is in cache
-                    low_b = chunks.buffer("G", (self.basis.shape[1], chunks.rows), sdt)
-                    Gb = low_b[:jc, :n]
-                    np.copyto(Gb, self._basis_block(b, jc, n), casting="same_kind")
+                if sdt != dt:  # this chunk of the basis, rounded
+                    Gb = rounded(n)[:jc]
+                    if not rounds:
+                        np.copyto(Gb, self._basis_block(b, jc, n), casting="same_kind")
                 np.matmul(Gc, Gb, out=T)
                 P -= T
             sums[b] = np.vecdot(P, P)
