@@ -38,6 +38,7 @@ from .skpca import _greedy_checked
 __all__ = [
     "nystrom_eigenvalues",
     "nystrom_nested_eigenvalues",
+    "nystrom_factor_eigenvalues",
     "nystrom_eigenpairs",
     "nystrom_indices",
     "random_indices",
@@ -280,15 +281,67 @@ def nystrom_nested_eigenvalues(K, indices, sizes, n):
             R[t, p] = np.sqrt(a)  # exact pivot entry, as in incomplete_cholesky
             t += 1
         kept[j] = t
-    out = np.zeros((sizes.size, n))
-    for row, s in enumerate(sizes):
-        r_s = kept[s - 1]
-        if r_s == 0:
+    return _prefix_eigenvalues(R, kept[sizes - 1], n)
+
+
+def _prefix_eigenvalues(R, ranks, n):
+    """Row j: the n largest eigenvalues of :math:`R_{:r}'R_{:r}`, r = ``ranks[j]`` (those of
+    the r x r matrix :math:`R_{:r}R_{:r}'`), descending, >= 0, zero-padded."""
+    out = np.zeros((len(ranks), n))
+    for row, r in enumerate(ranks):
+        if r == 0:
             continue  # every chosen point has a zero feature vector: K~ = 0
-        Rs = R[:r_s]
+        Rs = R[:r]
         w = top_eigh(Rs @ Rs.T, n, eigvals_only=True)
         out[row] = pad_zeros(np.maximum(w, 0.0), n)
     return out
+
+
+def nystrom_factor_eigenvalues(factor, sizes, n):
+    r"""The n largest Nystroem eigenvalues on every prefix of a partial Cholesky factor.
+
+    A pivoted partial Cholesky decomposition on pivots :math:`i_1, i_2, \dots` (incomplete
+    Cholesky, :func:`mpcore.cholesky.incomplete_cholesky`; randomly pivoted Cholesky,
+    :func:`mpcore.rpcholesky.rpcholesky`) gives, in its first t rows, :math:`R_{:t}` with
+    :math:`R_{:t}'R_{:t} = K[:,\mathbf i_t]K[\mathbf i_t,\mathbf i_t]^{-1}K[\mathbf i_t,:]`,
+    the Nystroem approximation on the first t pivots. So a rule that factorises K as it
+    chooses its columns has every prefix's eigenvalues without a second pass over the points
+    (:func:`nystrom_nested_eigenvalues` makes that pass for indices given alone): those of
+    the t x t matrix :math:`R_{:t}R_{:t}'`.
+
+    Parameters
+    ----------
+    factor : array of shape (T, m)
+        The factor's rows, one per pivot in the order chosen (``incomplete_cholesky``'s R;
+        ``rpcholesky``'s ``factor.T``).
+    sizes : array of int
+        Prefix lengths, each in 1..T.
+    n : int
+        Eigenvalues per prefix, 1 <= n <= m.
+
+    Returns
+    -------
+    eigenvalues : ndarray of shape (len(sizes), n)
+        As :func:`nystrom_nested_eigenvalues` on the pivots.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mpcore.cholesky import incomplete_cholesky
+    >>> X = np.random.default_rng(0).normal(size=(30, 2))
+    >>> K = np.exp(-((X[:, None] - X[None]) ** 2).sum(-1))
+    >>> R, piv = incomplete_cholesky(K, rank=8)
+    >>> bool(np.allclose(nystrom_factor_eigenvalues(R, [3, 8], 2),
+    ...                  nystrom_nested_eigenvalues(K, piv, [3, 8], 2)))
+    True
+    """
+    R = np.asarray(factor, dtype=float)
+    if R.ndim != 2 or R.shape[0] == 0 or not np.all(np.isfinite(R)):
+        raise ValueError("factor must be a finite 2-D array with one row per pivot, "
+                         f"got shape {np.shape(factor)}.")
+    n = check_positive_int(n, "n", maximum=R.shape[1])
+    sizes = _check_sizes(sizes, R.shape[0])
+    return _prefix_eigenvalues(R, sizes, n)
 
 
 def nystrom_eigenpairs(K, indices, n):

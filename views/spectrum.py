@@ -15,6 +15,7 @@ from scipy.sparse.linalg import ArpackError
 
 from mpcore.plots._spectrum import EKM_SERIES, EXACT, NYSTROM_SERIES
 from mpcore.ekm import ABS_EIGENVALUES_MEMO
+from mpcore.nystrom import nystrom_factor_eigenvalues
 from mpcore.spectrum import tridiagonal_form
 from mpcore import (
     LanczosBudgetExceeded,
@@ -24,12 +25,14 @@ from mpcore import (
     ekm_perturbation_bounds,
     exact_eigenpairs,
     exact_eigenvalues,
+    incomplete_cholesky,
     nystrom_eigenpairs,
     nystrom_eigenvalues,
     nystrom_indices,
     nystrom_nested_eigenvalues,
     random_order,
     relative_error,
+    rpcholesky,
     subspace_distance,
     validated_kernel,
 )
@@ -378,15 +381,23 @@ def error_curves_by_eigenvalue(K, seed: int, n_top: int, k_max: int, *,
     exact = exact[:n_cmp]
     k_grid, q_grid = log_grid(min(k_max, m)), log_grid(min(m, SPECTRUM_Q_GRID_MAX))
     nystrom = {}
+    k_top = int(k_grid[-1])
     for rule, name in NYSTROM_SERIES.items():
-        # every k of the grid from one pass over the points in their order: the greedy
-        # rules' choices are nested, and so are the random rule's subsets of one seed (the
-        # sorted prefixes of random_order: each is the subset compare_methods draws at k),
-        # and randomly pivoted Cholesky's of one seed (one draw per step)
-        idx = (random_order(m, int(k_grid[-1]), random_state=seed) if rule == "random"
-               else nystrom_indices(K, int(k_grid[-1]), rule=rule, random_state=seed))
-        sizes = np.minimum(k_grid, idx.size)  # fewer once K is spanned
-        vals = nystrom_nested_eigenvalues(K, idx, sizes, n_cmp)
+        # every k of the grid from one run to the largest: the greedy rules' choices are
+        # nested, and so are the random rule's subsets of one seed (the sorted prefixes of
+        # random_order: each is the subset compare_methods draws at k), and randomly pivoted
+        # Cholesky's of one seed (one draw per step). The two Cholesky rules factorise K as
+        # they choose (their first t rows are the Nystroem approximation on the first t
+        # columns), so their prefixes' eigenvalues come from that factor; the other two
+        # make one pass over their points in order
+        if rule in _FACTOR_RULES:
+            R = _FACTOR_RULES[rule](K, k_top, seed)
+            vals = nystrom_factor_eigenvalues(R, np.minimum(k_grid, R.shape[0]), n_cmp)
+        else:
+            idx = (random_order(m, k_top, random_state=seed) if rule == "random"
+                   else nystrom_indices(K, k_top, rule=rule, random_state=seed))
+            sizes = np.minimum(k_grid, idx.size)  # fewer once K is spanned
+            vals = nystrom_nested_eigenvalues(K, idx, sizes, n_cmp)
         nystrom[name] = np.asarray([relative_error(v, exact) for v in vals])
     with_bound = m <= bound_grid_max_m
     errors, bounds, eq3 = {}, {}, {}
@@ -412,6 +423,15 @@ def error_curves_by_eigenvalue(K, seed: int, n_top: int, k_max: int, *,
             eq3[name] = tuple(np.asarray(a) for a in (obs, spec, entry))
     return dict(k_grid=k_grid, q_grid=q_grid, nystrom=nystrom, ekm=errors, ekm_bounds=bounds,
                 eq3=eq3, with_bound=with_bound, n_top=n_top, n_compared=n_cmp)
+
+
+#: The Nystroem rules that factorise K as they choose their columns: rule -> (K, k, seed) ->
+#: the factor's rows, one per column chosen, in order (what nystrom_indices chooses with
+#: that rule and seed; :func:`mpcore.nystrom.nystrom_factor_eigenvalues` reads them).
+_FACTOR_RULES = {
+    "cholesky": lambda K, k, seed: incomplete_cholesky(K, rank=k)[0],
+    "rpcholesky": lambda K, k, seed: rpcholesky(K, k, random_state=seed).factor.T,
+}
 
 
 def curves_top(m: int, n_eig: int) -> int:

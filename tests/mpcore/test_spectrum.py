@@ -232,6 +232,44 @@ def test_nested_nystrom_equals_nystrom_on_each_prefix(rule, k, n, seed, gamma, r
                         atol=ATOL_EXACT * eig_desc(K)[0], err_msg=f"prefix {s}")
 
 
+@pytest.mark.parametrize("rule", ["cholesky", "rpcholesky"])
+@given(k=st.integers(1, 40), n=st.integers(1, 12), seed=st.integers(0, 1000),
+       gamma=st.sampled_from([0.05, 0.3, 3.0]))
+@settings(max_examples=15, deadline=None)
+def test_nystrom_from_a_cholesky_factor_equals_nystrom_on_each_prefix(rule, k, n, seed, gamma):
+    """The rows of a pivoted partial Cholesky factor give, on every prefix of its pivots,
+    the eigenvalues of the Nystroem approximation on those columns (Eq. 5), with no second
+    pass over the points: what the error curves take for the two Cholesky rules."""
+    from mpcore.nystrom import nystrom_factor_eigenvalues
+    from mpcore.rpcholesky import rpcholesky
+
+    rng = np.random.default_rng(seed)
+    K = kernel_matrix(rng.normal(size=(60, 3)), gamma=gamma)
+    R, piv = (sp.incomplete_cholesky(K, rank=k) if rule == "cholesky" else
+              (lambda f: (f.factor.T, f.pivots))(rpcholesky(K, k, random_state=seed)))
+    assert_array_equal(piv, sp.nystrom_indices(K, k, rule=rule, random_state=seed))
+    sizes = np.unique(rng.integers(1, piv.size + 1, size=5))
+    out = nystrom_factor_eigenvalues(R, sizes, n)
+    assert out.shape == (sizes.size, n)
+    for row, s in zip(out, sizes):
+        assert_allclose(row, sp.nystrom_eigenvalues(K, piv[:s], n), rtol=RTOL_EXACT,
+                        atol=ATOL_EXACT * eig_desc(K)[0], err_msg=f"prefix {s}")
+
+
+def test_nystrom_from_a_factor_refuses_bad_arguments():
+    from mpcore.nystrom import nystrom_factor_eigenvalues
+
+    R = np.eye(3, 5)
+    for bad in (np.zeros((0, 5)), np.ones(5), np.full((2, 5), np.nan)):
+        with pytest.raises(ValueError, match="factor"):
+            nystrom_factor_eigenvalues(bad, [1], 1)
+    with pytest.raises(ValueError, match="sizes"):
+        nystrom_factor_eigenvalues(R, [4], 1)
+    with pytest.raises(ValueError, match="n"):
+        nystrom_factor_eigenvalues(R, [1], 6)
+    assert_allclose(nystrom_factor_eigenvalues(R, [1, 3], 5), [[1, 0, 0, 0, 0], [1, 1, 1, 0, 0]])
+
+
 def test_nested_nystrom_of_spanned_points_only_is_zero():
     """A prefix whose points all have zero feature vectors approximates K by 0."""
     K = np.diag([0.0, 0.0, 1.0, 2.0])
