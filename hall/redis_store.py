@@ -24,6 +24,15 @@ TIMEOUT = 1.0
 
 #: The session's keys whose names do not depend on a poll; ``polls`` (last) names the
 #: answer keys (``ans:<poll>``) that are renewed with them.
+#: Connections one process holds to the server at most. Streamlit runs each session's script
+#: in a thread of its own and a lecturer's move runs every follower's page at once, so more
+#: threads than this may want one together: they wait for a free one (up to
+#: :data:`POOL_WAIT` seconds; a command holds its connection for one round trip) instead of
+#: failing as redis-py's default pool does past its 100 connections, which a page would show
+#: as "the hall is unavailable" while the server is well.
+POOL = 64
+POOL_WAIT = 5.0
+
 _FIXED = ("meta", "state", "score", "events", "seen", "follow", "polls")
 
 # Renew the session: KEYS are the fixed keys (``polls`` last), ARGV the time to live and the
@@ -88,9 +97,10 @@ class RedisStore(Store):
 
     def __init__(self, url: str):
         self.url = url
-        self._r = redis.Redis.from_url(url, decode_responses=True, socket_timeout=TIMEOUT,
-                                       socket_connect_timeout=TIMEOUT,
-                                       health_check_interval=10)
+        pool = redis.BlockingConnectionPool.from_url(
+            url, max_connections=POOL, timeout=POOL_WAIT, decode_responses=True,
+            socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT, health_check_interval=10)
+        self._r = redis.Redis(connection_pool=pool)
         self._put = self._r.register_script(_PUT_ANSWER)
         self._renew = self._r.register_script(_RENEW)
         self._update_unless = self._r.register_script(_UPDATE_UNLESS)

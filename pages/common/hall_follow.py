@@ -25,6 +25,7 @@ from hall.store import HallUnavailable
 from .assets import asset
 from .hall_join import lecturer_box, lecturer_join_panel
 from .hall_state import (
+    CLAIM,
     CTX,
     ERROR,
     FOLLOWING,
@@ -83,14 +84,21 @@ def _identify() -> dict | None:
         reset_hall()
         ctx = dict(room=room, key=None, me=None)
     key = qp.get("hall_key") or ctx.get("key")
+    ctx.pop(CLAIM, None)
     if key and key != ctx.get("key"):
         try:
             ok = hall().is_lecturer(room, key)
         except HallUnavailable:
-            unavailable()
-            return None
+            ok = None
         if ok:
             ctx["key"] = key
+        elif ok is None:
+            # a key the store cannot check now (a reload while it is down): the page keeps
+            # the key in its address and a timer (hall_follow: _tick), which reruns the page
+            # once the store answers, and the key is checked then
+            ctx[CLAIM] = key
+            ss[CTX] = ctx
+            return ctx
         else:
             ss[FORGED] = (f"This lecturer key is not valid for hall {room}: this page "
                           "follows the hall as a student's.")
@@ -142,13 +150,13 @@ def hall_follow(page: str, *, timer_below: bool = False) -> dict | None:
                            "their phones.")
         return None
     st.markdown(HALL_STYLE, unsafe_allow_html=True)  # only a hall's page has its parts
-    if timer_below and not ctx.get("key"):
+    if timer_below and not ctx.get("key") and not ctx.get(CLAIM):
         _status(page)
     else:
         _tick(page)
     ss.pop(FORGED, None)
     ctx = hall_context()
-    if ctx["lecturer"]:
+    if ctx is not None and ctx["lecturer"]:
         lecturer_box(page)
         if ss.get(SHOW_JOIN):
             lecturer_join_panel(page)
@@ -174,7 +182,7 @@ def follow_tick(page: str) -> None:
     after a failure) reruns the page."""
     ss = st.session_state
     ctx = ss.get(CTX)
-    if not ctx or not in_fragment_run():
+    if not ctx or ctx.get(CLAIM) or not in_fragment_run():
         return
     h, room = hall(), ctx["room"]
     try:
@@ -214,6 +222,9 @@ def _follow(page: str):
         version = h.version(room)
         if st.session_state.pop(UNAVAILABLE, False) and in_fragment_run():
             st.rerun(scope="app")  # the store is back: the page's hall parts too
+        if ctx.get(CLAIM):  # the store failed on this run's key check: a later run checks
+            unavailable()
+            return
         if version is None:
             ss[VIEW] = None
             _gone(room)

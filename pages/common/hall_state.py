@@ -17,6 +17,7 @@ __all__ = ["hall", "hall_context", "leave_hall", "reset_hall", "start_hall", "un
 
 # session keys
 CTX = "hall.ctx"            # dict(room, key, me): this browser in its hall
+CLAIM = "claim"             # in CTX: a lecturer key not checked yet (the store was down)
 FOLLOWING = "hall.following"
 VERSION = "hall.version"    # the version this page last acted on
 VIEW = "hall.view"          # the HallView read at that version
@@ -33,7 +34,7 @@ def hall():
 def hall_context() -> dict | None:
     """This browser in its hall: ``dict(room, key, me, lecturer, view)``, or None."""
     ctx = st.session_state.get(CTX)
-    if not ctx:
+    if not ctx or ctx.get(CLAIM):  # an unchecked key: the page works as without a hall
         return None
     return {**ctx, "lecturer": bool(ctx.get("key")), "view": st.session_state.get(VIEW)}
 
