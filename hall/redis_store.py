@@ -187,6 +187,10 @@ class RedisStore(Store):
         return self._r.hgetall(self._k(room, "ans", poll))
 
     @_wrap
+    def answer(self, room, poll, device):
+        return self._r.hget(self._k(room, "ans", poll), device)
+
+    @_wrap
     def add_score(self, room, devices, ttl):
         with self._r.pipeline() as p:
             for d in devices:

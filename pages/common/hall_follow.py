@@ -17,6 +17,8 @@ the notes' HALL_UI_CONTRACT.md and tests/pages/test_hall_*.py.
 
 from __future__ import annotations
 
+import time
+
 import streamlit as st
 
 from hall.session import Forbidden, new_device, valid_device, valid_room
@@ -31,6 +33,7 @@ from .hall_state import (
     FOLLOWING,
     POLL_STATE,
     PUBLISHED,
+    SEEN,
     SHOW_JOIN,
     UNAVAILABLE,
     VERSION,
@@ -49,6 +52,11 @@ __all__ = ["PAGES", "TICK", "follow_tick", "hall_follow", "in_fragment_run"]
 
 #: Seconds between two reads of the hall's version (a follower moves within two).
 TICK = 1.0
+#: Seconds between two presence marks of a student's page (``Hall.seen``, a write): the hall
+#: counts a page present for ``hall.session.PRESENT_FOR`` seconds after its mark, so a timer
+#: running every second marks it every few ticks, and at once when it starts or stops
+#: following.
+SEEN_EVERY = 3.0
 #: The hall's page names and the scripts app.py routes them to.
 PAGES = {"learn": "pages/learn.py", "home": "pages/overview.py", "skpca": "pages/skpca.py",
          "kmp": "pages/kmp.py", "spectrum": "pages/spectrum.py", "kcca": "pages/kcca.py",
@@ -201,7 +209,7 @@ def follow_tick(page: str) -> None:
         if ctx.get("key"):
             return
         following = bool(ss.get(FOLLOWING, True))
-        h.seen(room, ctx["me"], following)
+        _mark_seen(h, room, ctx["me"], following)
         if following and fresh and (view.page, view.query) != _position(page) \
                 and view.page in PAGES:
             st.switch_page(PAGES[view.page],
@@ -240,6 +248,17 @@ def _follow(page: str):
             _student_tick(h, ctx, page, view, fresh)
     except HallUnavailable:
         unavailable()
+
+
+def _mark_seen(h, room: str, me: str, following: bool):
+    """``Hall.seen`` at most every :data:`SEEN_EVERY` seconds, unless following changed."""
+    ss = st.session_state
+    now = time.monotonic()
+    last = ss.get(SEEN)
+    if last and last[1:] == (room, following) and 0 <= now - last[0] < SEEN_EVERY:
+        return
+    h.seen(room, me, following)
+    ss[SEEN] = (now, room, following)
 
 
 def _poll_state(view) -> tuple:
@@ -300,7 +319,7 @@ def _student_tick(h, ctx, page, view, fresh):
     if view.ended:
         _ended(room)
         return
-    h.seen(room, me, following)
+    _mark_seen(h, room, me, following)
     if following and fresh and (view.page, view.query) != _position(page) \
             and view.page in PAGES:
         st.switch_page(PAGES[view.page],

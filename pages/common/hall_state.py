@@ -25,6 +25,7 @@ PUBLISHED = "hall.published"
 POLL_STATE = "hall.poll_state"
 ERROR = "hall.error"
 SHOW_JOIN = "hall.show_join"
+SEEN = "hall.seen"          # (time, room, following) of this page's last presence mark
 
 
 def hall():
@@ -75,7 +76,7 @@ def leave_hall():
 
 def reset_hall():
     ss = st.session_state
-    for k in (CTX, FOLLOWING, VERSION, VIEW, PUBLISHED, POLL_STATE, ERROR, SHOW_JOIN):
+    for k in (CTX, FOLLOWING, VERSION, VIEW, PUBLISHED, POLL_STATE, ERROR, SHOW_JOIN, SEEN):
         ss.pop(k, None)
 
 
