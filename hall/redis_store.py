@@ -13,6 +13,8 @@ the session (the answers to every poll too, not only the open one's).
 from __future__ import annotations
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from hall.store import HallUnavailable, Store
 
@@ -97,9 +99,13 @@ class RedisStore(Store):
 
     def __init__(self, url: str):
         self.url = url
+        # one retry of a command whose connection broke (the server restarted under it), none
+        # of one that timed out: a hung server costs a page TIMEOUT once
+        retry = Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,))
         pool = redis.BlockingConnectionPool.from_url(
             url, max_connections=POOL, timeout=POOL_WAIT, decode_responses=True,
-            socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT, health_check_interval=10)
+            socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT, health_check_interval=10,
+            retry=retry)
         self._r = redis.Redis(connection_pool=pool)
         self._put = self._r.register_script(_PUT_ANSWER)
         self._renew = self._r.register_script(_RENEW)
