@@ -24,8 +24,6 @@ __all__ = ["RedisStore"]
 #: page's timer must not hang on a stopped server.
 TIMEOUT = 1.0
 
-#: The session's keys whose names do not depend on a poll; ``polls`` (last) names the
-#: answer keys (``ans:<poll>``) that are renewed with them.
 #: Connections one process holds to the server at most. Streamlit runs each session's script
 #: in a thread of its own and a lecturer's move runs every follower's page at once, so more
 #: threads than this may want one together: they wait for a free one (up to
@@ -35,6 +33,8 @@ TIMEOUT = 1.0
 POOL = 64
 POOL_WAIT = 5.0
 
+#: The session's keys whose names do not depend on a poll; ``polls`` (last) names the
+#: answer keys (``ans:<poll>``) that are renewed with them.
 _FIXED = ("meta", "state", "score", "events", "seen", "follow", "polls")
 
 # Renew the session: KEYS are the fixed keys (``polls`` last), ARGV the time to live and the

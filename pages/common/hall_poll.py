@@ -23,8 +23,8 @@ from .charts import draw_payload, figure_payload
 from .hall_figures import HEAT_CAPTION, HIST_CAPTION, heat_figure, histogram_figure, points_2d
 from .hall_state import VERSION, hall, hall_context, unavailable
 from .learn_ui import asked, beat_key, feedback, scene_of
-from .phone import is_narrow
 from .lesson_file import Beat, Lesson
+from .phone import is_narrow
 from .text import literal
 
 __all__ = ["POLLABLE", "hall_poll_prepare", "hall_task", "poll_spec", "pollable"]
