@@ -13,6 +13,8 @@ the session (the answers to every poll too, not only the open one's).
 from __future__ import annotations
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from hall.store import HallUnavailable, Store
 
@@ -21,6 +23,15 @@ __all__ = ["RedisStore"]
 #: Seconds a command may wait for the server before the hall says it is unavailable: a
 #: page's timer must not hang on a stopped server.
 TIMEOUT = 1.0
+
+#: Connections one process holds to the server at most. Streamlit runs each session's script
+#: in a thread of its own and a lecturer's move runs every follower's page at once, so more
+#: threads than this may want one together: they wait for a free one (up to
+#: :data:`POOL_WAIT` seconds; a command holds its connection for one round trip) instead of
+#: failing as redis-py's default pool does past its 100 connections, which a page would show
+#: as "the hall is unavailable" while the server is well.
+POOL = 64
+POOL_WAIT = 5.0
 
 #: The session's keys whose names do not depend on a poll; ``polls`` (last) names the
 #: answer keys (``ans:<poll>``) that are renewed with them.
@@ -88,9 +99,14 @@ class RedisStore(Store):
 
     def __init__(self, url: str):
         self.url = url
-        self._r = redis.Redis.from_url(url, decode_responses=True, socket_timeout=TIMEOUT,
-                                       socket_connect_timeout=TIMEOUT,
-                                       health_check_interval=10)
+        # one retry of a command whose connection broke (the server restarted under it), none
+        # of one that timed out: a hung server costs a page TIMEOUT once
+        retry = Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,))
+        pool = redis.BlockingConnectionPool.from_url(
+            url, max_connections=POOL, timeout=POOL_WAIT, decode_responses=True,
+            socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT, health_check_interval=10,
+            retry=retry)
+        self._r = redis.Redis(connection_pool=pool)
         self._put = self._r.register_script(_PUT_ANSWER)
         self._renew = self._r.register_script(_RENEW)
         self._update_unless = self._r.register_script(_UPDATE_UNLESS)
@@ -175,6 +191,10 @@ class RedisStore(Store):
     @_wrap
     def answers(self, room, poll):
         return self._r.hgetall(self._k(room, "ans", poll))
+
+    @_wrap
+    def answer(self, room, poll, device):
+        return self._r.hget(self._k(room, "ans", poll), device)
 
     @_wrap
     def add_score(self, room, devices, ttl):

@@ -264,7 +264,7 @@ class Hall:
     def mine(self, room, device, poll_id) -> str | None:
         if not valid_room(room) or poll_id is None:
             return None
-        return self.store.answers(room, poll_id).get(device)
+        return self.store.answer(room, poll_id, device)
 
     def my_score(self, room, device) -> int:
         return self.store.score(room, device) if valid_room(room) else 0

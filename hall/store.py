@@ -65,6 +65,10 @@ class Store:
     def answers(self, room: str, poll: str) -> dict[str, str]:
         raise NotImplementedError
 
+    def answer(self, room: str, poll: str, device: str) -> str | None:
+        """One device's answer to ``poll`` (a student's page reads its own, not the hall's)."""
+        return self.answers(room, poll).get(device)
+
     def add_score(self, room: str, devices: list[str], ttl: float) -> None:
         """One more right answer for each of ``devices``."""
         raise NotImplementedError

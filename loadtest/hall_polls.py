@@ -410,9 +410,12 @@ class HallRun:
             self.errors.append(f"poll {no}: no Close button after opening it")
         lec.note(f"poll {no} open")
         def answered(share=1.0):
+            # over the same students: those with an error are not waited for, and their
+            # answers do not stand in for another's
+            live = [s for s in self.students if not s.errors]
             done = sum(any(x.poll == no and x.acked for x in s.sends) and
-                       not s.plan.get(no, [0, False])[1] for s in self.students)
-            return done >= share * sum(not s.errors for s in self.students)
+                       not s.plan.get(no, [0, False])[1] for s in live)
+            return done >= share * len(live)
 
         limit = args.answer_within + 60
         if fault:

@@ -17,6 +17,8 @@ the notes' HALL_UI_CONTRACT.md and tests/pages/test_hall_*.py.
 
 from __future__ import annotations
 
+import time
+
 import streamlit as st
 
 from hall.session import Forbidden, new_device, valid_device, valid_room
@@ -25,11 +27,13 @@ from hall.store import HallUnavailable
 from .assets import asset
 from .hall_join import lecturer_box, lecturer_join_panel
 from .hall_state import (
+    CLAIM,
     CTX,
     ERROR,
     FOLLOWING,
     POLL_STATE,
     PUBLISHED,
+    SEEN,
     SHOW_JOIN,
     UNAVAILABLE,
     VERSION,
@@ -48,6 +52,11 @@ __all__ = ["PAGES", "TICK", "follow_tick", "hall_follow", "in_fragment_run"]
 
 #: Seconds between two reads of the hall's version (a follower moves within two).
 TICK = 1.0
+#: Seconds between two presence marks of a student's page (``Hall.seen``, a write): the hall
+#: counts a page present for ``hall.session.PRESENT_FOR`` seconds after its mark, so a timer
+#: running every second marks it every few ticks, and at once when it starts or stops
+#: following.
+SEEN_EVERY = 3.0
 #: The hall's page names and the scripts app.py routes them to.
 PAGES = {"learn": "pages/learn.py", "home": "pages/overview.py", "skpca": "pages/skpca.py",
          "kmp": "pages/kmp.py", "spectrum": "pages/spectrum.py", "kcca": "pages/kcca.py",
@@ -83,14 +92,21 @@ def _identify() -> dict | None:
         reset_hall()
         ctx = dict(room=room, key=None, me=None)
     key = qp.get("hall_key") or ctx.get("key")
+    ctx.pop(CLAIM, None)
     if key and key != ctx.get("key"):
         try:
             ok = hall().is_lecturer(room, key)
         except HallUnavailable:
-            unavailable()
-            return None
+            ok = None
         if ok:
             ctx["key"] = key
+        elif ok is None:
+            # a key the store cannot check now (a reload while it is down): the page keeps
+            # the key in its address and a timer (hall_follow: _tick), which reruns the page
+            # once the store answers, and the key is checked then
+            ctx[CLAIM] = key
+            ss[CTX] = ctx
+            return ctx
         else:
             ss[FORGED] = (f"This lecturer key is not valid for hall {room}: this page "
                           "follows the hall as a student's.")
@@ -142,13 +158,13 @@ def hall_follow(page: str, *, timer_below: bool = False) -> dict | None:
                            "their phones.")
         return None
     st.markdown(HALL_STYLE, unsafe_allow_html=True)  # only a hall's page has its parts
-    if timer_below and not ctx.get("key"):
+    if timer_below and not ctx.get("key") and not ctx.get(CLAIM):
         _status(page)
     else:
         _tick(page)
     ss.pop(FORGED, None)
     ctx = hall_context()
-    if ctx["lecturer"]:
+    if ctx is not None and ctx["lecturer"]:
         lecturer_box(page)
         if ss.get(SHOW_JOIN):
             lecturer_join_panel(page)
@@ -174,7 +190,7 @@ def follow_tick(page: str) -> None:
     after a failure) reruns the page."""
     ss = st.session_state
     ctx = ss.get(CTX)
-    if not ctx or not in_fragment_run():
+    if not ctx or ctx.get(CLAIM) or not in_fragment_run():
         return
     h, room = hall(), ctx["room"]
     try:
@@ -193,7 +209,7 @@ def follow_tick(page: str) -> None:
         if ctx.get("key"):
             return
         following = bool(ss.get(FOLLOWING, True))
-        h.seen(room, ctx["me"], following)
+        _mark_seen(h, room, ctx["me"], following)
         if following and fresh and (view.page, view.query) != _position(page) \
                 and view.page in PAGES:
             st.switch_page(PAGES[view.page],
@@ -214,6 +230,9 @@ def _follow(page: str):
         version = h.version(room)
         if st.session_state.pop(UNAVAILABLE, False) and in_fragment_run():
             st.rerun(scope="app")  # the store is back: the page's hall parts too
+        if ctx.get(CLAIM):  # the store failed on this run's key check: a later run checks
+            unavailable()
+            return
         if version is None:
             ss[VIEW] = None
             _gone(room)
@@ -229,6 +248,17 @@ def _follow(page: str):
             _student_tick(h, ctx, page, view, fresh)
     except HallUnavailable:
         unavailable()
+
+
+def _mark_seen(h, room: str, me: str, following: bool):
+    """``Hall.seen`` at most every :data:`SEEN_EVERY` seconds, unless following changed."""
+    ss = st.session_state
+    now = time.monotonic()
+    last = ss.get(SEEN)
+    if last and last[1:] == (room, following) and 0 <= now - last[0] < SEEN_EVERY:
+        return
+    h.seen(room, me, following)
+    ss[SEEN] = (now, room, following)
 
 
 def _poll_state(view) -> tuple:
@@ -289,7 +319,7 @@ def _student_tick(h, ctx, page, view, fresh):
     if view.ended:
         _ended(room)
         return
-    h.seen(room, me, following)
+    _mark_seen(h, room, me, following)
     if following and fresh and (view.page, view.query) != _position(page) \
             and view.page in PAGES:
         st.switch_page(PAGES[view.page],

@@ -18,11 +18,13 @@ from hall.session import Forbidden
 from hall.store import HallUnavailable
 from views import lesson_questions
 
-from .charts import plotly_chart
+from .cached.shared import shared_cache
+from .charts import draw_payload, figure_payload
 from .hall_figures import HEAT_CAPTION, HIST_CAPTION, heat_figure, histogram_figure, points_2d
 from .hall_state import VERSION, hall, hall_context, unavailable
-from .learn_ui import asked, feedback, scene_of
+from .learn_ui import asked, beat_key, feedback, scene_of
 from .lesson_file import Beat, Lesson
+from .phone import is_narrow
 from .text import literal
 
 __all__ = ["POLLABLE", "hall_poll_prepare", "hall_task", "poll_spec", "pollable"]
@@ -31,6 +33,12 @@ __all__ = ["POLLABLE", "hall_poll_prepare", "hall_task", "poll_spec", "pollable"
 POLLABLE = ("point", "k", "option")
 LIVE_TICK = 1.0
 SENT = "hall.sent"
+#: This device's answer and score as last read: {"poll", "version", "mine", "score"}. A
+#: student's timer redraws the poll's box every second; only a new version of the hall (a
+#: poll opened, closed, revealed) or this page's own Send changes them, so a tick reads
+#: neither from the store.
+MINE = "hall.mine"
+CHART_CONFIG = {"displaylogo": False, "displayModeBar": False}
 
 
 def _questions(beat: Beat) -> list[str]:
@@ -240,17 +248,35 @@ def _results(beat, spec, poll_id, rev):
 
 
 def _picture(beat, spec, tally, right, key="hall.chart"):
+    counts = tuple(sorted((str(v), int(n)) for v, n in tally.items()))
+    right = tuple(sorted(str(v) for v in right))
     if spec.kind == "point":
-        pts, labels = points_2d(scene_of(beat))
-        counts = {int(v): n for v, n in tally.items()}
-        fig = heat_figure(pts, counts, right=[int(v) for v in right], axis_labels=labels)
-        plotly_chart(fig, key=key, config={"displaylogo": False, "displayModeBar": False})
+        draw_payload(_heat_payload(beat_key(beat), counts, right, is_narrow()), key=key)
         st.caption(HEAT_CAPTION)
     else:
-        fig = histogram_figure(spec.values(), tally, right=right,
-                               xlabel="k" if spec.kind == "k" else "option")
-        plotly_chart(fig, key=key, config={"displaylogo": False, "displayModeBar": False})
+        draw_payload(_histogram_payload(tuple(spec.values()), counts, right,
+                                        "k" if spec.kind == "k" else "option", is_narrow()),
+                     key=key)
         st.caption(HIST_CAPTION)
+
+
+# the projector's live picture, redrawn every second while a poll is open: made again only
+# when the tally changed (a figure and its JSON cost more than the rest of the count's run)
+@shared_cache(64)
+def _heat_payload(key: tuple, counts: tuple, right: tuple, narrow: bool) -> bytes:
+    from .learn_chart import beat_scene
+
+    pts, labels = points_2d(beat_scene(*key))
+    fig = heat_figure(pts, {int(v): n for v, n in counts}, right=[int(v) for v in right],
+                      axis_labels=labels)
+    return figure_payload(fig, config=CHART_CONFIG, narrow=narrow)
+
+
+@shared_cache(64)
+def _histogram_payload(values: tuple, counts: tuple, right: tuple, xlabel: str,
+                       narrow: bool) -> bytes:
+    fig = histogram_figure(list(values), dict(counts), right=right, xlabel=xlabel)
+    return figure_payload(fig, config=CHART_CONFIG, narrow=narrow)
 
 
 # ---------------------------------------------------------------- a student
@@ -265,6 +291,9 @@ def _send(spec, poll_id, wkey):
     try:
         stored = hall().answer(ctx["room"], ctx["me"], poll_id, value)
         st.session_state[SENT] = dict(poll=poll_id, value=stored)
+        mine = st.session_state.get(MINE)
+        if mine and mine["poll"] == poll_id:
+            st.session_state[MINE] = {**mine, "mine": stored}
     except HallUnavailable:
         st.session_state[SENT] = dict(poll=poll_id, error="The hall is unavailable: send "
                                       "again in a moment.")
@@ -272,11 +301,24 @@ def _send(spec, poll_id, wkey):
         st.session_state[SENT] = dict(poll=poll_id, error=str(exc)[:200])
 
 
+def _mine(h, room, me, view) -> dict:
+    """This device's answer to the hall's poll and its score (see :data:`MINE`)."""
+    ss = st.session_state
+    got, version = ss.get(MINE), ss.get(VERSION)
+    if got is None or version is None or (got["poll"], got["version"]) != (view.poll_id,
+                                                                        version):
+        got = dict(poll=view.poll_id, version=version, mine=h.mine(room, me, view.poll_id),
+                   score=h.my_score(room, me) if view.reveal else None)
+        ss[MINE] = got
+    return got
+
+
 def _student(beat, ctx, spec, clicked) -> bool:
     view = ctx["view"]
     h, room, me, pid = hall(), ctx["room"], ctx["me"], view.poll_id
     ss = st.session_state
-    mine = h.mine(room, me, pid)
+    got = _mine(h, room, me, view)
+    mine = got["mine"]
     with st.container(border=True, key="hall-answer"):
         st.caption("Hall poll")
         st.markdown(f"**{literal(spec.prompt)}**")
@@ -322,5 +364,5 @@ def _student(beat, ctx, spec, clicked) -> bool:
                 st.caption(literal(fb[1]))
             st.markdown(f"{rev['n_right']} of {rev['n']} in the hall had it "
                         f"({round(100 * rev['share'])} %).")
-            st.markdown(f"**Your score: {h.my_score(room, me)} of {view.polls_done}**")
+            st.markdown(f"**Your score: {got['score']} of {view.polls_done}**")
     return beat.task is not None

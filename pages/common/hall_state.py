@@ -17,6 +17,7 @@ __all__ = ["hall", "hall_context", "leave_hall", "reset_hall", "start_hall", "un
 
 # session keys
 CTX = "hall.ctx"            # dict(room, key, me): this browser in its hall
+CLAIM = "claim"             # in CTX: a lecturer key not checked yet (the store was down)
 FOLLOWING = "hall.following"
 VERSION = "hall.version"    # the version this page last acted on
 VIEW = "hall.view"          # the HallView read at that version
@@ -24,6 +25,7 @@ PUBLISHED = "hall.published"
 POLL_STATE = "hall.poll_state"
 ERROR = "hall.error"
 SHOW_JOIN = "hall.show_join"
+SEEN = "hall.seen"          # (time, room, following) of this page's last presence mark
 
 
 def hall():
@@ -33,7 +35,7 @@ def hall():
 def hall_context() -> dict | None:
     """This browser in its hall: ``dict(room, key, me, lecturer, view)``, or None."""
     ctx = st.session_state.get(CTX)
-    if not ctx:
+    if not ctx or ctx.get(CLAIM):  # an unchecked key: the page works as without a hall
         return None
     return {**ctx, "lecturer": bool(ctx.get("key")), "view": st.session_state.get(VIEW)}
 
@@ -74,7 +76,7 @@ def leave_hall():
 
 def reset_hall():
     ss = st.session_state
-    for k in (CTX, FOLLOWING, VERSION, VIEW, PUBLISHED, POLL_STATE, ERROR, SHOW_JOIN):
+    for k in (CTX, FOLLOWING, VERSION, VIEW, PUBLISHED, POLL_STATE, ERROR, SHOW_JOIN, SEEN):
         ss.pop(k, None)
 
 

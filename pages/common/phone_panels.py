@@ -159,6 +159,26 @@ def _annotations(items, sfx: str, box) -> list:
     return keep
 
 
+#: What a trace of another panel keeps on a phone: its kind and its place (a selection and the
+#: frames name a trace by its index), none of its data, which the phone never draws (a
+#: hall's followers are sent a beat's chart at once after each move).
+_STUB = ("type", "xaxis", "yaxis", "uid", "name", "legendgroup")
+
+
+def _stub(t: dict) -> dict:
+    return {**{k: t[k] for k in _STUB if k in t}, "visible": False}
+
+
+def _frame_data(f: dict, hidden: set) -> dict:
+    """Frame ``f`` without the data of the traces in ``hidden`` (their indices)."""
+    data = f.get("data")
+    if not hidden or not isinstance(data, list):
+        return f
+    idx = f.get("traces")
+    idx = list(idx) if isinstance(idx, (list, tuple)) else list(range(len(data)))
+    return dict(f, data=[{"visible": False} if i in hidden else d for i, d in zip(idx, data)])
+
+
 def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
     """Only the subplot whose x axis is ``'x' + sfx``, on the whole plotting area.
 
@@ -183,10 +203,12 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
     ya = "yaxis" + ysfx
     box = (axis_domain(layout, xa), axis_domain(layout, ya))
     shown_legend = False
-    for t in fig.get("data", []):
+    hidden = set()
+    for i, t in enumerate(fig.get("data", [])):
         mine = axis_suffix(t.get("xaxis")) == sfx and axis_suffix(t.get("yaxis")) == ysfx
         if not mine:
-            data.append(dict(t, visible=False))
+            data.append(_stub(t))
+            hidden.add(i)
             continue
         shown_legend |= t.get("showlegend", True) is not False and t.get("visible", True) is True
         data.append(dict(t))
@@ -218,6 +240,7 @@ def one_panel(fig: dict, sfx: str, *, height: int | None = None) -> dict:
         layout["height"] = int(height)
     frames, frame_titles = [], []
     for f in fig.get("frames", []) or []:
+        f = _frame_data(f, hidden)
         fl = f.get("layout")
         if isinstance(fl, dict) and "annotations" in fl:
             fl = dict(fl, annotations=_annotations(fl["annotations"], sfx, box))

@@ -182,3 +182,39 @@ def test_a_hung_server_is_unavailable_not_a_hang(server, redis_hall):
         os.kill(server.proc.pid, signal.SIGCONT)
     assert hall.answer(s.room, d, pid, 4) == "4"  # no stale reply is read as this one's
     assert hall.mine(s.room, d, pid) == "4" and hall.version(s.room) == version
+
+
+@pytest.mark.timeout(120)
+def test_more_pages_at_once_than_connections_is_not_unavailable(server, redis_hall):
+    """A lecturer's move runs every follower's page at once, each in a thread of its own (a
+    killed process's students all on one process): more threads than the store's connections
+    wait for one, and none is told the hall is unavailable while the server is well."""
+    from hall.redis_store import POOL
+
+    hall = redis_hall
+    s = hall.start()
+    pid = hall.open_poll(s.room, s.key, SPEC)
+    n = max(2 * POOL, 200)
+    start = threading.Barrier(n)
+    failed = []
+
+    def page(i):
+        d = f"device{i:020d}"
+        start.wait()
+        for round_ in range(3):
+            sum(range(20_000))  # the page's own work, holding the interpreter between calls
+            try:
+                hall.version(s.room)
+                hall.view(s.room)
+                hall.seen(s.room, d, True)
+                hall.mine(s.room, d, pid)
+            except HallUnavailable as e:
+                failed.append(str(e))
+
+    threads = [threading.Thread(target=page, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not failed, f"{len(failed)} of {3 * n} page runs: {failed[:1]}"
+    assert hall.presence(s.room) == (n, n)

@@ -70,6 +70,8 @@ def test_answers_only_to_the_open_poll_the_last_kept(store):
     assert not store.put_answer(room, "1", "dev", "6", TTL)
     assert store.answers(room, "1") == {"dev": "5", "dev2": "4"}
     assert store.answers(room, "2") == {}
+    assert (store.answer(room, "1", "dev"), store.answer(room, "1", "dev2")) == ("5", "4")
+    assert store.answer(room, "1", "dev3") is None and store.answer(room, "2", "dev") is None
     assert not store.put_answer(_room(), "1", "dev", "4", TTL)
 
 

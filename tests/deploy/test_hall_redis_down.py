@@ -1,0 +1,117 @@
+"""Pages drawn while the hall's Redis is down get the hall back by themselves once it returns.
+
+A real Streamlit process with the hall in a real redis-server (``deploy/serve.py``'s
+``Hall``), driven over its websocket as browsers do (``loadtest/stclient.py``: the client
+runs each ``st.fragment(run_every=...)`` timer the server announces, as the browser does).
+While redis-server is stopped (SIGKILL, as a crash): a phone's page ticks, a phone reconnects
+(a new session, as after its process died) and the lecturer reloads. Each of these pages must
+still have a timer. Once redis-server is back from its append-only file, with no reload: the
+lecturer's page shows its controls again, and when it opens the beat's task to the hall every
+phone shows the answer box. A page without a timer would never ask the server again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT / "deploy"), str(ROOT / "loadtest")]
+
+from browser_util import consecutive_free_ports, skip_or_fail  # noqa: E402
+from hall.redis_server import redis_binary  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+LESSON, POINT_BEAT = "greedy-selection", 2
+UNAVAILABLE = "The hall is unavailable"
+SEND, OPEN, START = "hall.answer.send", "hall.poll.open", "hall.start"
+#: Timer runs a page may take to show what the store says once it is back.
+TICKS = 8
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def _page(port: int, query: str, phone: bool):
+    from stclient import StreamlitClient
+    from warmup import PHONE_AGENT
+
+    c = StreamlitClient("127.0.0.1", port, "learn", timeout=60.0,
+                        headers={"User-Agent": PHONE_AGENT} if phone else None)
+    c.query_string = query
+    await c.connect()
+    run = await c.rerun()
+    assert not run.exceptions, run.exceptions
+    return c, run
+
+
+async def _until(client, keys: set, what: str):
+    """Run the page's timer (once a second, as a browser) until a run draws ``keys``."""
+    for _ in range(TICKS):
+        await asyncio.sleep(1.0)
+        run = await client.tick()
+        assert run is not None, f"{what}: the page has no timer any more"
+        assert not run.exceptions, run.exceptions
+        if keys <= run.keys and not any(UNAVAILABLE in w for w in run.warnings):
+            return run
+    raise AssertionError(f"{what}: not shown within {TICKS} timer runs")
+
+
+async def _lecture(hall):
+    port = hall.ports[0]
+    lec, _ = await _page(port, f"lesson={LESSON}&beat={POINT_BEAT}", phone=False)
+    await lec.rerun(trigger=START)
+    room, key = lec.query["hall"], lec.query["hall_key"]
+    stu, run = await _page(port, f"hall={room}", phone=True)
+    assert stu.query.get("beat") == str(POINT_BEAT) and stu.query.get("me")
+
+    hall.redis.stop(kill=True)
+    run = await stu.tick()  # a phone's timer while the store is down
+    assert run is not None and any(UNAVAILABLE in w for w in run.warnings), run.texts
+    assert stu.auto_reruns, "the phone's page lost its timer while the store was down"
+    # a phone reconnecting (a new session) and the lecturer reloading, while it is down
+    stu2, run = await _page(port, stu.query_string, phone=True)
+    assert any(UNAVAILABLE in w for w in run.warnings), run.texts
+    assert stu2.auto_reruns, "a phone's page drawn while the store was down has no timer"
+    lec2, run = await _page(port, lec.query_string, phone=False)
+    assert any(UNAVAILABLE in w for w in run.warnings), run.texts
+    assert lec2.auto_reruns, "the lecturer's page drawn while the store was down has no timer"
+    assert START not in run.keys, "the lecturer's reloaded page forgot its hall"
+    assert lec2.query.get("hall_key") == key
+
+    hall.redis.start()
+    await _until(lec2, {OPEN}, "the lecturer's controls once the store is back")
+    run = await lec2.rerun(trigger=OPEN)
+    assert "hall.poll.close" in run.keys, run.texts
+    for phone, what in ((stu, "a phone that ticked"), (stu2, "a phone that reconnected")):
+        await _until(phone, {SEND}, f"{what}: the poll's answer box")
+    for c in (lec, stu, stu2, lec2):
+        await c.close()
+
+
+def test_pages_drawn_while_redis_is_down_get_the_hall_back_by_themselves():
+    import serve
+
+    probe = serve.Hall(1, port=8080, first_port=8501)
+    probe.__exit__()
+    if not Path(probe.haproxy).exists() or redis_binary() is None:
+        skip_or_fail("haproxy or redis-server is not installed", "The hall's store-down test")
+    with serve.Hall(1, port=_free_port(), first_port=consecutive_free_ports(1),
+                    bind="127.0.0.1", redis_port=_free_port(), warm=False) as hall:
+        t0 = time.monotonic()
+        # a thread of its own: the browser tests' playwright may hold this thread's event loop
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+            pool.submit(asyncio.run, _lecture(hall)).result(timeout=600)
+        print(f"{time.monotonic() - t0:.1f} s")
+        assert "Traceback" not in hall.logs()
