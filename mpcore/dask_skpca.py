@@ -119,25 +119,6 @@ def _client():
         ) from None
 
 
-def spread(sizes, workers) -> list:
-    """Each chunk's worker: the one holding the fewest rows so far, so that every worker
-    holds an equal share of the data and of the basis (what bounds m is each worker's
-    memory). Left to the scheduler, a worker that is free first takes more chunks.
-
-    >>> spread([4, 4, 4, 4], ["a", "b"])
-    ['a', 'b', 'a', 'b']
-    """
-    if not workers:
-        raise ValueError("the dask cluster has no workers: start some before fitting")
-    held = {w: 0 for w in workers}
-    places = []
-    for n in sizes:
-        w = min(workers, key=lambda v: (held[v], workers.index(v)))
-        held[w] += int(n)
-        places.append(w)
-    return places
-
-
 def dask_steps(client, X, n_steps, params, *, n_candidates, random_state, tol, dtype):
     """Run the 59-trick on the chunks of the dask array X (m, d).
 
@@ -150,11 +131,10 @@ def dask_steps(client, X, n_steps, params, *, n_candidates, random_state, tol, d
     m = int(offsets[-1])
     k = min(n_steps, m)
     parts = [p for p, n in zip(X.to_delayed().ravel(), sizes) if n > 0]
-    places = spread(sizes_kept, sorted(client.scheduler_info()["workers"]))
-    data = [client.compute(p, workers=[w]) for p, w in zip(parts, places)]
+    data = client.compute(parts)  # each chunk computed where the scheduler puts it
     # pure=False: a new actor per fit, never one a previous fit of the same data deflated
     actors = [client.submit(ChunkState, f, params, dtype, k, n_candidates, actor=True,
-                            pure=False, workers=[w]) for f, w in zip(data, places)]
+                            pure=False) for f in data]
     actors = [a.result() for a in actors]
     del data  # the actors hold the chunks now
 
