@@ -1,9 +1,11 @@
 """SparseKPCA's 59-trick on a dask array, on a two-worker dask.distributed cluster."""
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import numpy as np
@@ -25,16 +27,33 @@ M, D, K, GAMMA = 500_000, 10, 60, 0.1
 MEMORY_LIMIT = 430 * 2**20
 
 
+@contextlib.contextmanager
+def plain_main():
+    """The test process's ``__main__`` as an empty module while workers start.
+
+    A worker process is spawned, and spawning imports the parent's main module again in
+    the child. After an AppTest in the same process, ``sys.modules["__main__"]`` is the
+    last script Streamlit ran (app.py or a page): each worker would run the whole app in
+    Streamlit's bare mode and hold its libraries, about a hundred MB the memory test
+    does not count on."""
+    saved = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = saved
+
+
 def cluster(memory_limit):
     """A LocalCluster of two worker processes, one thread each. With a memory limit, the
     limit is a hard one: a worker above it is restarted (and the fit fails), never paused
     or spilled."""
     import dask
 
-    with dask.config.set({"distributed.worker.memory.target": False,
-                          "distributed.worker.memory.spill": False,
-                          "distributed.worker.memory.pause": False,
-                          "distributed.worker.memory.terminate": 0.95}):
+    with plain_main(), dask.config.set({"distributed.worker.memory.target": False,
+                                        "distributed.worker.memory.spill": False,
+                                        "distributed.worker.memory.pause": False,
+                                        "distributed.worker.memory.terminate": 0.95}):
         with distributed.LocalCluster(n_workers=2, threads_per_worker=1,
                                       memory_limit=memory_limit, processes=True,
                                       dashboard_address=None) as lc:
