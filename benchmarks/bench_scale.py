@@ -15,8 +15,11 @@ Prints, in one run, and writes benchmarks/results_scale.md (the latest run only)
 - with --dask M: M points as a dask array (generated on the workers) on a LocalCluster
   of two one-thread worker processes: time and each worker's peak memory.
 
+  Each size runs in float64 and, with the default --dtypes, in float32 too; the float32
+  row says whether its picks are float64's, in order.
+
 Usage: python benchmarks/bench_scale.py [--sizes 50000 200000 1000000] [--repeats 5]
-       [--dtype float64] [--dask 2000000] [--no-write]
+       [--dtypes float64 float32] [--dask 2000000] [--no-write]
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ def child(method, m, dtype):
         fit = SparseKPCA(K, gamma=GAMMA, n_candidates=59, random_state=SEED,
                          dtype=dtype).fit(X)
         residual = fit.trace_residuals_[-1] / fit.trace_residuals_[0]
+        picks = [int(i) for i in fit.indices_]
     else:
         nys = Nystroem(kernel="rbf", gamma=GAMMA, n_components=K, random_state=SEED).fit(X)
         spanned = 0.0
@@ -67,12 +71,13 @@ def child(method, m, dtype):
             F = nys.transform(X[s : s + 50_000])
             spanned += float(np.einsum("ij,ij->", F, F))
         residual = (m - spanned) / m  # tr K = m for the Gaussian kernel
+        picks = []
     elapsed = time.perf_counter() - t
-    print(json.dumps({"time": elapsed, "residual": residual}))
+    print(json.dumps({"time": elapsed, "residual": residual, "picks": picks}))
 
 
 def run_child(method, m, dtype):
-    """Runs one case in a child process: (time, peak RSS in MB, residual)."""
+    """Runs one case in a child process: (time, peak RSS in MB, residual, CPU, picks)."""
     cmd = [sys.executable, __file__, "--child", method, str(m), "--dtype", dtype]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT)
     out = proc.stdout.read()
@@ -82,7 +87,8 @@ def run_child(method, m, dtype):
         raise RuntimeError(f"{method} at m = {m} failed (exit {proc.returncode})")
     res = json.loads(out.strip().splitlines()[-1])
     cpu = usage.ru_utime + usage.ru_stime  # the whole child: data, imports and the method
-    return res["time"], usage.ru_maxrss / 1024, res["residual"], cpu  # ru_maxrss in KiB
+    # ru_maxrss in KiB
+    return res["time"], usage.ru_maxrss / 1024, res["residual"], cpu, res["picks"]
 
 
 def median_time(fn, repeats):
@@ -143,7 +149,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[50_000, 200_000, 1_000_000])
     ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--dtype", default="float64", choices=["float64", "float32"])
+    ap.add_argument("--dtypes", nargs="+", default=["float64", "float32"],
+                    choices=["float64", "float32"])
+    ap.add_argument("--dtype", default="float64", help=argparse.SUPPRESS)  # a child's
     ap.add_argument("--no-write", action="store_true", help="print only")
     ap.add_argument("--dask", type=int, metavar="M", default=0,
                     help="also run M points as a dask array on a two-worker LocalCluster")
@@ -163,17 +171,26 @@ def main(argv=None):
              "user + system seconds (on a shared machine the wall time grows with the other "
              "load, the CPU time much less).",
              "",
-             f"| m | SparseKPCA 59-trick ({args.dtype}) [s] | CPU [s] | peak RSS [MB] | residual "
-             "| Nystroem(100) fit + transform [s] | CPU [s] | peak RSS [MB] | residual |",
-             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "| m | precision | SparseKPCA 59-trick [s] | CPU [s] | peak RSS [MB] | residual "
+             "| picks as float64's | Nystroem(100) fit + transform [s] | CPU [s] "
+             "| peak RSS [MB] | residual |",
+             "|---:|---|---:|---:|---:|---:|:---:|---:|---:|---:|---:|"]
     for m in args.sizes:
-        progress(f"m = {m:,}: SparseKPCA 59-trick")
-        a = run_child("skpca", m, args.dtype)
         progress(f"m = {m:,}: Nystroem")
-        b = run_child("nystroem", m, args.dtype)
-        lines.append(f"| {m:,} | {a[0]:.1f} | {a[3]:.1f} | {a[1]:.0f} | {a[2]:.4f} | "
-                     f"{b[0]:.1f} | {b[3]:.1f} | {b[1]:.0f} | {b[2]:.4f} |")
-        print(lines[-1], flush=True)
+        b = run_child("nystroem", m, "float64")
+        picks64 = None
+        for dtype in args.dtypes:
+            progress(f"m = {m:,}: SparseKPCA 59-trick, {dtype}")
+            a = run_child("skpca", m, dtype)
+            if dtype == "float64":
+                picks64 = a[4]
+            same = ("(itself)" if dtype == "float64" else "not run" if picks64 is None
+                    else "yes" if a[4] == picks64 else
+                    f"no: {sum(p != q for p, q in zip(a[4], picks64))} of {len(a[4])} differ")
+            lines.append(f"| {m:,} | {dtype} | {a[0]:.1f} | {a[3]:.1f} | {a[1]:.0f} | "
+                         f"{a[2]:.4f} | {same} | {b[0]:.1f} | {b[3]:.1f} | {b[1]:.0f} | "
+                         f"{b[2]:.4f} |")
+            print(lines[-1], flush=True)
     progress("exact greedy at m = 3000 against its floor")
     t_exact, t_floor = exact_vs_floor(args.repeats)
     lines += ["", "| exact greedy SparseKPCA(100), m = 3000 | floor: form K + 100 matvecs "

@@ -48,8 +48,10 @@ from ._skpca_step import SKPCAStep, effective_tol, raise_not_psd
 __all__ = ["DataBlocks", "MatrixBlocks", "ResidualState", "candidate_steps", "check_basis_size",
            "check_dtype"]
 
-#: Entries of one (candidates x rows) block: small enough to stay in a core's cache.
-BLOCK_ENTRIES = 1 << 17
+#: Entries of one (candidates x rows) block. Large, so that the Python work of a chunk (which
+#: holds the GIL, so the threads take turns at it) is small beside its BLAS work and the
+#: products are long; small enough that a thread's blocks stay in the last-level cache.
+BLOCK_ENTRIES = 1 << 18
 #: Below this many kernel entries per step (m x c) the chunks run in the calling thread:
 #: starting work on other threads costs more than it saves.
 PARALLEL_MIN_ENTRIES = 1 << 21
