@@ -65,3 +65,32 @@ def raise_not_psd(value, worst, j):
         f"K = Phi Phi'. Sparse kernel PCA needs a PSD kernel: rbf, laplacian, linear, "
         "cosine, or polynomial with coef0 >= 0."
     )
+
+
+class FitProgress:
+    """What ``SparseKPCA(verbose=...)`` prints while it fits: nothing at 0; at 1 a line at
+    about every tenth of the steps and at the last; at 2 or more a line every step. Each
+    line gives the step, the trace left (as a share of tr K) and the seconds so far, so a
+    fit of a million points shows how far it is and how fast it goes."""
+
+    def __init__(self, verbose, n_steps, trace0, name="SparseKPCA"):
+        import time
+
+        self._clock = time.perf_counter
+        self.verbose = int(verbose)
+        self.n_steps = int(n_steps)
+        self.trace0 = float(trace0)
+        self.name = name
+        self.every = 1 if self.verbose >= 2 else max(1, -(-self.n_steps // 10))
+        self.start = self._clock()
+        self._shown = 0  # the last step reported
+
+    def step(self, j, trace, last=False):
+        """Reports step j (1-based) whose deflated trace is ``trace``; ``last``: the fit's
+        final step (reported whatever ``every`` says, once)."""
+        if self.verbose <= 0 or j == self._shown or not (last or j % self.every == 0):
+            return
+        self._shown = j
+        left = trace / self.trace0 if self.trace0 > 0 else 0.0
+        print(f"[{self.name}] step {j} of {self.n_steps}: trace left {left:.4%} of tr K, "
+              f"{self._clock() - self.start:.1f} s", flush=True)

@@ -26,7 +26,7 @@ import numpy as np
 
 from ._validation import PSD_NEG_RATIO, check_array_data, check_random_state_arg
 from .kernels import check_psd_kernel, kernel_diag
-from ._skpca_step import WHERE, effective_tol, raise_not_psd
+from ._skpca_step import WHERE, FitProgress, effective_tol, raise_not_psd
 from .skpca_large import DataBlocks, ResidualState, check_dtype
 
 __all__ = ["ChunkState", "fit_dask", "peak_rss"]
@@ -119,8 +119,10 @@ def _client():
         ) from None
 
 
-def dask_steps(client, X, n_steps, params, *, n_candidates, random_state, tol, dtype):
-    """Run the 59-trick on the chunks of the dask array X (m, d).
+def dask_steps(client, X, n_steps, params, *, n_candidates, random_state, tol, dtype,
+               verbose=0):
+    """Run the 59-trick on the chunks of the dask array X (m, d); ``verbose`` as
+    :class:`mpcore.skpca.SparseKPCA`'s.
 
     Returns (indices, quotients, traces, basis points, actors); traces start with tr K.
     """
@@ -150,6 +152,7 @@ def dask_steps(client, X, n_steps, params, *, n_candidates, random_state, tol, d
     negative = -PSD_NEG_RATIO * max(abs_max, np.finfo(float).tiny)
     d_max = diag_max
     rng = check_random_state_arg(random_state)
+    progress = FitProgress(verbose, k, traces[0])
     bits = gather([a.alive(threshold) for a in actors])
     indices, quotients, points = [], [], []
     for j in range(k):
@@ -185,6 +188,9 @@ def dask_steps(client, X, n_steps, params, *, n_candidates, random_state, tol, d
         indices.append(i)
         quotients.append(float(q[best]))
         points.append(C[best])
+        progress.step(len(indices), traces[-1])
+    if indices:
+        progress.step(len(indices), traces[-1], last=True)
     return indices, quotients, traces, points, actors
 
 
@@ -216,7 +222,7 @@ def fit_dask(est, X):
     client = _client()
     indices, quotients, traces, points, actors = dask_steps(
         client, X.astype(float), est.n_components, params, n_candidates=est.n_candidates,
-        random_state=est.random_state, tol=float(est.tol), dtype=dtype)
+        random_state=est.random_state, tol=float(est.tol), dtype=dtype, verbose=est.verbose)
     del actors  # the chunks and the basis leave the workers
     est._keep(indices, quotients, traces, int(X.shape[0]))
     est.n_features_in_ = int(X.shape[1])

@@ -61,7 +61,8 @@ from ._validation import (
 from ._linalg import cholesky_with_jitter
 from .kernels import MAX_DEGREE, _check_params, check_psd_kernel, kernel_diag, kernel_matrix
 
-from ._skpca_step import PRECOMPUTED, WHERE, SKPCAStep, effective_tol, raise_not_psd
+from ._skpca_step import (PRECOMPUTED, WHERE, FitProgress, SKPCAStep, effective_tol,
+                          raise_not_psd)
 
 __all__ = ["SKPCAStep", "greedy_steps", "greedy_steps_from_data", "SparseKPCA"]
 
@@ -294,6 +295,10 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
     dtype : {np.float64, np.float32}
         Precision of the 59-trick's basis and kernel blocks: float32 halves the memory
         (picks equal up to float32 rounding). Exact greedy always runs in float64.
+    verbose : int, default=0
+        0: ``fit`` prints nothing. 1: a line at about every tenth of the steps and at the
+        last (the step, the trace left as a share of tr K, the seconds so far). 2 or more:
+        a line every step.
 
     Attributes
     ----------
@@ -328,11 +333,12 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         "tol": [Interval(Real, 0, 1, closed="right")],
         # float64 or float32, checked in fit with its own message
         "dtype": "no_validation",
+        "verbose": ["verbose"],
     }
 
     def __init__(
         self, n_components=10, *, kernel="rbf", gamma=None, degree=3, coef0=1.0,
-        n_candidates=None, random_state=None, tol=DIAG_TOL, dtype=np.float64,
+        n_candidates=None, random_state=None, tol=DIAG_TOL, dtype=np.float64, verbose=0,
     ):
         self.n_components = n_components
         self.kernel = kernel
@@ -343,6 +349,7 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         self.random_state = random_state
         self.tol = tol
         self.dtype = dtype
+        self.verbose = verbose
 
     def _kernel_params(self):
         return dict(kernel=self.kernel, gamma=self.gamma_, degree=self.degree, coef0=self.coef0)
@@ -435,10 +442,14 @@ class SparseKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
 
     def _keep_steps(self, steps, diag, m):
         indices, quotients, traces = [], [], [float(diag.sum())]
+        progress = FitProgress(self.verbose, min(self.n_components, m), traces[0])
         for s in steps:
             indices.append(s.index)
             quotients.append(s.quotients[s.index] if s.quotients is not None else s.quotient)
             traces.append(s.trace_residual)
+            progress.step(len(indices), s.trace_residual)
+        if indices:
+            progress.step(len(indices), traces[-1], last=True)
         self._keep(indices, quotients, traces, m)
 
     def _keep(self, indices, quotients, traces, m):

@@ -165,3 +165,19 @@ def test_import_mpcore_does_not_import_dask():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert out.stdout.strip() == "False"
+
+
+def test_verbose_reports_the_dask_fit_as_in_memory(client, capsys):
+    """verbose=1 on a dask array prints the lines of the in-memory fit (times aside)."""
+    X = data(8_000)
+    SparseKPCA(20, gamma=GAMMA, n_candidates=30, random_state=6, verbose=1).fit(X)
+    here = capsys.readouterr().out
+    SparseKPCA(20, gamma=GAMMA, n_candidates=30, random_state=6, verbose=1).fit(
+        da.from_array(X, chunks=(2000, D)))
+    there = capsys.readouterr().out
+
+    def without_times(out):
+        return [line.rsplit(",", 1)[0] for line in out.splitlines()]
+
+    assert without_times(there) == without_times(here)
+    assert len(without_times(here)) == 10  # steps 2, 4, ..., 20
