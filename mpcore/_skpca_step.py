@@ -3,11 +3,12 @@
 Hussain & Shawe-Taylor (2008), Algorithm 1: one :class:`SKPCAStep` per greedy choice.
 Exact greedy (:mod:`mpcore.skpca`), the 59-trick in blocks (:mod:`mpcore.skpca_large`) and
 its dask form (:mod:`mpcore.dask_skpca`) all yield these, so the three import them from here
-rather than from one another.
+rather than from one another; :class:`FitProgress` reports the steps of any of them.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,15 +75,12 @@ class FitProgress:
     fit of a million points shows how far it is and how fast it goes."""
 
     def __init__(self, verbose, n_steps, trace0, name="SparseKPCA"):
-        import time
-
-        self._clock = time.perf_counter
         self.verbose = int(verbose)
         self.n_steps = int(n_steps)
         self.trace0 = float(trace0)
         self.name = name
         self.every = 1 if self.verbose >= 2 else max(1, -(-self.n_steps // 10))
-        self.start = self._clock()
+        self.start = time.perf_counter()
         self._shown = 0  # the last step reported
 
     def step(self, j, trace, last=False):
@@ -93,4 +91,4 @@ class FitProgress:
         self._shown = j
         left = trace / self.trace0 if self.trace0 > 0 else 0.0
         print(f"[{self.name}] step {j} of {self.n_steps}: trace left {left:.4%} of tr K, "
-              f"{self._clock() - self.start:.1f} s", flush=True)
+              f"{time.perf_counter() - self.start:.1f} s", flush=True)

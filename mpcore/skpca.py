@@ -70,7 +70,8 @@ __all__ = ["SKPCAStep", "greedy_steps", "greedy_steps_from_data", "SparseKPCA"]
 def _symmetric_product(K: np.ndarray):
     """v -> K v for the symmetric K, reading one triangle of it (BLAS symv): half the memory
     traffic of ``K @ v``, and that product is most of an exact greedy step once K is larger
-    than the cache. K is symmetric to rounding (checked on entry), so either triangle will do."""
+    than the cache. K is symmetric (checked on entry, to 1e-8 of its largest entry), so
+    either triangle will do."""
     if K.dtype == np.float64 and K.flags.c_contiguous:
         Kf = K.T  # Fortran order, no copy: its lower triangle is K's upper one
         return lambda v: dsymv(1.0, Kf, v, lower=1)
