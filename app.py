@@ -5,6 +5,7 @@ import streamlit as st
 from pages.common.charts import preload_plotly
 from pages.common.fit import fit_text
 from pages.common.history import history_end, history_start
+from pages.common.run_slots import full_run_slot
 
 #: The tab's icon, a target, drawn here: Streamlit fetches a ":material/...:" page icon from
 #: fonts.gstatic.com (nothing in a hall without internet; a third party's request otherwise),
@@ -36,11 +37,12 @@ pg = st.navigation({
         st.Page("pages/reproduce.py", title="Reproduce the papers", icon=":material/description:", url_path="reproduce"),
     ],
 })
-with st.sidebar:  # equations scale to their column, labels wrap (no element in the page body);
-    # plotly.js starts loading, while a chart page computes or while Home is read
-    preload_plotly()
-    fit_text()
-    history_start()  # one browser-history entry per view seen settle
-pg.run()
-with st.sidebar:
-    history_end()
+with full_run_slot():
+    with st.sidebar:  # equations scale to their column, labels wrap (no element in the page
+        # body); plotly.js starts loading, while a chart page computes or while Home is read
+        preload_plotly()
+        fit_text()
+        history_start()  # one browser-history entry per view seen settle
+    pg.run()
+    with st.sidebar:
+        history_end()

@@ -127,6 +127,7 @@ class Student:
     joined_on: str = ""
     sends: list = field(default_factory=list)
     positions: list = field(default_factory=list)  # (t, query string)
+    drawn: list = field(default_factory=list)  # (t, query string) of each full run over
     errors: list = field(default_factory=list)
     reconnects: int = 0
     unavailable: int = 0
@@ -206,6 +207,7 @@ class HallRun:
         finally:
             if s.client is not None:
                 s.positions += s.client.query_log
+                s.drawn += s.client.drawn_log
                 await s.client.close()
 
     async def _reconnect(self, s: Student, exc):
@@ -214,6 +216,7 @@ class HallRun:
         s.reconnects += 1
         old = s.client
         s.positions += old.query_log
+        s.drawn += old.drawn_log
         await old.close()
         for attempt in range(20):
             await asyncio.sleep(0.5 + s.rng.random())

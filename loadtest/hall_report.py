@@ -72,11 +72,14 @@ def report(run, export: dict, elapsed: float) -> dict:
     missing_count = sum(x == float("inf") for x in count_lat)
     if missing_count:
         errors.append(f"{missing_count} acknowledged answers never counted on the projector")
-    follow = []
+    follow, drawn = [], []
     for (t, beat), nxt in zip(lec.moves, [m[0] for m in lec.moves[1:]] + [float("inf")]):
         for s in run.students:
             seen = [tt for tt, q in s.positions if t <= tt < nxt and
                     f"beat={beat}&" in q + "&"]
+            page = [tt for tt, q in s.drawn if t <= tt < nxt and f"beat={beat}&" in q + "&"]
+            if page:
+                drawn.append(page[0] - t)
             if seen:
                 follow.append(seen[0] - t)
             elif not s.errors and not (lec.killed_cookie and s.reconnects):
@@ -96,6 +99,7 @@ def report(run, export: dict, elapsed: float) -> dict:
         lost=lost, extra=max(0, extra), unacknowledged_kept=unacked_kept,
         follow_p50=pct(follow, 50), follow_p95=pct(follow, 95),
         follow_max=max(follow, default=float("nan")), follow_n=len(follow),
+        drawn_p50=pct(drawn, 50), drawn_p95=pct(drawn, 95), drawn_n=len(drawn),
         count_p50=pct(finite, 50), count_p95=pct(finite, 95),
         count_max=max(finite, default=float("nan")), count_n=len(count_lat),
         following_last=lec.following[-1][1:] if lec.following else None,
@@ -112,16 +116,18 @@ def report(run, export: dict, elapsed: float) -> dict:
 
 def table(results: list[dict]) -> str:
     rows = ["| run | students | moves | polls | answers acknowledged | in the export | lost | "
-            "follow p50 / p95 [s] | projector count p50 / p95 [s] | errors | reconnects | "
+            "follow: address p50 / p95 [s] | follow: page drawn p50 / p95 [s] | "
+            "projector count p50 / p95 [s] | errors | reconnects | "
             "'unavailable' shown | reloads after it | peak RSS per process [MB] | "
             "CPU: servers / load generator / other processes |",
-            "|---|" + "---:|" * 14]
+            "|---|" + "---:|" * 15]
     for r in results:
         name = "faults: process killed, Redis restarted" if r["faults"] else "normal"
         rows.append(
             f"| {name} | {r['students']} | {r['moves']} | {r['polls']} | {r['acknowledged']} | "
             f"{r['export_answers']} | {r['lost']} | {r['follow_p50']:.2f} / "
-            f"{r['follow_p95']:.2f} | {r['count_p50']:.2f} / {r['count_p95']:.2f} | "
+            f"{r['follow_p95']:.2f} | {r['drawn_p50']:.2f} / {r['drawn_p95']:.2f} | "
+            f"{r['count_p50']:.2f} / {r['count_p95']:.2f} | "
             f"{r['errors']} | {r['reconnects']} | {r['unavailable']} | {r['reloads']} | "
             f"{' / '.join(str(v) for v in r['peak_mb_per_process'])} | "
             f"{100 * r['server_cpu']:.0f}% / {100 * r['generator_cpu']:.0f}% / "

@@ -22,7 +22,8 @@ It does what the browser does for one tab, without rendering anything:
   (``rerun_script`` with the fragment id and ``is_auto_rerun``), so a simulated phone
   keeps its timer going by calling it every ``interval`` seconds;
 * follows the address as the browser's address bar does (``page_info_changed``, with
-  the time each query string arrived in ``query_log``);
+  the time each query string arrived in ``query_log``), and logs when a full run of the
+  page was over (every element of it received) with the address it drew (``drawn_log``);
 * answers nothing else: a run is finished when ``script_finished`` arrives.
 
 One request runs at a time per client (a click waits for a timer's run to finish).
@@ -109,6 +110,9 @@ class StreamlitClient:
         self.auto_reruns: dict[str, float] = {}
         #: (time.perf_counter(), query string) each time the address changed
         self.query_log: list[tuple[float, str]] = []
+        #: (time.perf_counter(), query string) each time a full run of the page was over
+        self.drawn_log: list[tuple[float, str]] = []
+        self._full_run = False  # the run now arriving is a full run (not a fragment's)
         #: Set-Cookie headers of the websocket's upgrade answer (a balancer's new affinity)
         self.set_cookies: list[str] = []
         self._busy = asyncio.Lock()
@@ -168,7 +172,8 @@ class StreamlitClient:
         elif kind == "new_session":
             if msg.new_session.HasField("initialize"):
                 self.session_id = msg.new_session.initialize.session_id or self.session_id
-            if not msg.metadata.run.fragment_ids:
+            self._full_run = not msg.metadata.run.fragment_ids
+            if self._full_run:
                 self.auto_reruns.clear()  # a full run: the frontend drops every timer
                 if run is not None:
                     run.full = True
@@ -192,6 +197,8 @@ class StreamlitClient:
         elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
             self._element(msg.delta.new_element, run, msg.delta.fragment_id)
         elif kind == "script_finished":
+            if self._full_run and msg.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY:
+                self.drawn_log.append((time.perf_counter(), self.query_string))
             if run is not None:
                 run.seconds = time.perf_counter() - self._t0
                 run.status = msg.script_finished
