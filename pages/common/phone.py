@@ -38,11 +38,6 @@ def mobile_agent(user_agent) -> bool:
 WHOLE = "*"
 
 
-#: :func:`phone_pick`'s answer for a figure with fewer than two panels to choose from ("" is
-#: the first panel's axis suffix, so it cannot say "the whole figure").
-WHOLE = "*"
-
-
 def is_narrow() -> bool:
     """Whether the window is narrower than :data:`NARROW` (a phone): as the browser reported
     it, or, on a session's first run, before any report, as its User-Agent says
