@@ -304,7 +304,8 @@ class Hall:
 
     def _spawn_streamlit(self, i: int, append=False) -> subprocess.Popen:
         """Start Streamlit process ``i`` (1-based) on its port."""
-        cmd = [sys.executable, "-m", "streamlit", "run", "app.py",
+        # app.py with the hall's version route beside it (deploy/hall_app.py)
+        cmd = [sys.executable, "-m", "streamlit", "run", "deploy/hall_app.py",
                "--server.address", "127.0.0.1", "--server.port", str(self.ports[i - 1]),
                "--server.headless", "true", "--browser.gatherUsageStats", "false"]
         for opt in self.server_options:

@@ -238,6 +238,13 @@ class RedisStore(Store):
             p.execute()
 
     @_wrap
+    def refresh(self, room, device, following, now, ttl):
+        if self._r.zscore(self._k(room, "seen"), device) is None:
+            return False
+        self.seen(room, device, following, now, ttl)
+        return True
+
+    @_wrap
     def presence(self, room, since):
         with self._r.pipeline() as p:
             p.zcount(self._k(room, "seen"), since, "+inf")

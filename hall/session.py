@@ -279,6 +279,13 @@ class Hall:
         if valid_room(room) and valid_device(device):
             self.store.seen(room, device, bool(following), self.clock(), TTL)
 
+    def refresh(self, room, device, following: bool) -> bool:
+        """:meth:`seen` from a request outside a page (the version route's poll): only a
+        device whose page has run in this room is kept present; whether it was."""
+        if not (valid_room(room) and valid_device(device)):
+            return False
+        return self.store.refresh(room, device, bool(following), self.clock(), TTL)
+
     def presence(self, room) -> tuple[int, int]:
         """(devices present, of which following the lecturer)."""
         if not valid_room(room):

@@ -87,6 +87,11 @@ class Store:
         """A device's page is open (and follows the lecturer or not) at ``now``."""
         raise NotImplementedError
 
+    def refresh(self, room: str, device: str, following: bool, now: float, ttl: float) -> bool:
+        """:meth:`seen`, but only for a device this room has seen before (a page that ran in
+        it): whether it had. A request that names a device is not trusted to add one."""
+        raise NotImplementedError
+
     def presence(self, room: str, since: float) -> tuple[int, int]:
         """How many devices were seen since ``since``, and how many of them follow."""
         raise NotImplementedError
@@ -210,13 +215,24 @@ class MemoryStore(Store):
     def seen(self, room, device, following, now, ttl):
         with self._lock:
             r = self._room(room)
-            if r is None:
-                return
-            r["seen"][device] = now
-            if following:
-                r["follow"][device] = now
-            else:
-                r["follow"].pop(device, None)
+            if r is not None:
+                self._mark(r, device, following, now)
+
+    def refresh(self, room, device, following, now, ttl):
+        with self._lock:
+            r = self._room(room)
+            if r is None or device not in r["seen"]:
+                return False
+            self._mark(r, device, following, now)
+            return True
+
+    @staticmethod
+    def _mark(r: dict, device, following, now):
+        r["seen"][device] = now
+        if following:
+            r["follow"][device] = now
+        else:
+            r["follow"].pop(device, None)
 
     def presence(self, room, since):
         with self._lock:

@@ -54,6 +54,7 @@ from balancer import Browser  # noqa: E402
 from hall_report import report, table  # noqa: E402
 from run import _tree_files, machine_busy_seconds  # noqa: E402
 from stclient import ProtocolError, StreamlitClient  # noqa: E402
+from version_poll import VersionPoller  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 from warmup import PHONE_AGENT  # noqa: E402
 
@@ -68,6 +69,9 @@ DROPPED = (ProtocolError, OSError, ConnectionClosed)
 COUNT_RE = re.compile(r"Answers: (\d+)")
 FOLLOWING_RE = re.compile(r"(\d+) of (\d+) following")
 UNAVAILABLE = "The hall is unavailable"
+#: The key of a student's watcher (pages/common/hall_watch.py): with the hall's version route
+#: served, the page has no timer; the browser asks the route and reports a move.
+WATCH = "hall.watch"
 #: A follower that has not reached the lecturer's beat this many seconds after the move
 #: counts as an error.
 FOLLOW_LIMIT = 20.0
@@ -136,6 +140,10 @@ class Student:
     last_texts: list = field(default_factory=list)  # what the last full run showed
     unavailable_since: float = 0.0  # a full run showed "The hall is unavailable"
     reloads: int = 0
+    poller: VersionPoller | None = None  # the browser's fetch of the hall's version route
+    watching: bool = False  # the page's last full run drew the hall's watcher
+    asked: tuple | None = None  # (the watcher's draw, version) last reported
+    polls: int = 0
 
 
 def _texts(run) -> list[str]:
@@ -187,13 +195,17 @@ class HallRun:
             self._check(s, await s.client.rerun(), "join")
             s.device = s.client.query.get("me", "")
             s.devices.add(s.device)
+            s.poller = VersionPoller("127.0.0.1", self.hall.port, s.browser.cookie_header(),
+                                     self.args.timeout)
             if not s.device:
                 s.errors.append("join: the address has no device id (me)")
                 return
             nxt = time.perf_counter() + s.rng.random()
             while not lec.done:
                 await asyncio.sleep(max(0.0, nxt - time.perf_counter()))
-                nxt += 1.0
+                # the page's timer every second, or its watcher's requests as often as it says
+                nxt += (s.client.component_data(WATCH)["everyMs"] / 1000
+                        if s.watching and WATCH in s.client.widgets else 1.0)
                 try:
                     await self._student_step(s)
                 except DROPPED as exc:
@@ -209,6 +221,8 @@ class HallRun:
                 s.positions += s.client.query_log
                 s.drawn += s.client.drawn_log
                 await s.client.close()
+            if s.poller is not None:
+                await s.poller.close()
 
     async def _reconnect(self, s: Student, exc):
         """The browser reconnects its websocket (through the balancer, which sends it to a
@@ -237,6 +251,9 @@ class HallRun:
                     c.headers["Cookie"] = re.sub(r"mp_server=[^;]*", f"mp_server={s.server}",
                                                  c.headers.get("Cookie", ""))
             s.client = c
+            if s.poller is not None:  # the browser's next fetch carries its new cookie
+                await s.poller.close()
+                s.poller.cookie = c.headers.get("Cookie", "")
             self._check(s, run, "reconnect")
             if c.query.get("me") != s.device:
                 s.errors.append(f"reconnect: device id changed ({s.device} -> "
@@ -262,6 +279,7 @@ class HallRun:
                 else:
                     s.errors.append(f"{what}: {w[:120]}")
         if run.full:
+            s.watching = WATCH in run.keys
             s.last_texts = _texts(run)[-8:]
             shown = any(UNAVAILABLE in w for w in run.warnings)
             s.unavailable_since = (s.unavailable_since or time.perf_counter()) if shown else 0.0
@@ -270,9 +288,26 @@ class HallRun:
         elif run.full:
             s.box = False
 
+    async def _watch(self, s: Student):
+        """What the watcher's JavaScript does each second (pages/common/hall_watch.js): ask
+        the version route, report a version the page has not acted on."""
+        data = s.client.component_data(WATCH)
+        s.polls += 1
+        params = {"room": data["room"], "following": "1" if data["following"] else "0"}
+        if data["me"] and s.polls % data["seenEvery"] == 0:
+            params.update(me=data["me"], seen="1")
+        status, body = await s.poller.get("/" + data["url"], params)
+        if status != 200 or not isinstance(body, dict):
+            return None  # the store down: the page says so, and the next second asks again
+        v = body.get("version")
+        if (v != data["version"] or data["stale"]) and s.asked != (data["draw"], v):
+            s.asked = (data["draw"], v)
+            return await s.client.trigger(WATCH, "moved", v)
+        return None
+
     async def _student_step(self, s: Student):
         c, lec = s.client, self.lecture
-        run = await c.tick()
+        run = await (self._watch(s) if s.watching and WATCH in c.widgets else c.tick())
         if run is not None:
             self._check(s, run, "tick")
         poll = lec.open_poll

@@ -46,6 +46,8 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.asyncio.client import connect
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+#: The prefix of Streamlit's internal widget ids (a components-v2 element's trigger widget).
+INTERNAL_KEY = "$$STREAMLIT_INTERNAL_KEY"
 
 #: Script runs a cached message survives without being used (the frontend's
 #: ``maxCachedMessageAge`` default).
@@ -296,7 +298,8 @@ class StreamlitClient:
         async with self._busy:
             return await self._rerun(values, trigger, fragment, auto, timeout or self.timeout)
 
-    async def _rerun(self, values, trigger, fragment, auto, timeout) -> RunResult:
+    async def _rerun(self, values, trigger, fragment, auto, timeout,
+                     trigger_json=None) -> RunResult:
         msg = BackMsg()
         cs = msg.rerun_script
         cs.query_string = self.query_string
@@ -322,6 +325,11 @@ class StreamlitClient:
             if self.fragments.get(trigger):
                 # a button inside st.fragment reruns only that fragment, as in the browser
                 cs.fragment_id = self.fragments[trigger]
+        if trigger_json is not None:
+            wid, event, value = trigger_json
+            w = cs.widget_states.widgets.add()
+            w.id = f"{INTERNAL_KEY}_{wid}__events"
+            w.json_trigger_value = json.dumps([{"event": event, "value": value}])
         if fragment:
             cs.fragment_id = fragment
             cs.is_auto_rerun = auto
@@ -360,6 +368,21 @@ class StreamlitClient:
             return await self.rerun(values)
         finally:
             self._pending_file = None
+
+    def component_data(self, key: str) -> dict:
+        """The data the page last gave its keyed component ``key`` (a components-v2
+        element), as the component's JavaScript receives it."""
+        return json.loads(self.widgets[key].json)
+
+    async def trigger(self, key: str, event: str, value, timeout: float | None = None
+                      ) -> RunResult:
+        """What a components-v2 element's ``setTriggerValue(event, value)`` sends: its
+        trigger widget (the element's id, ``__events``) with the event, a rerun of the
+        fragment holding it (or of the page)."""
+        async with self._busy:
+            return await self._rerun(None, None, self.fragments.get(key) or None, False,
+                                     timeout or self.timeout,
+                                     trigger_json=(self.widget_ids[key], event, value))
 
     def slider_max(self, key: str) -> float:
         return float(self.widgets[key].max)

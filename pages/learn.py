@@ -7,13 +7,14 @@ projector), so a reload resumes and a lecturer can share a beat.
 import streamlit as st
 
 import pages.common  # noqa: F401  (first, for its legacy-mode guard)
-from pages.common.hall_follow import hall_follow
+from pages.common.hall_follow import adopt, hall_follow
 from pages.common.hall_poll import pollable
 from pages.common.hall_replay import replay_box
 from pages.common.learn_beat import show_beat
 from pages.common.learn_ui import all_lessons, lesson_list
 from pages.common.text import literal
 
+adopt("learn")  # a following student takes the lecturer's beat before reading the address
 lesson_id = st.query_params.get("lesson")
 beat_raw = st.query_params.get("beat", "1")
 lesson = None if lesson_id is None else all_lessons().get(lesson_id)

@@ -8,7 +8,9 @@ address it reads is the complete view). When the address or the session names a 
 - a student's browser gets an anonymous device id (``me`` in the address, kept across
   reloads and processes) and, while following, is sent to the lecturer's page and address;
 - a fragment that reruns every :data:`TICK` seconds reads ``Hall.version`` (one cheap store
-  read) and reads the rest (``Hall.view``) only when it changed.
+  read) and reads the rest (``Hall.view``) only when it changed. Where the app is served
+  with the hall's version route (``deploy/hall_app.py``), a student's fragment has no timer:
+  its watcher (``hall_watch.py``) asks the route and reruns it only when the hall moved.
 
 Without a hall, the sidebar offers "Start a hall session". The hall unavailable (its store
 down) is a warning; the page works as without a hall. The texts a load test reads are in
@@ -26,6 +28,7 @@ from hall.store import HallUnavailable
 
 from .assets import asset
 from .hall_join import lecturer_box, lecturer_join_panel
+from .hall_watch import SEEN_EVERY, TICK, hall_watch, watching
 from .hall_state import (
     CLAIM,
     CTX,
@@ -48,15 +51,8 @@ from .hall_state import (
 from .state import HALL_FIELDS
 from .text import literal
 
-__all__ = ["PAGES", "TICK", "follow_tick", "hall_follow", "in_fragment_run"]
+__all__ = ["PAGES", "TICK", "adopt", "follow_tick", "hall_follow", "in_fragment_run"]
 
-#: Seconds between two reads of the hall's version (a follower moves within two).
-TICK = 1.0
-#: Seconds between two presence marks of a student's page (``Hall.seen``, a write): the hall
-#: counts a page present for ``hall.session.PRESENT_FOR`` seconds after its mark, so a timer
-#: running every second marks it every few ticks, and at once when it starts or stops
-#: following.
-SEEN_EVERY = 3.0
 #: The hall's page names and the scripts app.py routes them to.
 PAGES = {"learn": "pages/learn.py", "home": "pages/overview.py", "skpca": "pages/skpca.py",
          "kmp": "pages/kmp.py", "spectrum": "pages/spectrum.py", "kcca": "pages/kcca.py",
@@ -158,7 +154,11 @@ def hall_follow(page: str, *, timer_below: bool = False) -> dict | None:
                            "their phones.")
         return None
     st.markdown(HALL_STYLE, unsafe_allow_html=True)  # only a hall's page has its parts
-    if timer_below and not ctx.get("key") and not ctx.get(CLAIM):
+    student = not ctx.get("key") and not ctx.get(CLAIM)
+    if student and watching():
+        _status(page)
+        hall_watch()  # outside any fragment: the hall's move reruns the whole page
+    elif timer_below and student:
         _status(page)
     else:
         _tick(page)
@@ -180,6 +180,32 @@ def _tick(page: str):
 def _status(page: str):
     """The status line without a timer (the page's timer is lower down: follow_tick)."""
     _follow(page)
+
+
+def adopt(page: str) -> None:
+    """A following student's page takes the lecturer's address before it reads its own,
+    when the lecturer moved on this same page: the run the move started draws the new view
+    itself, with no second run through ``st.switch_page``. Call it first on the page (the
+    Learn page does, where a lecture moves beat by beat); a move to another page is left to
+    :func:`hall_follow`."""
+    ss = st.session_state
+    ctx = ss.get(CTX)
+    if not ctx or ctx.get("key") or ctx.get(CLAIM) or not ss.get(FOLLOWING, True) \
+            or st.query_params.get("hall", ctx["room"]) != ctx["room"]:
+        return
+    h, room = hall(), ctx["room"]
+    try:
+        version = h.version(room)
+        if version is None or version == ss.get(VERSION):
+            return
+        view = h.view(room)
+    except HallUnavailable:
+        return  # hall_follow says so
+    if view is None or view.ended or view.page != page:
+        return
+    ss[VERSION], ss[VIEW] = version, view
+    if (view.page, view.query) != _position(page):
+        st.query_params.from_dict({**view.query, "hall": room, "me": ctx["me"]})
 
 
 def follow_tick(page: str) -> None:

@@ -25,6 +25,7 @@ from .learn_ui import (
     scene_of,
 )
 from .hall_follow import TICK, follow_tick, in_fragment_run
+from .hall_watch import watching
 from .hall_poll import hall_poll_prepare, hall_task, pollable
 from .hall_state import hall_context
 from .lesson_file import DRAWN, Beat, Lesson
@@ -187,7 +188,7 @@ def show_task(lesson: Lesson, beat: Beat, clicked):
     ctx = hall_context()
     if ctx is None or not pollable(beat):
         _task(lesson, beat, clicked)
-    elif ctx["lecturer"]:
+    elif ctx["lecturer"] or watching():  # a student's watcher reruns the page on a move
         _task_box(lesson, beat, clicked)
     else:
         _task_timer(lesson, beat, clicked)

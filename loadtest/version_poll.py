@@ -1,0 +1,66 @@
+"""What a student's browser asks every second instead of running a Streamlit timer: the
+hall's version route (``hall/version_route.py``), over one kept-alive HTTP/1.1 connection
+through the balancer, as ``fetch`` does. Loopback only."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.parse
+
+from stclient import LOOPBACK, ProtocolError
+
+
+class VersionPoller:
+    """``GET /hall/version`` for one browser (its cookies, so the balancer's affinity)."""
+
+    def __init__(self, host: str, port: int, cookie: str = "", timeout: float = 30.0):
+        if host not in LOOPBACK:
+            raise ValueError(f"Load tests run on loopback only; got host {host!r}.")
+        self.host, self.port, self.cookie, self.timeout = host, int(port), cookie, timeout
+        self._reader = self._writer = None
+
+    async def get(self, path: str, params: dict) -> tuple[int, dict | None]:
+        """(status, the JSON answer or None); a dropped connection is opened again once."""
+        target = f"{path}?{urllib.parse.urlencode(params)}"
+        request = (f"GET {target} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+                   f"Cookie: {self.cookie}\r\nAccept: application/json\r\n\r\n").encode()
+        for attempt in (1, 2):
+            try:
+                if self._writer is None:
+                    self._reader, self._writer = await asyncio.wait_for(
+                        asyncio.open_connection(self.host, self.port), self.timeout)
+                self._writer.write(request)
+                await self._writer.drain()
+                return await asyncio.wait_for(self._answer(), self.timeout)
+            except (OSError, asyncio.IncompleteReadError, ProtocolError):
+                await self.close()
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _answer(self) -> tuple[int, dict | None]:
+        head = await self._reader.readuntil(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        try:
+            status = int(lines[0].split()[1])
+        except (IndexError, ValueError):
+            raise ProtocolError(f"not an HTTP answer: {lines[0][:80]!r}") from None
+        headers = {k.strip().lower(): v.strip() for k, _, v in
+                   (line.partition(":") for line in lines[1:] if line)}
+        body = await self._reader.readexactly(int(headers.get("content-length", "0")))
+        if headers.get("connection", "").lower() == "close":
+            await self.close()
+        try:
+            return status, json.loads(body) if body else None
+        except ValueError:
+            return status, None
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            try:
+                await self._writer.wait_closed()
+            except OSError:
+                pass
+        self._reader = self._writer = None

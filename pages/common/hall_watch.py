@@ -1,0 +1,60 @@
+"""A student's page asks the hall's version over HTTP instead of running a timer.
+
+Where the app is served with the hall's version route (``deploy/hall_app.py``, which
+``deploy/serve.py`` runs; it sets ``MP_HALL_WATCH``), a student's page draws this small
+component in its body, outside any fragment (``pages/common/hall_follow.py``). It asks
+``GET hall/version`` every :data:`TICK` seconds and reports a change; only then does
+Streamlit run the page again, which follows the lecturer: on the Learn page that one run
+draws the new beat (``hall_follow.adopt``). Between two moves the server runs nothing for
+the student, where a timer ran a fragment every second: 200 phones' timers kept about a
+core busy. Presence is kept by the same requests (every :data:`SEEN_EVERY` seconds).
+Without the route (``streamlit run app.py``) the pages keep their
+``st.fragment(run_every=...)`` timers.
+"""
+
+from __future__ import annotations
+
+import os
+
+import streamlit as st
+
+from hall.version_route import WATCH_ENV
+
+from .assets import asset
+from .hall_state import CTX, FOLLOWING, UNAVAILABLE, VERSION
+
+__all__ = ["SEEN_EVERY", "TICK", "hall_watch", "watching"]
+
+#: Seconds between two reads of the hall's version, by a page's timer or a student's
+#: watcher (a follower moves within two). The watcher's requests cost no Streamlit run but
+#: are not free: asking every 0.5 s made 200 followers slower (their requests took the
+#: CPU the pages' runs after a move need).
+TICK = 1.0
+#: Seconds between two presence marks of a student's page: the hall counts a page present
+#: for ``hall.session.PRESENT_FOR`` seconds after its mark.
+SEEN_EVERY = 3.0
+
+_COMPONENT = st.components.v2.component("mp_hall_watch", html="<span></span>",
+                                        js=asset("hall_watch.js"))
+_DRAWS = "hall.watch_draws"
+
+
+def watching() -> bool:
+    """Whether this process serves the version route (students' pages watch it)."""
+    return bool(os.environ.get(WATCH_ENV))
+
+
+def hall_watch() -> None:
+    """The watcher of this student's page (none for a lecturer or without the route); call
+    it outside any fragment, so that its report reruns the page."""
+    ss = st.session_state
+    ctx = ss.get(CTX) or {}
+    if not watching() or not ctx.get("room") or ctx.get("key"):
+        return
+    draws = ss.get(_DRAWS, 0) + 1
+    ss[_DRAWS] = draws
+    _COMPONENT(key="hall.watch", on_moved_change=lambda: None, data=dict(
+        url=os.environ[WATCH_ENV], room=ctx["room"], me=ctx.get("me") or "",
+        following=bool(ss.get(FOLLOWING, True)), version=ss.get(VERSION),
+        stale=bool(ss.get(UNAVAILABLE)), everyMs=int(TICK * 1000),
+        seenEvery=max(1, round(SEEN_EVERY / TICK)), draw=draws))
