@@ -18,6 +18,6 @@ from hall.version_route import PATH, ROUTES, WATCH_ENV
 ROOT = Path(__file__).resolve().parents[1]
 
 # the pages run in this process: they read it to choose the route over their timers
-os.environ[WATCH_ENV] = PATH.lstrip("/")
+os.environ[WATCH_ENV] = PATH
 
 app = st.App(str(ROOT / "app.py"), routes=ROUTES)

@@ -27,7 +27,7 @@ from .config import process_hall
 from .session import valid_device, valid_room
 from .store import HallUnavailable
 
-#: Where the route is mounted (the pages' watcher asks this path, relative to the page).
+#: Where the route is mounted, from the server's root (the path the pages' watcher asks).
 PATH = "/hall/version"
 #: The environment variable ``deploy/hall_app.py`` sets for the pages: the route is there.
 WATCH_ENV = "MP_HALL_WATCH"

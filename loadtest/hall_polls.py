@@ -4,7 +4,10 @@
 Streamlit processes, the hall's redis-server) and drives, **through the balancer's one
 address**, a lecturer (a desktop browser) and ``--students`` phones, each a websocket client
 speaking Streamlit's protocol (``loadtest/stclient.py``) that runs the page's
-``st.fragment(run_every=1 s)`` timers as the browser does:
+``st.fragment(run_every=1 s)`` timers as the browser does, or, where the page draws the
+hall's watcher (``deploy/hall_app.py`` serves the version route), asks ``GET /hall/version``
+every second over a kept-alive connection (``loadtest/version_poll.py``) and reports a move
+as the watcher's script does:
 
 1. the lecturer opens lesson 2 (greedy selection) on the Learn page and presses "Start a
    hall session"; the students open ``/learn?hall=ROOM`` over ``--ramp`` seconds (each gets
@@ -296,7 +299,7 @@ class HallRun:
         params = {"room": data["room"], "following": "1" if data["following"] else "0"}
         if data["me"] and s.polls % data["seenEvery"] == 0:
             params.update(me=data["me"], seen="1")
-        status, body = await s.poller.get("/" + data["url"], params)
+        status, body = await s.poller.get(data["url"], params)
         if status != 200 or not isinstance(body, dict):
             return None  # the store down: the page says so, and the next second asks again
         v = body.get("version")

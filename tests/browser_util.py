@@ -155,7 +155,8 @@ class StreamlitServer:
     machine and held until the server answers, so parallel workers never collide.
     """
 
-    def __init__(self, port: int | None = None, cwd: Path = REPO_ROOT):
+    def __init__(self, port: int | None = None, cwd: Path = REPO_ROOT, script: str = "app.py"):
+        self.script = script  # app.py, or deploy/hall_app.py (app.py with the hall's route)
         self._pick_port = port is None
         self.port = port or free_port()
         self.cwd = cwd
@@ -173,7 +174,7 @@ class StreamlitServer:
             return self._start(timeout)
 
     def _start(self, timeout):
-        cmd = [sys.executable, "-m", "streamlit", "run", "app.py",
+        cmd = [sys.executable, "-m", "streamlit", "run", self.script,
                "--server.headless", "true", "--server.port", str(self.port),
                "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
         self.proc = subprocess.Popen(cmd, cwd=self.cwd, stdout=self._log, stderr=subprocess.STDOUT)

@@ -3,7 +3,7 @@
 Where the app is served with the hall's version route (``deploy/hall_app.py``, which
 ``deploy/serve.py`` runs; it sets ``MP_HALL_WATCH``), a student's page draws this small
 component in its body, outside any fragment (``pages/common/hall_follow.py``). It asks
-``GET hall/version`` every :data:`TICK` seconds and reports a change; only then does
+``GET /hall/version`` every :data:`TICK` seconds and reports a change; only then does
 Streamlit run the page again, which follows the lecturer: on the Learn page that one run
 draws the new beat (``hall_follow.adopt``). Between two moves the server runs nothing for
 the student, where a timer ran a fragment every second: 200 phones' timers kept about a

@@ -1,8 +1,11 @@
 """In a real browser: a lecturer (1280x720) and three students on phones (390x844, touch)
 run one hall poll from start to reveal: the lecturer starts a hall on a lesson's beat,
 students open the join link and follow, the lecturer opens the beat's task, the students
-send their answers, the projector counts them live, the lecturer reveals. Screenshots of
-the projector and a phone under screenshots/ to look at."""
+send their answers, the projector counts them live, the lecturer reveals and moves on, and
+the phones follow. Twice: served by ``streamlit run app.py`` (the phones' pages run a timer)
+and by ``deploy/hall_app.py`` (the phones' watcher asks the hall's version route: its
+JavaScript, its report and the page's run on it are exercised only here). Screenshots of the
+projector and a phone under screenshots/ to look at."""
 
 from __future__ import annotations
 
@@ -10,8 +13,8 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from browser_util import (PHONE_USER_AGENT, click_learn_point, exceptions_on, wait_for_app,
-                          wait_for_charts)
+from browser_util import (PHONE_USER_AGENT, StreamlitServer, click_learn_point, exceptions_on,
+                          require_chromium, wait_for_app, wait_for_charts)
 from browser_util import SCREENSHOTS as SHOTS
 
 from pages.common.lesson_file import SCHEMAS, load_lessons
@@ -42,10 +45,21 @@ def _answers():
     return int(q.right(scene)), int(q.wrong(scene))
 
 
-def test_a_lecturer_and_three_phones_run_a_poll(streamlit_server, browser):
+@pytest.fixture(params=["app.py", "deploy/hall_app.py"], ids=["timer", "watcher"])
+def hall_server(request):
+    require_chromium()
+    server = StreamlitServer(script=request.param).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_a_lecturer_and_three_phones_run_a_poll(hall_server, browser):
     SHOTS.mkdir(exist_ok=True)
     right, wrong = _answers()
-    base = streamlit_server.base
+    base = hall_server.base
+    watcher = hall_server.script != "app.py"
     lec = _page(browser, (1280, 720))
     lec.goto(f"{base}/learn?lesson={LESSON}&beat={BEAT}")
     wait_for_app(lec, content="h3")
@@ -66,6 +80,11 @@ def test_a_lecturer_and_three_phones_run_a_poll(streamlit_server, browser):
         pg.get_by_text(f"Hall {room}: following the lecturer").wait_for()
         assert "hall_key" not in pg.url
         phones.append(pg)
+    if watcher:  # the watcher's script runs on the phone and asks the route every second
+        for pg in phones:
+            pg.wait_for_function("() => (window.__mpHallWatch || {}).polls >= 2")
+    else:
+        assert all(pg.evaluate("() => window.__mpHallWatch === undefined") for pg in phones)
     wait_for_app(phones[0], content="h3")
     wait_for_charts(phones[0])
     phones[0].screenshot(path=str(SHOTS / "hall_phone_follow_390x844.png"))
@@ -118,6 +137,13 @@ def test_a_lecturer_and_three_phones_run_a_poll(streamlit_server, browser):
     lec.screenshot(path=str(SHOTS / "hall_projector_present_1280x720.png"))
     lec.locator(".st-key-hall-poll").scroll_into_view_if_needed()
     lec.screenshot(path=str(SHOTS / "hall_projector_present_reveal_1280x720.png"))
+    # the lecturer moves on: every phone follows to the next beat, and is still counted
+    lec.get_by_role("button", name="Next ▶").first.click()
+    lec.wait_for_url(re.compile(rf"beat={BEAT + 1}"))
+    for pg in phones:
+        pg.wait_for_url(re.compile(rf"lesson={LESSON}&beat={BEAT + 1}"), timeout=TIMEOUT)
+        pg.get_by_text(f"Hall {room}: following the lecturer").wait_for()
+    lec.get_by_text("3 of 3 following").first.wait_for()
     for pg in [lec, *phones]:
         assert not exceptions_on(pg), exceptions_on(pg)
         assert not pg.page_errors, pg.page_errors

@@ -73,6 +73,7 @@ def _every_method(hall, room, key, pid, device):
         "my_score": lambda: hall.my_score(room, device),
         "tally": lambda: hall.tally(room, pid),
         "seen": lambda: hall.seen(room, device, True),
+        "refresh": lambda: hall.refresh(room, device, True),
         "presence": lambda: hall.presence(room),
         "move": lambda: hall.move(room, key, "kmp", {"k": "6"}),
         "open_poll": lambda: hall.open_poll(room, key, SPEC),

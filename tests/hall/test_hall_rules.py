@@ -208,6 +208,28 @@ def test_presence_and_following(timed_hall, clock):
     assert hall.presence("nosuch") == (0, 0) and hall.presence(None) == (0, 0)
 
 
+def test_a_refresh_keeps_a_seen_device_present_and_adds_none(timed_hall, clock):
+    """The version route's presence mark (Hall.refresh): only a device whose page has run in
+    the room (Hall.seen) is kept present; a request naming another device adds nothing."""
+    hall = timed_hall
+    s = hall.start()
+    a, stranger = new_device(), new_device()
+    hall.seen(s.room, a, True)
+    assert hall.refresh(s.room, stranger, True) is False
+    assert hall.presence(s.room) == (1, 1)
+    for _ in range(3):  # a page open for three presence windows, kept by its requests alone
+        clock.advance(hs.PRESENT_FOR - 1)
+        assert hall.refresh(s.room, a, True) is True
+        assert hall.presence(s.room) == (1, 1)
+    assert hall.refresh(s.room, a, False) is True  # exploring on its own
+    assert hall.presence(s.room) == (1, 0)
+    clock.advance(hs.PRESENT_FOR + 1)
+    assert hall.presence(s.room) == (0, 0)
+    for room, device in (("nosuch", a), (s.room, "bad id"), (None, a), (s.room, None)):
+        assert hall.refresh(room, device, True) is False
+    assert hall.presence(s.room) == (0, 0)
+
+
 def test_reveal_scores_the_hall_and_each_device(hall):
     s = hall.start()
     devs = [new_device() for _ in range(5)]

@@ -1,14 +1,18 @@
 """The hall on every page (AppTest, two sessions sharing the process's hall): a lecturer
 starts a hall, students join by link or room code and follow the lecturer's page, view and
 step; "Explore on my own" breaks away, "Follow the lecturer" comes back; the lecturer sees
-how many follow. (The timer's ticks are the browser's; each AppTest run is one tick.)"""
+how many follow. (The timer's ticks, or the watcher's reports, are the browser's; each
+AppTest run is one.)"""
 
 from __future__ import annotations
 
 import re
 
+import pytest
 from apptest_util import address, open_app_page
 from hall_apptest import LESSON, lecturer, memory_hall, page_text, student, texts  # noqa: F401
+
+from hall.version_route import PATH, WATCH_ENV
 
 
 def status(at) -> str:
@@ -31,7 +35,18 @@ def test_a_lecturer_starts_a_hall_and_gets_the_join_code():
                for link in links)
 
 
-def test_a_student_follows_the_lecturer_to_a_beat_and_a_page():
+@pytest.fixture(params=["timer", "watcher"])
+def follow_mode(request, monkeypatch):
+    """A student's page follows by its timer (``streamlit run app.py``) or by its watcher of
+    the version route (``deploy/hall_app.py``): the same moves either way."""
+    if request.param == "watcher":
+        monkeypatch.setenv(WATCH_ENV, PATH)
+    else:
+        monkeypatch.delenv(WATCH_ENV, raising=False)
+    return request.param
+
+
+def test_a_student_follows_the_lecturer_to_a_beat_and_a_page(follow_mode):
     lec, room = lecturer()
     stu = student(room)
     me = address(stu)["me"]
@@ -68,7 +83,7 @@ def test_a_student_follows_the_lecturer_to_a_beat_and_a_page():
     assert address(stu)["j"] == str(j + 1)
 
 
-def test_explore_on_my_own_and_follow_again():
+def test_explore_on_my_own_and_follow_again(follow_mode):
     lec, room = lecturer()
     stu = student(room)
     stu.button(key="hall.explore").click().run()

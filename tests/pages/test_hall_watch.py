@@ -1,0 +1,57 @@
+"""A student's watcher of the hall's version route (pages/common/hall_watch.py), AppTest:
+drawn on a student's page, outside any fragment, only where the route is served; it carries
+what its JavaScript asks with and compares (room, device, the version the page acted on,
+following) and never the lecturer's key; the lecturer's page keeps its timer."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from apptest_util import address
+from hall_apptest import lecturer, memory_hall, student  # noqa: F401
+
+from hall.config import process_hall
+from hall.version_route import PATH, WATCH_ENV
+
+
+def watcher(at) -> dict | None:
+    found = [e for e in at.get("bidi_component") if e.proto.component_name == "mp_hall_watch"]
+    assert len(found) <= 1
+    return json.loads(found[0].proto.json) if found else None
+
+
+@pytest.fixture
+def route(monkeypatch):
+    monkeypatch.setenv(WATCH_ENV, PATH)
+
+
+def test_a_students_page_watches_the_route_with_what_it_acted_on(route):
+    lec, room = lecturer(beat=1)
+    stu = student(room)
+    data = watcher(stu)
+    assert data is not None and watcher(lec) is None  # the lecturer's page keeps its timer
+    me = address(stu)["me"]
+    hall = process_hall()
+    assert (data["url"], data["room"], data["me"]) == (PATH, room, me)
+    assert data["version"] == hall.version(room) and data["following"] is True
+    assert data["stale"] is False and data["everyMs"] > 0 and data["seenEvery"] >= 1
+    # the lecturer moves: the version the route answers is newer than the page's; the page's
+    # run (what the watcher's report starts) draws the lecturer's beat and the new version
+    lec.button(key="learn-next").click().run()
+    assert hall.version(room) > data["version"]
+    stu.run()
+    assert address(stu)["beat"] == "2"
+    moved = watcher(stu)
+    assert moved["version"] == hall.version(room) and moved["draw"] > data["draw"]
+    # exploring on its own: the requests say so (the lecturer's count drops)
+    stu.button(key="hall.explore").click().run()
+    assert watcher(stu)["following"] is False
+    key = address(lec)["hall_key"]
+    assert key not in json.dumps(watcher(stu)) and key not in json.dumps(moved)
+
+
+def test_without_the_route_no_watcher(monkeypatch):
+    monkeypatch.delenv(WATCH_ENV, raising=False)
+    lec, room = lecturer(beat=1)
+    assert watcher(student(room)) is None and watcher(lec) is None
