@@ -5,7 +5,7 @@ Streamlit timer (``st.fragment(run_every=...)``) notices by running the page's f
 a few milliseconds of the server's CPU per student per second, most of them Streamlit's own,
 so 200 students keep about one core busy doing nothing. This route answers the same
 question, the session's version, without a Streamlit run; the page's watcher
-(``pages/common/hall_watch.py``) asks it and reruns its fragment only when the version
+(``pages/common/hall_watch.py``) asks it and reruns the page only when the version
 changed. It is mounted by ``deploy/hall_app.py`` (Streamlit's ASGI ``st.App``), which
 ``deploy/serve.py`` runs.
 
@@ -39,8 +39,9 @@ async def version(request: Request) -> JSONResponse:
     q = request.query_params
     room = q.get("room", "")
     if not valid_room(room):
-        return JSONResponse({"error": "room must be a room code (six letters and digits, as the lecturer shows it)"},
-                            status_code=400, headers=_NO_STORE)
+        return JSONResponse({"error": "room must be a room code (six letters and digits, as "
+                                      "the lecturer shows it)"}, status_code=400,
+                            headers=_NO_STORE)
     me = q.get("me") if q.get("seen") == "1" and valid_device(q.get("me")) else None
     try:
         # the store's calls block (Redis over a socket): off the server's event loop

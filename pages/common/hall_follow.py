@@ -9,8 +9,8 @@ address it reads is the complete view). When the address or the session names a 
   reloads and processes) and, while following, is sent to the lecturer's page and address;
 - a fragment that reruns every :data:`TICK` seconds reads ``Hall.version`` (one cheap store
   read) and reads the rest (``Hall.view``) only when it changed. Where the app is served
-  with the hall's version route (``deploy/hall_app.py``), a student's fragment has no timer:
-  its watcher (``hall_watch.py``) asks the route and reruns it only when the hall moved.
+  with the hall's version route (``deploy/hall_app.py``), a student's page has no timer:
+  its watcher (``hall_watch.py``) asks the route and reruns the page only when the hall moved.
 
 Without a hall, the sidebar offers "Start a hall session". The hall unavailable (its store
 down) is a warning; the page works as without a hall. The texts a load test reads are in
@@ -260,7 +260,7 @@ def _follow(page: str):
             unavailable()
             return
         if version is None:
-            ss[VIEW] = None
+            ss[VIEW] = ss[VERSION] = None  # a watcher then sees nothing new to report
             _gone(room)
             return
         fresh = version != ss.get(VERSION) or ss.get(VIEW) is None

@@ -55,3 +55,12 @@ def test_without_the_route_no_watcher(monkeypatch):
     monkeypatch.delenv(WATCH_ENV, raising=False)
     lec, room = lecturer(beat=1)
     assert watcher(student(room)) is None and watcher(lec) is None
+
+
+def test_a_room_that_is_gone_gives_the_watcher_nothing_to_report(route):
+    """No such session (ended long ago, or mistyped): the route answers null, and the page's
+    watcher holds null too, so it reports nothing and the page is not rerun every second."""
+    room = next(r for r in ("ABCDEF", "GHJKMN", "PQRSTU") if process_hall().version(r) is None)
+    stu = student(room)
+    assert any("No hall with the room code" in str(m.value) for m in stu.markdown)
+    assert watcher(stu)["version"] is None
