@@ -57,7 +57,7 @@ from balancer import Browser  # noqa: E402
 from hall_report import report, table  # noqa: E402
 from run import _tree_files, machine_busy_seconds  # noqa: E402
 from stclient import ProtocolError, StreamlitClient  # noqa: E402
-from version_poll import VersionPoller  # noqa: E402
+from version_poll import WATCH, VersionPoller, Watcher  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 from warmup import PHONE_AGENT  # noqa: E402
 
@@ -72,9 +72,6 @@ DROPPED = (ProtocolError, OSError, ConnectionClosed)
 COUNT_RE = re.compile(r"Answers: (\d+)")
 FOLLOWING_RE = re.compile(r"(\d+) of (\d+) following")
 UNAVAILABLE = "The hall is unavailable"
-#: The key of a student's watcher (pages/common/hall_watch.py): with the hall's version route
-#: served, the page has no timer; the browser asks the route and reports a move.
-WATCH = "hall.watch"
 #: A follower that has not reached the lecturer's beat this many seconds after the move
 #: counts as an error.
 FOLLOW_LIMIT = 20.0
@@ -144,9 +141,8 @@ class Student:
     unavailable_since: float = 0.0  # a full run showed "The hall is unavailable"
     reloads: int = 0
     poller: VersionPoller | None = None  # the browser's fetch of the hall's version route
+    watcher: Watcher | None = None  # the page's watcher script, once the page drew it
     watching: bool = False  # the page's last full run drew the hall's watcher
-    asked: tuple | None = None  # (the watcher's draw, version) last reported
-    polls: int = 0
 
 
 def _texts(run) -> list[str]:
@@ -291,26 +287,11 @@ class HallRun:
         elif run.full:
             s.box = False
 
-    async def _watch(self, s: Student):
-        """What the watcher's JavaScript does each second (pages/common/hall_watch.js): ask
-        the version route, report a version the page has not acted on."""
-        data = s.client.component_data(WATCH)
-        s.polls += 1
-        params = {"room": data["room"], "following": "1" if data["following"] else "0"}
-        if data["me"] and s.polls % data["seenEvery"] == 0:
-            params.update(me=data["me"], seen="1")
-        status, body = await s.poller.get(data["url"], params)
-        if status != 200 or not isinstance(body, dict):
-            return None  # the store down: the page says so, and the next second asks again
-        v = body.get("version")
-        if (v != data["version"] or data["stale"]) and s.asked != (data["draw"], v):
-            s.asked = (data["draw"], v)
-            return await s.client.trigger(WATCH, "moved", v)
-        return None
-
     async def _student_step(self, s: Student):
         c, lec = s.client, self.lecture
-        run = await (self._watch(s) if s.watching and WATCH in c.widgets else c.tick())
+        if s.watching and (s.watcher is None or s.watcher.client is not c):
+            s.watcher = Watcher(c, s.poller)  # a reconnected page's script starts again
+        run = await (s.watcher.step() if s.watching and s.watcher.drawn else c.tick())
         if run is not None:
             self._check(s, run, "tick")
         poll = lec.open_poll

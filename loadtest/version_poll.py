@@ -1,6 +1,7 @@
 """What a student's browser asks every second instead of running a Streamlit timer: the
 hall's version route (``hall/version_route.py``), over one kept-alive HTTP/1.1 connection
-through the balancer, as ``fetch`` does. Loopback only."""
+through the balancer, as ``fetch`` does (:class:`VersionPoller`), and what the page's watcher
+script does with the answer (:class:`Watcher`). Loopback only."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ import asyncio
 import json
 import urllib.parse
 
-from stclient import LOOPBACK, ProtocolError
+from stclient import LOOPBACK, ProtocolError, RunResult, StreamlitClient
+
+#: The key of a student's watcher (pages/common/hall_watch.py).
+WATCH = "hall.watch"
 
 
 class VersionPoller:
@@ -64,3 +68,35 @@ class VersionPoller:
             except OSError:
                 pass
         self._reader = self._writer = None
+
+
+class Watcher:
+    """What the watcher's script does on one page each second (pages/common/hall_watch.js):
+    ask the route (a presence mark every few requests) and report a version the page has not
+    acted on, or an answer after the page said the hall was unavailable."""
+
+    def __init__(self, client: StreamlitClient, poller: VersionPoller):
+        self.client, self.poller = client, poller
+        self.polls = 0
+        self.asked: tuple | None = None  # (the watcher's draw, version) last reported
+
+    @property
+    def drawn(self) -> bool:
+        """The page has drawn its watcher (a student's page served with the route)."""
+        return WATCH in self.client.widgets
+
+    async def step(self) -> RunResult | None:
+        """One second of the script: the run its report started, or None."""
+        data = self.client.component_data(WATCH)
+        self.polls += 1
+        params = {"room": data["room"], "following": "1" if data["following"] else "0"}
+        if data["me"] and self.polls % data["seenEvery"] == 0:
+            params.update(me=data["me"], seen="1")
+        status, body = await self.poller.get(data["url"], params)
+        if status != 200 or not isinstance(body, dict):
+            return None  # the store down: the page says so, and the next second asks again
+        v = body.get("version")
+        if (v != data["version"] or data["stale"]) and self.asked != (data["draw"], v):
+            self.asked = (data["draw"], v)
+            return await self.client.trigger(WATCH, "moved", v)
+        return None

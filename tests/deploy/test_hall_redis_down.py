@@ -1,13 +1,16 @@
 """Pages drawn while the hall's Redis is down get the hall back by themselves once it returns.
 
 A real Streamlit process with the hall in a real redis-server (``deploy/serve.py``'s
-``Hall``), driven over its websocket as browsers do (``loadtest/stclient.py``: the client
-runs each ``st.fragment(run_every=...)`` timer the server announces, as the browser does).
-While redis-server is stopped (SIGKILL, as a crash): a phone's page ticks, a phone reconnects
-(a new session, as after its process died) and the lecturer reloads. Each of these pages must
-still have a timer. Once redis-server is back from its append-only file, with no reload: the
-lecturer's page shows its controls again, and when it opens the beat's task to the hall every
-phone shows the answer box. A page without a timer would never ask the server again.
+``Hall``: ``deploy/hall_app.py``, with the hall's version route), driven over its websocket
+as browsers do (``loadtest/stclient.py``): the lecturer's page runs each
+``st.fragment(run_every=...)`` timer the server announces, a phone's page does what its
+watcher's script does each second (``loadtest/version_poll.py``: ask the route, report a
+change). While redis-server is stopped (SIGKILL, as a crash): a phone's watcher asks (the
+route answers 503), a phone reconnects (a new session, as after its process died) and the
+lecturer reloads. Each of these pages must still have its timer or its watcher. Once
+redis-server is back from its append-only file, with no reload: the lecturer's page shows its
+controls again, and when it opens the beat's task to the hall every phone shows the answer
+box. A page without a timer or a watcher would never ask the server again.
 """
 
 from __future__ import annotations
@@ -56,34 +59,46 @@ async def _page(port: int, query: str, phone: bool):
     return c, run
 
 
-async def _until(client, keys: set, what: str):
-    """Run the page's timer (once a second, as a browser) until a run draws ``keys``."""
+async def _until(client, keys: set, what: str, watcher=None):
+    """Run the page's timer, or its watcher (once a second, as a browser), until a run draws
+    ``keys``."""
     for _ in range(TICKS):
         await asyncio.sleep(1.0)
-        run = await client.tick()
-        assert run is not None, f"{what}: the page has no timer any more"
+        if watcher is not None:
+            assert watcher.drawn, f"{what}: the page has no watcher any more"
+            run = await watcher.step()
+            if run is None:  # nothing to report this second
+                continue
+        else:
+            run = await client.tick()
+            assert run is not None, f"{what}: the page has no timer any more"
         assert not run.exceptions, run.exceptions
         if keys <= run.keys and not any(UNAVAILABLE in w for w in run.warnings):
             return run
-    raise AssertionError(f"{what}: not shown within {TICKS} timer runs")
+    raise AssertionError(f"{what}: not shown within {TICKS} seconds")
 
 
 async def _lecture(hall):
+    from version_poll import VersionPoller, Watcher
+
     port = hall.ports[0]
     lec, _ = await _page(port, f"lesson={LESSON}&beat={POINT_BEAT}", phone=False)
     await lec.rerun(trigger=START)
     room, key = lec.query["hall"], lec.query["hall_key"]
     stu, run = await _page(port, f"hall={room}", phone=True)
     assert stu.query.get("beat") == str(POINT_BEAT) and stu.query.get("me")
+    poller = VersionPoller("127.0.0.1", port)
+    watch = Watcher(stu, poller)
+    assert watch.drawn and not stu.auto_reruns, "a phone's page watches the route, no timer"
 
     hall.redis.stop(kill=True)
-    run = await stu.tick()  # a phone's timer while the store is down
-    assert run is not None and any(UNAVAILABLE in w for w in run.warnings), run.texts
-    assert stu.auto_reruns, "the phone's page lost its timer while the store was down"
+    assert await watch.step() is None  # the route answers 503: the script asks again later
     # a phone reconnecting (a new session) and the lecturer reloading, while it is down
     stu2, run = await _page(port, stu.query_string, phone=True)
     assert any(UNAVAILABLE in w for w in run.warnings), run.texts
-    assert stu2.auto_reruns, "a phone's page drawn while the store was down has no timer"
+    watch2 = Watcher(stu2, poller)
+    assert watch2.drawn and stu2.component_data("hall.watch")["stale"] is True, \
+        "a phone's page drawn while the store was down has no watcher to bring it back"
     lec2, run = await _page(port, lec.query_string, phone=False)
     assert any(UNAVAILABLE in w for w in run.warnings), run.texts
     assert lec2.auto_reruns, "the lecturer's page drawn while the store was down has no timer"
@@ -94,8 +109,10 @@ async def _lecture(hall):
     await _until(lec2, {OPEN}, "the lecturer's controls once the store is back")
     run = await lec2.rerun(trigger=OPEN)
     assert "hall.poll.close" in run.keys, run.texts
-    for phone, what in ((stu, "a phone that ticked"), (stu2, "a phone that reconnected")):
-        await _until(phone, {SEND}, f"{what}: the poll's answer box")
+    for phone, w, what in ((stu, watch, "a phone that asked while it was down"),
+                           (stu2, watch2, "a phone that reconnected")):
+        await _until(phone, {SEND}, f"{what}: the poll's answer box", watcher=w)
+    await poller.close()
     for c in (lec, stu, stu2, lec2):
         await c.close()
 
