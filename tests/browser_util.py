@@ -19,7 +19,8 @@
   tests assert their order, not their timing (benchmarks/bench_play.py measures
   the frame rate with the same helpers).
 - :func:`click_learn_point` clicks a point of a Learn beat's figure where a student
-  would: scrolled to the middle of the screen, never under the page's fixed header.
+  would: scrolled to the middle of the screen, never under the page's fixed header, and
+  clicked again when plotly.js did not see the click (a busy browser), as a student taps again.
 
 Debian's ``/usr/bin/chromium`` is driven through playwright's Python package
 with ``executable_path``; ``playwright install`` (a browser download) is never
@@ -648,14 +649,43 @@ LEARN_POINT_JS = """(i) => {
   const r = pt.getBoundingClientRect();
   const x = r.left + r.width / 2, y = r.top + r.height / 2;
   const top = document.elementFromPoint(x, y);
+  window.__mpLearnClick = null;  // what plotly.js reports for the click that follows
+  if (!gd.__mpLearnHooked) {
+    gd.__mpLearnHooked = true;
+    gd.on('plotly_click', (e) => {
+      window.__mpLearnClick = e.points.map((p) => [p.curveNumber, p.pointIndex]);
+    });
+  }
   return {x, y, hit: !!top && gd.contains(top), on: top ? top.outerHTML.slice(0, 80) : null};
 }"""
+#: Clicks a busy browser may drop before plotly.js sees them (see :func:`click_learn_point`).
+LEARN_CLICK_TRIES = 3
+LEARN_CLICK_WAIT_MS = 5_000
 
 
 def click_learn_point(page, i: int):
     """Click training point ``i`` in the data panel of a Learn beat's figure (plotly.js
     selects a point on a click, not on a tap), after scrolling it to the middle of the
-    screen; fails, naming what covers it, when the click would not reach the figure."""
-    xy = page.evaluate(LEARN_POINT_JS, i)
-    assert xy["hit"], f"point {i} is covered by {xy['on']}"
-    page.mouse.click(xy["x"], xy["y"])
+    screen; fails, naming what covers it, when the click would not reach the figure.
+
+    plotly.js finds the clicked point from its hover computation, which a browser busy
+    drawing can leave unfinished when the click arrives: the click then reports no point,
+    the app is never told, and a student would tap again. So does this helper, up to
+    :data:`LEARN_CLICK_TRIES` times, and only while plotly.js reports nothing; a click that
+    plotly.js reports on another point fails at once, and what the app does with the
+    reported click is the caller's to check."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    for _ in range(LEARN_CLICK_TRIES):
+        xy = page.evaluate(LEARN_POINT_JS, i)
+        assert xy["hit"], f"point {i} is covered by {xy['on']}"
+        page.mouse.click(xy["x"], xy["y"])
+        try:
+            page.wait_for_function("() => window.__mpLearnClick !== null",
+                                   timeout=LEARN_CLICK_WAIT_MS)
+        except PlaywrightTimeoutError:
+            continue
+        got = page.evaluate("() => window.__mpLearnClick")
+        assert [0, i] in got, f"a click on point {i} reached plotly.js as {got}"
+        return
+    raise AssertionError(f"plotly.js reported none of {LEARN_CLICK_TRIES} clicks on point {i}")
