@@ -182,7 +182,9 @@ class StreamlitServer:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"streamlit exited with code {self.proc.returncode}:\n{self.log()}")
+                log = self.log()
+                self.stop()
+                raise RuntimeError(f"streamlit exited with code {self.proc.returncode}:\n{log}")
             try:
                 with urllib.request.urlopen(f"{self.base}/_stcore/health", timeout=2) as r:
                     if r.read().decode().strip() == "ok" and self.proc.poll() is None:
@@ -190,8 +192,9 @@ class StreamlitServer:
             except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
                 pass
             time.sleep(0.2)
+        log = self.log()
         self.stop()
-        raise RuntimeError(f"streamlit did not answer /_stcore/health within {timeout} s:\n{self.log()}")
+        raise RuntimeError(f"streamlit did not answer /_stcore/health within {timeout} s:\n{log}")
 
     def log(self, tail: int = 4000) -> str:
         try:
@@ -208,6 +211,7 @@ class StreamlitServer:
                 self.proc.kill()
                 self.proc.wait(timeout=10)
         self._log.close()
+        Path(self._log.name).unlink(missing_ok=True)  # nothing of the server is left behind
 
     def __enter__(self):
         return self.start()
