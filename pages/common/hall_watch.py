@@ -7,7 +7,10 @@ component in its body, outside any fragment (``pages/common/hall_follow.py``). I
 Streamlit run the page again, which follows the lecturer: on the Learn page that one run
 draws the new beat (``hall_follow.adopt``). Between two moves the server runs nothing for
 the student, where a timer ran a fragment every second: 200 phones' timers kept about a
-core busy. Presence is kept by the same requests (every :data:`SEEN_EVERY` seconds).
+core busy. Presence is kept by the same requests (every :data:`SEEN_EVERY` seconds). After
+a report the watcher asks nothing until the page's run draws it again (as the load test's
+students do, ``loadtest/version_poll.py``): right after a move the servers are busy with
+every follower's run.
 Without the route (``streamlit run app.py``) the pages keep their
 ``st.fragment(run_every=...)`` timers.
 """
@@ -34,6 +37,10 @@ TICK = 1.0
 #: for ``hall.session.PRESENT_FOR`` seconds after its mark.
 SEEN_EVERY = 3.0
 
+#: Seconds after which a watcher reports a move again when the page did not run meanwhile
+#: (its report lost with a dropped connection); until then it asks nothing.
+RETRY_AFTER = 10.0
+
 _COMPONENT = st.components.v2.component("mp_hall_watch", html="<span></span>",
                                         js=asset("hall_watch.js"))
 _DRAWS = "hall.watch_draws"
@@ -57,4 +64,5 @@ def hall_watch() -> None:
         url=os.environ[WATCH_ENV], room=ctx["room"], me=ctx.get("me") or "",
         following=bool(ss.get(FOLLOWING, True)), version=ss.get(VERSION),
         stale=bool(ss.get(UNAVAILABLE)), everyMs=int(TICK * 1000),
-        seenEvery=max(1, round(SEEN_EVERY / TICK)), draw=draws))
+        seenEvery=max(1, round(SEEN_EVERY / TICK)), retryMs=int(RETRY_AFTER * 1000),
+        draw=draws))
