@@ -664,7 +664,7 @@ LEARN_POINT_JS = """(i) => {
 }"""
 #: Clicks a busy browser may drop before plotly.js sees them (see :func:`click_learn_point`).
 LEARN_CLICK_TRIES = 3
-LEARN_CLICK_WAIT_MS = 5_000
+LEARN_CLICK_WAIT_MS = 10_000  # long enough that a slow click is not taken for a dropped one
 
 
 def click_learn_point(page, i: int):
