@@ -21,8 +21,13 @@ here before the Streamlit processes (loopback, port ``--redis-port``, its
 append-only file with ``appendfsync always`` in the hall's log folder: a
 restarted server resumes every session with no acknowledged answer lost) and
 handed to each process as ``MP_HALL_REDIS``. ``--no-redis`` serves a hall from
-one process's memory instead (``--processes 1`` only). Every process started
-here ends with this one, even when it is killed (the parent-death signal).
+one process's memory instead (``--processes 1`` only). With Redis, a small
+process of its own (``hall/version_app.py``, on a Unix socket in the log folder)
+answers the students' version polls (``GET /hall/version``, each phone every
+second), so that they cost the Streamlit processes nothing; HAProxy falls back to
+the Streamlit processes, which serve the same route, when it is down. Every
+process started here ends with this one, even when it is killed (the
+parent-death signal).
 
 The Streamlit processes listen on loopback only (ports ``--first-port`` and
 up); the hall reaches the balancer on ``--bind:--port``. Put TLS in front of it
@@ -54,6 +59,7 @@ if str(ROOT) not in sys.path:
 
 from hall.config import REDIS_ENV  # noqa: E402
 from hall.redis_server import RedisServer, popen_with_parent, redis_binary  # noqa: E402
+from hall.version_route import PATH as VERSION_PATH  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from warmup import (  # noqa: E402,F401  (the deploy tests read them here)
@@ -78,13 +84,27 @@ COMPRESSED_TYPES = ("text/html", "text/css", "text/javascript", "application/jav
 
 
 def haproxy_config(ports, *, bind: str = "0.0.0.0", port: int = 8080,
-                   max_upload_mb: int = 6, stats_port: int | None = None) -> str:
-    """The HAProxy configuration for Streamlit processes on 127.0.0.1:``ports``."""
+                   max_upload_mb: int = 6, stats_port: int | None = None,
+                   version_socket: str | Path | None = None) -> str:
+    """The HAProxy configuration for Streamlit processes on 127.0.0.1:``ports`` (and
+    the version route's own process on the Unix socket ``version_socket``, if given)."""
     if not ports:
         raise ValueError("Give at least one Streamlit port to balance.")
     servers = "\n".join(
         f"    server app{i} 127.0.0.1:{p} cookie app{i} check inter 2s fall 3 rise 2"
         for i, p in enumerate(ports, 1))
+    version_rule = version_backend = ""
+    if version_socket is not None:
+        version_rule = f"\n    use_backend version if {{ path {VERSION_PATH} }}"
+        backups = "\n".join(f"    server app{i} 127.0.0.1:{p} check inter 2s backup"
+                             for i, p in enumerate(ports, 1))
+        version_backend = f"""
+backend version
+    # students' version polls: the version process, or any Streamlit process while it is down
+    balance roundrobin
+    server version unix@{version_socket} check inter 2s fall 2 rise 1
+{backups}
+"""
     stats = "" if stats_port is None else f"""
 frontend stats
     bind 127.0.0.1:{stats_port}
@@ -113,7 +133,7 @@ defaults
 frontend hall
     bind {bind}:{port}
     # a CSV upload is at most {max_upload_mb} MB (Streamlit refuses more itself)
-    http-request deny deny_status 413 if {{ req.body_size gt {(max_upload_mb + 1) * 1024 * 1024} }}
+    http-request deny deny_status 413 if {{ req.body_size gt {(max_upload_mb + 1) * 1024 * 1024} }}{version_rule}
     default_backend streamlit
 
 backend streamlit
@@ -132,7 +152,7 @@ backend streamlit
     compression type {" ".join(COMPRESSED_TYPES)}
     compression offload
 {servers}
-{stats}"""
+{version_backend}{stats}"""
 
 
 #: The TCP port numbers a server can listen on.
@@ -273,6 +293,9 @@ class Hall:
         self.log_dir.mkdir(parents=True, exist_ok=True)
         self.procs: list[subprocess.Popen] = []
         self.balancer: subprocess.Popen | None = None
+        #: the version route's own process (with Redis only: it reads the shared store)
+        self.version: subprocess.Popen | None = None
+        self._socket_dir: str | None = None
         self._logs = []
 
     @property
@@ -312,6 +335,19 @@ class Hall:
             key, _, value = opt.partition("=")
             cmd += [f"--{key}", value]
         return self._spawn(cmd, f"streamlit{i}", env=self._streamlit_env(), append=append)
+
+    @property
+    def version_socket(self) -> Path | None:
+        """The Unix socket of the version route's own process (None: no such process)."""
+        return None if self._socket_dir is None else Path(self._socket_dir) / "version.sock"
+
+    def _spawn_version(self) -> subprocess.Popen:
+        """Start the version route's own process (``hall/version_app.py``) on a Unix
+        socket: a path of its own, short enough for a socket's address."""
+        self._socket_dir = tempfile.mkdtemp(prefix="mp-hall-v-")
+        cmd = [sys.executable, "-m", "uvicorn", "hall.version_app:app",
+               "--uds", str(self.version_socket), "--log-level", "warning", "--no-access-log"]
+        return self._spawn(cmd, "version", env=self._streamlit_env())
 
     def kill_process(self, i: int) -> None:
         """SIGKILL Streamlit process ``i`` (1-based), as a crash would; its students'
@@ -359,18 +395,23 @@ class Hall:
                 self.redis = RedisServer(self.redis_port, self.log_dir / "redis").start()
             for i in range(1, len(self.ports) + 1):
                 self.procs.append(self._spawn_streamlit(i))
+            if self.redis is not None:
+                self.version = self._spawn_version()
             deadline = time.monotonic() + START_TIMEOUT
             waiting = set(self.ports)
-            while waiting:
+            while waiting or (self.version is not None and not self.version_socket.exists()):
                 for proc in self.procs:
                     if proc.poll() is not None:
                         raise RuntimeError(self._exited_early(proc))
                 waiting = {p for p in waiting if not _healthy(p)}
-                if waiting and time.monotonic() > deadline:
-                    raise RuntimeError(f"Streamlit on ports {sorted(waiting)} did not answer "
-                                       f"{HEALTH} within {START_TIMEOUT:.0f} s; see {self.log_dir}")
-                if waiting:
-                    time.sleep(0.3)
+                if self.version is not None and self.version.poll() is not None:
+                    raise RuntimeError("The hall's version process (hall/version_app.py) "
+                                       f"exited while starting; see {self.log_dir}/version.log")
+                if time.monotonic() > deadline:
+                    late = (f"Streamlit on ports {sorted(waiting)} did not answer {HEALTH}"
+                            if waiting else "The hall's version process did not open its socket")
+                    raise RuntimeError(f"{late} within {START_TIMEOUT:.0f} s; see {self.log_dir}")
+                time.sleep(0.3)
             if self.warm:  # before the balancer opens: no student meets a cold process
                 t0 = time.monotonic()
                 views = None if self.warm is True else list(self.warm)
@@ -381,7 +422,9 @@ class Hall:
                 self.warm_seconds = time.monotonic() - t0
             cfg = self.log_dir / "haproxy.cfg"
             cfg.write_text(haproxy_config(self.ports, bind=self.bind, port=self.port,
-                                          stats_port=self.stats_port), encoding="utf-8")
+                                          stats_port=self.stats_port,
+                                          version_socket=self.version_socket),
+                           encoding="utf-8")
             check = subprocess.run([self.haproxy, "-c", "-q", "-f", str(cfg)],
                                    capture_output=True, text=True)
             if check.returncode != 0:
@@ -444,10 +487,12 @@ class Hall:
             return False
 
     def __exit__(self, *exc):
-        for proc in ([self.balancer] if self.balancer else []) + self.procs:
+        started = ([self.balancer] if self.balancer else []) + self.procs
+        started += [self.version] if self.version else []
+        for proc in started:
             if proc.poll() is None:
                 proc.terminate()
-        for proc in ([self.balancer] if self.balancer else []) + self.procs:
+        for proc in started:
             try:
                 proc.wait(10)
             except subprocess.TimeoutExpired:
@@ -455,6 +500,8 @@ class Hall:
                 proc.wait(5)
         if self.redis is not None:  # last: the processes may write to it until they end
             self.redis.stop()
+        if self._socket_dir is not None:
+            shutil.rmtree(self._socket_dir, ignore_errors=True)
         for log in self._logs:
             log.close()
         self._logs = []
@@ -504,8 +551,10 @@ def main(argv=None) -> int:
         parser.error(f"--first-port {args.first_port} with {args.processes} processes needs "
                      f"ports up to {ports[-1]}, beyond {PORT_RANGE[1]}: choose a lower "
                      "--first-port")
-    if args.config_only:
-        print(haproxy_config(ports, bind=args.bind, port=args.port, stats_port=args.stats_port))
+    if args.config_only:  # the version process's socket is made at start: a placeholder
+        socket_path = None if args.no_redis else "/tmp/mp-hall-v-XXXXXX/version.sock"
+        print(haproxy_config(ports, bind=args.bind, port=args.port, stats_port=args.stats_port,
+                             version_socket=socket_path))
         return 0
     public = args.public_url or public_url(args.bind, args.port)
     if args.public_url and not args.public_url.startswith(("http://", "https://")):

@@ -10,12 +10,17 @@
 - A bad Redis port is refused with a message naming the option: out of range (argparse,
   exit code 2), one of the hall's other ports, already in use (before anything starts);
   ``--no-redis`` with several processes is refused (they would not share the hall).
+- The students' version polls (``GET /hall/version``) reach the version route's own process
+  (``hall/version_app.py``, which gets ``MP_HALL_REDIS`` too): they are answered while every
+  Streamlit process is stopped (SIGSTOP), and by the Streamlit processes once that process
+  is killed.
 - ``python deploy/serve.py`` killed with SIGKILL (the OOM killer) leaves no process behind:
-  its Streamlit processes, HAProxy and redis-server end with it.
+  its Streamlit processes, the version process, HAProxy and redis-server end with it.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -23,6 +28,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -61,6 +67,14 @@ def _environ(pid: int) -> dict[str, str]:
     raw = Path(f"/proc/{pid}/environ").read_bytes()
     return dict(item.split("=", 1) for item in raw.decode(errors="replace").split("\0")
                 if "=" in item)
+
+
+def _version(hall, room: str, timeout: float = 5.0) -> int | None:
+    """The hall's version as a student's watcher asks it, through the balancer."""
+    url = f"{hall.url}/hall/version?room={room}&following=1"
+    with urllib.request.urlopen(url, timeout=timeout) as r:
+        assert r.status == 200
+        return json.loads(r.read())["version"]
 
 
 # ---------------------------------------------------------------- a bad Redis port
@@ -152,6 +166,47 @@ def test_serve_starts_redis_and_every_process_gets_its_address():
         server = hall.redis.proc
     assert server.poll() is not None  # stopped with the hall
     assert all(p.poll() is not None for p in hall.procs)
+    assert hall.version.poll() is not None and not hall.version_socket.exists()
+
+
+@pytest.mark.slow
+def test_version_polls_reach_their_own_process_and_fall_back_to_streamlit():
+    _require_tools()
+    from hall.redis_store import RedisStore
+    from hall.session import Hall as Session
+
+    hall = serve.Hall(2, port=_free_port(), first_port=consecutive_free_ports(2),
+                      bind="127.0.0.1", redis_port=_free_port())
+    with hall:
+        assert hall.version is not None and hall.version.poll() is None
+        assert _environ(hall.version.pid).get(REDIS_ENV) == hall.redis_url
+        session = Session(RedisStore(hall.redis_url))
+        started = session.start()
+        first = _version(hall, started.room)
+        assert first == session.version(started.room)
+        # every Streamlit process frozen: the polls are answered all the same, so by the
+        # version process alone, with the lecturer's move in them
+        for pid in hall.pids():
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            session.move(started.room, started.key, "kmp", {"step": "3"})
+            assert _version(hall, started.room) == session.version(started.room) > first
+        finally:
+            for pid in hall.pids():
+                os.kill(pid, signal.SIGCONT)
+        # the version process gone: the Streamlit processes answer the same route
+        hall.version.kill()
+        hall.version.wait(10)
+        session.move(started.room, started.key, "kmp", {"step": "4"})
+        deadline = time.monotonic() + 20  # HAProxy's checks take it out (2 s, twice)
+        got = None
+        while time.monotonic() < deadline:
+            try:
+                got = _version(hall, started.room)
+                break
+            except OSError:
+                time.sleep(0.5)
+        assert got == session.version(started.room), got
 
 
 @pytest.mark.slow
