@@ -7,7 +7,8 @@ so 200 students keep about one core busy doing nothing. This route answers the s
 question, the session's version, without a Streamlit run; the page's watcher
 (``pages/common/hall_watch.py``) asks it and reruns the page only when the version
 changed. It is mounted by ``deploy/hall_app.py`` (Streamlit's ASGI ``st.App``), which
-``deploy/serve.py`` runs.
+``deploy/serve.py`` runs, and served alone by ``hall/version_app.py``, the process to which
+``deploy/serve.py``'s HAProxy sends these requests when the hall has Redis.
 
 ``GET /hall/version?room=ROOM[&me=DEVICE&following=0|1&seen=1]`` answers
 ``{"version": n}`` (``null``: no such session, ended or expired); with ``seen=1`` the

@@ -277,11 +277,15 @@ def _follow(page: str):
 
 
 def _mark_seen(h, room: str, me: str, following: bool):
-    """``Hall.seen`` at most every :data:`SEEN_EVERY` seconds, unless following changed."""
+    """``Hall.seen`` at most every :data:`SEEN_EVERY` seconds, unless following changed.
+    Where the page has a watcher, its requests keep the device present once a run marked
+    it (``Hall.refresh``): a run then marks it only when it joined or changed whether it
+    follows, not on each of the runs a lecture's moves start (a write to the store each)."""
     ss = st.session_state
     now = time.monotonic()
     last = ss.get(SEEN)
-    if last and last[1:] == (room, following) and 0 <= now - last[0] < SEEN_EVERY:
+    if last and last[1:] == (room, following) and (
+            watching() or 0 <= now - last[0] < SEEN_EVERY):
         return
     h.seen(room, me, following)
     ss[SEEN] = (now, room, following)

@@ -1,7 +1,9 @@
 """A student's watcher of the hall's version route (pages/common/hall_watch.py), AppTest:
 drawn on a student's page, outside any fragment, only where the route is served; it carries
 what its JavaScript asks with and compares (room, device, the version the page acted on,
-following) and never the lecturer's key; the lecturer's page keeps its timer."""
+following) and never the lecturer's key; the lecturer's page keeps its timer. With a watcher,
+the page's runs mark the device present only when it joins or changes whether it follows
+(the watcher's requests keep it present); a timer's page marks it again every few seconds."""
 
 from __future__ import annotations
 
@@ -65,3 +67,34 @@ def test_a_room_that_is_gone_gives_the_watcher_nothing_to_report(route):
     stu = student(room)
     assert any("No hall with the room code" in str(m.value) for m in stu.markdown)
     assert watcher(stu)["version"] is None
+
+
+@pytest.mark.parametrize("with_route", [True, False])
+def test_a_watched_page_marks_presence_only_when_it_joins_or_changes(with_route, monkeypatch):
+    from pages.common.hall_state import SEEN
+
+    if with_route:
+        monkeypatch.setenv(WATCH_ENV, PATH)
+    else:
+        monkeypatch.delenv(WATCH_ENV, raising=False)
+    lec, room = lecturer(beat=1)
+    hall = process_hall()
+    marks = []
+    real = hall.seen
+    monkeypatch.setattr(hall, "seen", lambda *a: (marks.append(a[1:]), real(*a))[1])
+    stu = student(room)
+    me = address(stu)["me"]
+    assert marks == [(me, True)]  # joined: marked present, following
+    assert hall.presence(room) == (1, 1)
+    # the lecturer moves and the page follows, long after its mark
+    stamp = stu.session_state[SEEN]
+    stu.session_state[SEEN] = (stamp[0] - 100.0, *stamp[1:])
+    lec.button(key="learn-next").click().run()
+    stu.run()
+    assert address(stu)["beat"] == "2"
+    # with the route, its requests keep the device present: no second mark from the run;
+    # a timer's page marks it again
+    assert marks == ([(me, True)] if with_route else [(me, True), (me, True)])
+    stu.button(key="hall.explore").click().run()
+    assert marks[-1] == (me, False)  # whether it follows changed: marked at once
+    assert hall.presence(room) == (1, 0)
