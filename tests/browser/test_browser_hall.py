@@ -2,19 +2,27 @@
 run one hall poll from start to reveal: the lecturer starts a hall on a lesson's beat,
 students open the join link and follow, the lecturer opens the beat's task, the students
 send their answers, the projector counts them live, the lecturer reveals and moves on, and
-the phones follow. Twice: served by ``streamlit run app.py`` (the phones' pages run a timer)
-and by ``deploy/hall_app.py`` (the phones' watcher asks the hall's version route: its
-JavaScript, its report and the page's run on it are exercised only here). Screenshots of the
-projector and a phone under screenshots/ to look at."""
+the phones follow. Three times: served by ``streamlit run app.py`` (the phones' pages run a
+timer), by ``deploy/hall_app.py`` (the phones' watcher asks the hall's version route: its
+JavaScript, its report and the page's run on it are exercised only here), and by
+``deploy/serve.py``'s whole stack (HAProxy, two Streamlit processes, redis-server and the
+version process that answers the watchers). Screenshots of the projector and a phone under
+screenshots/ to look at."""
 
 from __future__ import annotations
 
+import csv
+import io
 import re
+import sys
+import urllib.request
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from browser_util import (PHONE_USER_AGENT, StreamlitServer, click_learn_point, exceptions_on,
-                          require_chromium, wait_for_app, wait_for_charts)
+from browser_util import (PHONE_USER_AGENT, StreamlitServer, click_learn_point,
+                          consecutive_free_ports, exceptions_on, free_port, require_chromium,
+                          skip_or_fail, wait_for_app, wait_for_charts)
 from browser_util import SCREENSHOTS as SHOTS
 
 from pages.common.lesson_file import SCHEMAS, load_lessons
@@ -45,10 +53,46 @@ def _answers():
     return int(q.right(scene)), int(q.wrong(scene))
 
 
-@pytest.fixture(params=["app.py", "deploy/hall_app.py"], ids=["timer", "watcher"])
+class ServedHall:
+    """``deploy/serve.py``'s hall (no warm-up) with what the test reads of a server."""
+
+    script = "deploy/serve.py"
+
+    def __init__(self):
+        sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "deploy"))
+        import serve
+        from hall.redis_server import redis_binary
+
+        self.hall = serve.Hall(2, port=free_port(), first_port=consecutive_free_ports(2),
+                               bind="127.0.0.1", redis_port=free_port(),
+                               stats_port=free_port())
+        if not Path(self.hall.haproxy).exists() or redis_binary() is None:
+            self.hall.__exit__()
+            skip_or_fail("haproxy or redis-server is not installed", "The hall's browser test")
+        self.base = self.hall.url
+
+    def start(self):
+        self.hall.__enter__()
+        return self
+
+    def stop(self):
+        self.hall.__exit__()
+
+    def version_answers(self) -> dict[str, int]:
+        """Requests each server of HAProxy's version backend answered (its status page)."""
+        url = f"http://127.0.0.1:{self.hall.stats_port}/;csv"
+        with urllib.request.urlopen(url, timeout=10) as r:
+            rows = list(csv.DictReader(io.StringIO(r.read().decode().lstrip("# "))))
+        return {row["svname"]: int(row["stot"]) for row in rows
+                if row["pxname"] == "version" and row["svname"] not in ("FRONTEND", "BACKEND")}
+
+
+@pytest.fixture(params=["app.py", "deploy/hall_app.py", "deploy/serve.py"],
+                ids=["timer", "watcher", "served"])
 def hall_server(request):
     require_chromium()
-    server = StreamlitServer(script=request.param).start()
+    server = (ServedHall() if request.param == "deploy/serve.py"
+              else StreamlitServer(script=request.param)).start()
     try:
         yield server
     finally:
@@ -83,6 +127,9 @@ def test_a_lecturer_and_three_phones_run_a_poll(hall_server, browser):
     if watcher:  # the watcher's script runs on the phone and asks the route every second
         for pg in phones:
             pg.wait_for_function("() => (window.__mpHallWatch || {}).polls >= 2")
+    if isinstance(hall_server, ServedHall):  # the watchers' requests reach the version process
+        answered = hall_server.version_answers()
+        assert answered["version"] >= 6 and answered["app1"] == answered["app2"] == 0, answered
     else:
         assert all(pg.evaluate("() => window.__mpHallWatch === undefined") for pg in phones)
     wait_for_app(phones[0], content="h3")
