@@ -131,7 +131,7 @@ class Student:
     joined_on: str = ""
     sends: list = field(default_factory=list)
     positions: list = field(default_factory=list)  # (t, query string)
-    drawn: list = field(default_factory=list)  # (t, query string) of each full run over
+    drawn: list = field(default_factory=list)  # (t, query string) of each run over
     errors: list = field(default_factory=list)
     reconnects: int = 0
     unavailable: int = 0

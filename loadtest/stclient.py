@@ -22,8 +22,9 @@ It does what the browser does for one tab, without rendering anything:
   (``rerun_script`` with the fragment id and ``is_auto_rerun``), so a simulated phone
   keeps its timer going by calling it every ``interval`` seconds;
 * follows the address as the browser's address bar does (``page_info_changed``, with
-  the time each query string arrived in ``query_log``), and logs when a full run of the
-  page was over (every element of it received) with the address it drew (``drawn_log``);
+  the time each query string arrived in ``query_log``), and logs when a run of the page
+  or of a fragment was over (every element of it received) with the address it drew
+  (``drawn_log``);
 * answers nothing else: a run is finished when ``script_finished`` arrives.
 
 One request runs at a time per client (a click waits for a timer's run to finish).
@@ -199,7 +200,9 @@ class StreamlitClient:
         elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
             self._element(msg.delta.new_element, run, msg.delta.fragment_id)
         elif kind == "script_finished":
-            if self._full_run and msg.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY:
+            if msg.script_finished in (ForwardMsg.FINISHED_SUCCESSFULLY,
+                                       ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY):
+                # a full run, or a fragment's (the rest of the page stays as it was drawn)
                 self.drawn_log.append((time.perf_counter(), self.query_string))
             if run is not None:
                 run.seconds = time.perf_counter() - self._t0

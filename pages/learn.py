@@ -7,10 +7,10 @@ projector), so a reload resumes and a lecturer can share a beat.
 import streamlit as st
 
 import pages.common  # noqa: F401  (first, for its legacy-mode guard)
-from pages.common.hall_follow import adopt, hall_follow
+from pages.common.hall_follow import adopt, hall_follow, watched
 from pages.common.hall_poll import pollable
 from pages.common.hall_replay import replay_box
-from pages.common.learn_beat import show_beat
+from pages.common.learn_beat import followed_beat, show_beat
 from pages.common.learn_ui import all_lessons, lesson_list
 from pages.common.text import literal
 
@@ -23,8 +23,9 @@ try:
 except ValueError:
     n = 0
 shown = lesson is not None and 1 <= n <= len(lesson.beats)
-# a student's timer is then the task box's, which a poll's changes redraw alone
-hall_follow("learn", timer_below=shown and pollable(lesson.beats[n - 1]))
+# a student's timer is then the task box's (a poll's changes redraw it alone), and a student's
+# watcher the beat's (a lecturer's move within the lesson reruns the beat alone)
+hall_follow("learn", timer_below=shown and pollable(lesson.beats[n - 1]), watcher_below=shown)
 if lesson_id is None:
     lesson_list()
     replay_box()
@@ -39,4 +40,7 @@ if not shown:
                      f"{beat_raw[:20]!r}. Start it again below."))
     lesson_list()
     st.stop()
-show_beat(lesson, n)
+if watched():
+    followed_beat()
+else:
+    show_beat(lesson, n)

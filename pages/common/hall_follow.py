@@ -28,7 +28,7 @@ from hall.store import HallUnavailable
 
 from .assets import asset
 from .hall_join import lecturer_box, lecturer_join_panel
-from .hall_watch import SEEN_EVERY, TICK, hall_watch, watching
+from .hall_watch import DRAWN_FOLLOWING, SEEN_EVERY, TICK, hall_watch, watching
 from .hall_state import (
     CLAIM,
     CTX,
@@ -130,13 +130,17 @@ def _identify() -> dict | None:
 # ---------------------------------------------------------------- the page's part
 
 
-def hall_follow(page: str, *, timer_below: bool = False) -> dict | None:
+def hall_follow(page: str, *, timer_below: bool = False, watcher_below: bool = False
+                ) -> dict | None:
     """The hall on this page (see the module's docstring); returns :func:`hall_context`.
 
     ``timer_below``: a student's timer is a fragment lower on the page (the Learn page's
     task box on a beat the hall can poll, which calls :func:`follow_tick`), so that one run
     a second redraws the box a poll's open, close and reveal change; the status line is then
-    redrawn on the page's full runs and by its own buttons."""
+    redrawn on the page's full runs and by its own buttons. ``watcher_below``: where this
+    run makes the page a watched student's (:func:`watched`), the page draws the watcher
+    lower down, in the fragment a move reruns (the Learn page's beat,
+    ``learn_beat.followed_beat``), not here."""
     if page not in PAGES:
         raise ValueError(f"unknown page {page!r} (pages/common/hall_follow.py: PAGES)")
     ss = st.session_state
@@ -157,7 +161,8 @@ def hall_follow(page: str, *, timer_below: bool = False) -> dict | None:
     student = not ctx.get("key") and not ctx.get(CLAIM)
     if student and watching():
         _status(page)
-        hall_watch()  # outside any fragment: the hall's move reruns the whole page
+        if not watcher_below:
+            hall_watch()  # outside any fragment: the hall's move reruns the whole page
     elif timer_below and student:
         _status(page)
     else:
@@ -182,7 +187,13 @@ def _status(page: str):
     _follow(page)
 
 
-def adopt(page: str) -> None:
+def watched() -> bool:
+    """Whether this page is a student's with a watcher (see :func:`hall_follow`)."""
+    ctx = st.session_state.get(CTX)
+    return bool(ctx and not ctx.get("key") and not ctx.get(CLAIM) and watching())
+
+
+def adopt(page: str) -> bool:
     """A following student's page takes the lecturer's address before it reads its own,
     when the lecturer moved on this same page: the run the move started draws the new view
     itself, with no second run through ``st.switch_page``. Call it first on the page (the
@@ -192,20 +203,21 @@ def adopt(page: str) -> None:
     ctx = ss.get(CTX)
     if not ctx or ctx.get("key") or ctx.get(CLAIM) or not ss.get(FOLLOWING, True) \
             or st.query_params.get("hall", ctx["room"]) != ctx["room"]:
-        return
+        return False
     h, room = hall(), ctx["room"]
     try:
         version = h.version(room)
         if version is None or version == ss.get(VERSION):
-            return
+            return version is None and ss.get(VERSION) is not None
         view = h.view(room)
     except HallUnavailable:
-        return  # hall_follow says so
+        return True  # hall_follow says so
     if view is None or view.ended or view.page != page:
-        return
+        return True
     ss[VERSION], ss[VIEW] = version, view
     if (view.page, view.query) != _position(page):
         st.query_params.from_dict({**view.query, "hall": room, "me": ctx["me"]})
+    return False
 
 
 def follow_tick(page: str) -> None:
@@ -354,6 +366,10 @@ def _student_tick(h, ctx, page, view, fresh):
             and view.page in PAGES:
         st.switch_page(PAGES[view.page],
                        query_params={**view.query, "hall": room, "me": me})
+    if in_fragment_run() and ss.get(DRAWN_FOLLOWING, following) != following:
+        # "Explore on my own" or "Follow the lecturer" reran this status line alone: the
+        # watcher (elsewhere on the page) would keep telling the hall the old choice
+        st.rerun(scope="app")
     with st.container(key="hall-status", horizontal=True, vertical_alignment="center"):
         if following:
             st.markdown(f"**Hall {room}: following the lecturer**")

@@ -2,10 +2,11 @@
 
 Where the app is served with the hall's version route (``deploy/hall_app.py``, which
 ``deploy/serve.py`` runs; it sets ``MP_HALL_WATCH``), a student's page draws this small
-component in its body, outside any fragment (``pages/common/hall_follow.py``). It asks
+component in its body, outside any fragment (``pages/common/hall_follow.py``), or on a
+lesson's beat inside the beat's fragment (``learn_beat.followed_beat``). It asks
 ``GET /hall/version`` every :data:`TICK` seconds and reports a change; only then does
-Streamlit run the page again, which follows the lecturer: on the Learn page that one run
-draws the new beat (``hall_follow.adopt``). Between two moves the server runs nothing for
+Streamlit run the page (or the beat) again, which follows the lecturer: on the Learn page
+that one run draws the new beat (``hall_follow.adopt``). Between two moves the server runs nothing for
 the student, where a timer ran a fragment every second: 200 phones' timers kept about a
 core busy. Presence is kept by the same requests (every :data:`SEEN_EVERY` seconds). After
 a report the watcher asks nothing until the page's run draws it again (as the load test's
@@ -26,7 +27,7 @@ from hall.version_route import WATCH_ENV
 from .assets import asset
 from .hall_state import CTX, FOLLOWING, UNAVAILABLE, VERSION
 
-__all__ = ["SEEN_EVERY", "TICK", "hall_watch", "watching"]
+__all__ = ["DRAWN_FOLLOWING", "SEEN_EVERY", "TICK", "hall_watch", "watching"]
 
 #: Seconds between two reads of the hall's version, by a page's timer or a student's
 #: watcher (a follower moves within two). The watcher's requests cost no Streamlit run but
@@ -44,6 +45,8 @@ RETRY_AFTER = 10.0
 _COMPONENT = st.components.v2.component("mp_hall_watch", html="<span></span>",
                                         js=asset("hall_watch.js"))
 _DRAWS = "hall.watch_draws"
+#: Whether the watcher last drawn says the student follows (its requests tell the hall).
+DRAWN_FOLLOWING = "hall.watch_following"
 
 
 def watching() -> bool:
@@ -53,16 +56,18 @@ def watching() -> bool:
 
 def hall_watch() -> None:
     """The watcher of this student's page (none for a lecturer or without the route); call
-    it outside any fragment, so that its report reruns the page."""
+    it outside any fragment, so that its report reruns the page, or in the one fragment
+    whose run follows every move it reports (the Learn page's beat)."""
     ss = st.session_state
     ctx = ss.get(CTX) or {}
     if not watching() or not ctx.get("room") or ctx.get("key"):
         return
     draws = ss.get(_DRAWS, 0) + 1
     ss[_DRAWS] = draws
+    ss[DRAWN_FOLLOWING] = following = bool(ss.get(FOLLOWING, True))
     _COMPONENT(key="hall.watch", on_moved_change=lambda: None, data=dict(
         url=os.environ[WATCH_ENV], room=ctx["room"], me=ctx.get("me") or "",
-        following=bool(ss.get(FOLLOWING, True)), version=ss.get(VERSION),
+        following=following, version=ss.get(VERSION),
         stale=bool(ss.get(UNAVAILABLE)), everyMs=int(TICK * 1000),
         seenEvery=max(1, round(SEEN_EVERY / TICK)), retryMs=int(RETRY_AFTER * 1000),
         draw=draws))

@@ -17,6 +17,7 @@ from .learn_figures import show_page_figures
 from .learn_ui import (
     PANELS_OF,
     _KEYS,
+    all_lessons,
     asked,
     beat_key,
     feedback,
@@ -24,8 +25,9 @@ from .learn_ui import (
     presentation,
     scene_of,
 )
-from .hall_follow import TICK, follow_tick, in_fragment_run
-from .hall_watch import watching
+from .hall_follow import TICK, adopt, follow_tick, in_fragment_run
+from .hall_state import UNAVAILABLE
+from .hall_watch import hall_watch, watching
 from .hall_poll import hall_poll_prepare, hall_task, pollable
 from .hall_state import hall_context
 from .lesson_file import DRAWN, Beat, Lesson
@@ -275,3 +277,23 @@ def show_beat(lesson: Lesson, n: int):
     if not present:
         st.caption(literal("Sources: " + "; ".join(f"{s.paper}, {s.sections}"
                                                    for s in lesson.sources)))
+
+
+@st.fragment
+def followed_beat():
+    """A following student's beat with its watcher (``hall_watch``) inside: the watcher's
+    report on a lecturer's move reruns this fragment alone, which takes the lecturer's beat
+    (``adopt``) and draws it, not the whole page. What the beat cannot draw (the lecturer on
+    another page or lesson, the hall ended or unavailable) reruns the page."""
+    ss = st.session_state
+    if in_fragment_run() and (ss.get(UNAVAILABLE) or adopt("learn")):
+        st.rerun(scope="app")
+    lesson = all_lessons().get(st.query_params.get("lesson"))
+    try:
+        n = int(st.query_params.get("beat", "1"))
+    except ValueError:
+        n = 0
+    if lesson is None or not 1 <= n <= len(lesson.beats):
+        st.rerun(scope="app")
+    show_beat(lesson, n)
+    hall_watch()

@@ -127,11 +127,11 @@ def test_a_lecturer_and_three_phones_run_a_poll(hall_server, browser):
     if watcher:  # the watcher's script runs on the phone and asks the route every second
         for pg in phones:
             pg.wait_for_function("() => (window.__mpHallWatch || {}).polls >= 2")
+    else:
+        assert all(pg.evaluate("() => window.__mpHallWatch === undefined") for pg in phones)
     if isinstance(hall_server, ServedHall):  # the watchers' requests reach the version process
         answered = hall_server.version_answers()
         assert answered["version"] >= 6 and answered["app1"] == answered["app2"] == 0, answered
-    else:
-        assert all(pg.evaluate("() => window.__mpHallWatch === undefined") for pg in phones)
     wait_for_app(phones[0], content="h3")
     wait_for_charts(phones[0])
     phones[0].screenshot(path=str(SHOTS / "hall_phone_follow_390x844.png"))
@@ -190,6 +190,16 @@ def test_a_lecturer_and_three_phones_run_a_poll(hall_server, browser):
     for pg in phones:
         pg.wait_for_url(re.compile(rf"lesson={LESSON}&beat={BEAT + 1}"), timeout=TIMEOUT)
         pg.get_by_text(f"Hall {room}: following the lecturer").wait_for()
+    lec.get_by_text("3 of 3 following").first.wait_for()
+    # a phone explores on its own: the lecturer's count drops, and stays down past the
+    # watcher's next presence marks (they say the phone's choice too); it follows again
+    phones[1].get_by_role("button", name="Explore on my own").tap()
+    phones[1].get_by_text(f"Hall {room}: exploring on your own").wait_for()
+    lec.get_by_text("2 of 3 following").first.wait_for()
+    phones[1].wait_for_timeout(4_000)
+    expect(lec.get_by_text("2 of 3 following").first).to_be_visible()
+    phones[1].get_by_role("button", name="Follow the lecturer").tap()
+    phones[1].get_by_text(f"Hall {room}: following the lecturer").wait_for()
     lec.get_by_text("3 of 3 following").first.wait_for()
     for pg in [lec, *phones]:
         assert not exceptions_on(pg), exceptions_on(pg)

@@ -98,3 +98,15 @@ def test_a_watched_page_marks_presence_only_when_it_joins_or_changes(with_route,
     stu.button(key="hall.explore").click().run()
     assert marks[-1] == (me, False)  # whether it follows changed: marked at once
     assert hall.presence(room) == (1, 0)
+
+
+def test_a_beat_opened_with_its_address_draws_one_watcher(route):
+    """A reload, or a reconnect to another process after one was killed: the page's first run
+    knows the student from its address and draws the watcher once, in the beat."""
+    lec, room = lecturer(beat=1)
+    first = student(room)
+    again = student(room, lesson=address(first)["lesson"], beat=address(first)["beat"],
+                    me=address(first)["me"])
+    assert not again.exception, [e.value for e in again.exception]
+    data = watcher(again)
+    assert data is not None and data["me"] == address(first)["me"]
