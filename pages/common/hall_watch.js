@@ -1,7 +1,8 @@
 // The hall's watcher on a student's page (pages/common/hall_watch.py): every data.everyMs it
 // asks the hall's version route (hall/version_route.py) and, when the version is not the
 // one the page last acted on (or the page says the hall was unavailable and the route
-// answers again), reports "moved": Streamlit reruns the page, which follows the lecturer.
+// answers again), reports "moved": Streamlit reruns the page (on a lesson's beat, the beat's
+// fragment, which holds this watcher), which follows the lecturer.
 // Nothing runs on the server for this page between two moves. After a report it asks
 // nothing until the page's run draws it again: right after a move the servers are busy
 // with every follower's run, and a question then would only slow them. A report that
