@@ -22,8 +22,8 @@ append-only file with ``appendfsync always`` in the hall's log folder: a
 restarted server resumes every session with no acknowledged answer lost) and
 handed to each process as ``MP_HALL_REDIS``. ``--no-redis`` serves a hall from
 one process's memory instead (``--processes 1`` only). With Redis, a small
-process of its own (``hall/version_app.py``, on a Unix socket in the log folder)
-answers the students' version polls (``GET /hall/version``, each phone every
+process of its own (``hall/version_app.py``, on a Unix socket in a folder of its
+own) answers the students' version polls (``GET /hall/version``, each phone every
 second), so that they cost the Streamlit processes nothing; HAProxy falls back to
 the Streamlit processes, which serve the same route, when it is down. Every
 process started here ends with this one, even when it is killed (the

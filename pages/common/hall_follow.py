@@ -198,7 +198,9 @@ def adopt(page: str) -> bool:
     when the lecturer moved on this same page: the run the move started draws the new view
     itself, with no second run through ``st.switch_page``. Call it first on the page (the
     Learn page does, where a lecture moves beat by beat); a move to another page is left to
-    :func:`hall_follow`."""
+    :func:`hall_follow`. Returns whether the hall changed in a way this left to the page's
+    full run (the lecturer on another page, the hall ended, gone or unavailable): the
+    Learn page's beat fragment then reruns the page."""
     ss = st.session_state
     ctx = ss.get(CTX)
     if not ctx or ctx.get("key") or ctx.get(CLAIM) or not ss.get(FOLLOWING, True) \

@@ -6,9 +6,9 @@ component in its body, outside any fragment (``pages/common/hall_follow.py``), o
 lesson's beat inside the beat's fragment (``learn_beat.followed_beat``). It asks
 ``GET /hall/version`` every :data:`TICK` seconds and reports a change; only then does
 Streamlit run the page (or the beat) again, which follows the lecturer: on the Learn page
-that one run draws the new beat (``hall_follow.adopt``). Between two moves the server runs nothing for
-the student, where a timer ran a fragment every second: 200 phones' timers kept about a
-core busy. Presence is kept by the same requests (every :data:`SEEN_EVERY` seconds). After
+that one run draws the new beat (``hall_follow.adopt``). Between two moves the server runs
+nothing for the student, where a timer ran a fragment every second: 200 phones' timers kept
+about a core busy. Presence is kept by the same requests (every :data:`SEEN_EVERY` seconds). After
 a report the watcher asks nothing until the page's run draws it again (as the load test's
 students do, ``loadtest/version_poll.py``): right after a move the servers are busy with
 every follower's run.
