@@ -529,7 +529,7 @@ async def run_lecture(args, progress=None) -> dict:
               bind="127.0.0.1", redis_port=args.redis_port, warm=warm) as hall:
         run = HallRun(args, hall)
         task = asyncio.create_task(run.run())
-        servers = hall.pids() + [hall.balancer.pid, hall.redis.proc.pid] + ([hall.version.pid] if hall.version else [])
+        servers = hall.pids() + [hall.balancer.pid, hall.redis.proc.pid, hall.version.pid]
         cpu0 = {p: _cpu(p) for p in servers}
         cpu = dict(cpu0)
         t0, busy0, own0 = time.perf_counter(), machine_busy_seconds(), time.process_time()

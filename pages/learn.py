@@ -11,17 +11,14 @@ from pages.common.hall_follow import adopt, hall_follow, watched
 from pages.common.hall_poll import pollable
 from pages.common.hall_replay import replay_box
 from pages.common.learn_beat import followed_beat, show_beat
-from pages.common.learn_ui import all_lessons, lesson_list
+from pages.common.learn_ui import all_lessons, beat_number, lesson_list
 from pages.common.text import literal
 
 adopt("learn")  # a following student takes the lecturer's beat before reading the address
 lesson_id = st.query_params.get("lesson")
 beat_raw = st.query_params.get("beat", "1")
 lesson = None if lesson_id is None else all_lessons().get(lesson_id)
-try:
-    n = int(beat_raw)
-except ValueError:
-    n = 0
+n = beat_number(beat_raw)
 shown = lesson is not None and 1 <= n <= len(lesson.beats)
 # a student's timer is then the task box's (a poll's changes redraw it alone), and a student's
 # watcher the beat's (a lecturer's move within the lesson reruns the beat alone)

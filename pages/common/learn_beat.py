@@ -18,6 +18,7 @@ from .learn_ui import (
     PANELS_OF,
     _KEYS,
     all_lessons,
+    beat_number,
     asked,
     beat_key,
     feedback,
@@ -289,10 +290,7 @@ def followed_beat():
     if in_fragment_run() and (ss.get(UNAVAILABLE) or adopt("learn")):
         st.rerun(scope="app")
     lesson = all_lessons().get(st.query_params.get("lesson"))
-    try:
-        n = int(st.query_params.get("beat", "1"))
-    except ValueError:
-        n = 0
+    n = beat_number(st.query_params.get("beat", "1"))
     if lesson is None or not 1 <= n <= len(lesson.beats):
         st.rerun(scope="app")
     show_beat(lesson, n)

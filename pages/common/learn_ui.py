@@ -88,6 +88,14 @@ def asked(beat: Beat, name: str) -> lesson_questions.Asked:
 # ---------------------------------------------------------------- the address
 
 
+def beat_number(raw: str) -> int:
+    """The beat an address's ``beat`` field names (0 for one that is not a number)."""
+    try:
+        return int(raw)
+    except ValueError:
+        return 0
+
+
 def go(lesson: str | None, beat: int | None = None):
     """Move to a lesson's beat (or the list): the address holds where the student is,
     written in one piece (the browser never shows a half-written address)."""
