@@ -51,7 +51,8 @@ from .hall_state import (
 from .state import HALL_FIELDS
 from .text import literal
 
-__all__ = ["PAGES", "TICK", "adopt", "follow_tick", "hall_follow", "in_fragment_run"]
+__all__ = ["PAGES", "TICK", "adopt", "follow_tick", "follows_lecturer", "hall_follow",
+           "in_fragment_run", "watched"]
 
 #: The hall's page names and the scripts app.py routes them to.
 PAGES = {"learn": "pages/learn.py", "home": "pages/overview.py", "skpca": "pages/skpca.py",
@@ -159,6 +160,8 @@ def hall_follow(page: str, *, timer_below: bool = False, watcher_below: bool = F
         return None
     st.markdown(HALL_STYLE, unsafe_allow_html=True)  # only a hall's page has its parts
     student = not ctx.get("key") and not ctx.get(CLAIM)
+    if student:  # what this run draws for the student's choice (see _student_tick)
+        ss[DRAWN_FOLLOWING] = bool(ss.get(FOLLOWING, True))
     if student and watching():
         _status(page)
         if not watcher_below:
@@ -191,6 +194,14 @@ def watched() -> bool:
     """Whether this page is a student's with a watcher (see :func:`hall_follow`)."""
     ctx = st.session_state.get(CTX)
     return bool(ctx and not ctx.get("key") and not ctx.get(CLAIM) and watching())
+
+
+def follows_lecturer() -> bool:
+    """Whether this page is a student's that follows the lecturer: the lecturer turns its
+    beats and opens its tasks to the hall (the Learn page draws no Back/Next for it)."""
+    ss = st.session_state
+    ctx = ss.get(CTX)
+    return bool(ctx and not ctx.get("key") and not ctx.get(CLAIM) and ss.get(FOLLOWING, True))
 
 
 def adopt(page: str) -> bool:
@@ -369,8 +380,9 @@ def _student_tick(h, ctx, page, view, fresh):
         st.switch_page(PAGES[view.page],
                        query_params={**view.query, "hall": room, "me": me})
     if in_fragment_run() and ss.get(DRAWN_FOLLOWING, following) != following:
-        # "Explore on my own" or "Follow the lecturer" reran this status line alone: the
-        # watcher (elsewhere on the page) would keep telling the hall the old choice
+        # "Explore on my own" or "Follow the lecturer" reran this status line alone: what
+        # the page drew for the other choice stays wrong until the page runs (the watcher
+        # would keep telling the hall the old choice; the Learn page's Back / Next)
         st.rerun(scope="app")
     with st.container(key="hall-status", horizontal=True, vertical_alignment="center"):
         if following:

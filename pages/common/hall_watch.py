@@ -45,7 +45,8 @@ RETRY_AFTER = 10.0
 _COMPONENT = st.components.v2.component("mp_hall_watch", html="<span></span>",
                                         js=asset("hall_watch.js"))
 _DRAWS = "hall.watch_draws"
-#: Whether the watcher last drawn says the student follows (its requests tell the hall).
+#: Whether the student's page was last drawn as following: its watcher (whose requests tell
+#: the hall), the Learn page's Back / Next and task box (``hall_follow.follows_lecturer``).
 DRAWN_FOLLOWING = "hall.watch_following"
 
 

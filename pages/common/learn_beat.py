@@ -26,7 +26,7 @@ from .learn_ui import (
     presentation,
     scene_of,
 )
-from .hall_follow import TICK, adopt, follow_tick, in_fragment_run
+from .hall_follow import TICK, adopt, follow_tick, follows_lecturer, in_fragment_run
 from .hall_state import UNAVAILABLE
 from .hall_watch import hall_watch, watching
 from .hall_poll import hall_poll_prepare, hall_task, pollable
@@ -221,6 +221,15 @@ def _task_part(lesson: Lesson, beat: Beat, clicked):
 def _task(lesson: Lesson, beat: Beat, clicked):
     if hall_task(lesson, beat, clicked):  # the hall's poll of this task replaces it
         return
+    if beat.task is not None and pollable(beat) and follows_lecturer():
+        # a hall answers it together: an answer alone first would show this student the
+        # step the poll asks about
+        with st.container(border=True, key="learn-task"):
+            st.caption({"predict": "Predict", "observe": "Observe",
+                        "explain": "Explain"}[beat.task.kind])
+            st.markdown(f"**{literal(beat.task.prompt or asked(beat, beat.task.question).text)}**")
+            st.info(WAIT_FOR_POLL, icon=":material/how_to_vote:")
+        return
     with st.container(border=True, key="learn-task"):
         if beat.task is not None:
             kind = {"predict": "Predict", "observe": "Observe", "explain": "Explain"}[beat.task.kind]
@@ -236,6 +245,13 @@ def _task(lesson: Lesson, beat: Beat, clicked):
             if all(done):
                 right = sum(feedback(beat, n, answered(lesson, beat, n))[0] for n in beat.check)
                 st.markdown(f"**{right} of {len(beat.check)} right.**")
+
+
+#: A following student's task box on a beat the hall can poll, until the lecturer opens it.
+WAIT_FOR_POLL = ("Think of your answer: the lecturer opens this question to the hall, and you "
+                 "answer it here. To answer it alone now, choose Explore on my own.")
+#: A following student's page in place of Back / Next.
+TURNS = "The lecturer turns the beats while you follow."
 
 
 def nav(lesson: Lesson, n: int):
@@ -259,7 +275,9 @@ def nav(lesson: Lesson, n: int):
 def show_beat(lesson: Lesson, n: int):
     beat = lesson.beats[n - 1]
     present = presentation()
-    _KEYS(key="learn-keys", data={})
+    lead = not follows_lecturer()  # a following student's beats are the lecturer's to turn
+    if lead:
+        _KEYS(key="learn-keys", data={})
     total = len(lesson.beats)
     if not present:
         st.caption(literal(lesson.title))
@@ -274,7 +292,10 @@ def show_beat(lesson: Lesson, n: int):
     if beat.task is not None or beat.check:
         show_task(lesson, beat, clicked)
     st.markdown(f"[Open this view in the full page ↗]({beat.page}?{query_string(beat.state)})")
-    nav(lesson, n)
+    if lead:
+        nav(lesson, n)
+    else:
+        st.caption(TURNS)
     if not present:
         st.caption(literal("Sources: " + "; ".join(f"{s.paper}, {s.sections}"
                                                    for s in lesson.sources)))

@@ -25,6 +25,7 @@ from browser_util import (PHONE_USER_AGENT, StreamlitServer, click_learn_point,
                           skip_or_fail, wait_for_app, wait_for_charts)
 from browser_util import SCREENSHOTS as SHOTS
 
+from pages.common.learn_beat import WAIT_FOR_POLL
 from pages.common.lesson_file import SCHEMAS, load_lessons
 from views import lesson_questions as lq
 from views.lesson_scene import skpca_scene
@@ -134,10 +135,14 @@ def test_a_lecturer_and_three_phones_run_a_poll(hall_server, browser):
     if isinstance(hall_server, ServedHall):  # the watchers' requests reach the version process
         answered = hall_server.version_answers()
         assert answered["version"] >= 6 and answered["app1"] == 0, answered
+    lec.get_by_text("3 of 3 following").wait_for()
+    for pg in phones:  # the lecturer turns the beats and opens the task: no Back / Next
+        pg.get_by_text(WAIT_FOR_POLL).wait_for()
+        assert pg.locator(".st-key-learn-next").count() == 0
     wait_for_app(phones[0], content="h3")
     wait_for_charts(phones[0])
+    phones[0].locator(".st-key-learn-task").scroll_into_view_if_needed()
     phones[0].screenshot(path=str(SHOTS / "hall_phone_follow_390x844.png"))
-    lec.get_by_text("3 of 3 following").wait_for()
     lec.get_by_role("button", name="Hide the join code").click()
     wait_for_app(lec, content="h3")
 
@@ -197,11 +202,13 @@ def test_a_lecturer_and_three_phones_run_a_poll(hall_server, browser):
     # watcher's next presence marks (they say the phone's choice too); it follows again
     phones[1].get_by_role("button", name="Explore on my own").tap()
     phones[1].get_by_text(f"Hall {room}: exploring on your own").wait_for()
+    phones[1].locator(".st-key-learn-next").wait_for()  # its own Back / Next again
     lec.get_by_text("2 of 3 following").first.wait_for()
     phones[1].wait_for_timeout(4_000)
     expect(lec.get_by_text("2 of 3 following").first).to_be_visible()
     phones[1].get_by_role("button", name="Follow the lecturer").tap()
     phones[1].get_by_text(f"Hall {room}: following the lecturer").wait_for()
+    phones[1].locator(".st-key-learn-next").wait_for(state="detached")
     lec.get_by_text("3 of 3 following").first.wait_for()
     for pg in [lec, *phones]:
         assert not exceptions_on(pg), exceptions_on(pg)

@@ -10,7 +10,18 @@ import re
 
 import pytest
 from apptest_util import address, open_app_page
-from hall_apptest import LESSON, lecturer, memory_hall, page_text, student, texts  # noqa: F401
+from hall_apptest import (  # noqa: F401
+    LESSON,
+    POINT_BEAT,
+    keys,
+    lecturer,
+    memory_hall,
+    page_text,
+    student,
+    texts,
+)
+
+from pages.common.learn_beat import TURNS, WAIT_FOR_POLL
 
 from hall.version_route import PATH, WATCH_ENV
 
@@ -99,6 +110,37 @@ def test_explore_on_my_own_and_follow_again(follow_mode):
     assert address(stu)["beat"] == "3"
     lec.run()
     assert status(lec).endswith("· 1 of 1 following")
+
+
+def own_task(at) -> list[str]:
+    """The keys of the beat's own answer widgets (the task a student answers alone)."""
+    return [w.key for w in at.number_input if str(w.key).startswith(f"learn.{LESSON}.")]
+
+
+def test_a_following_student_leaves_the_beats_and_the_task_to_the_lecturer(follow_mode):
+    lec, room = lecturer(beat=POINT_BEAT)  # a point task, which the hall can poll
+    stu = student(room)
+    assert address(stu)["beat"] == str(POINT_BEAT)
+    # following: no Back / Next, and the task waits for the hall's poll
+    assert not keys(stu) & {"learn-back", "learn-next", "learn-list"}
+    assert TURNS in texts(stu, "caption")
+    assert [i.value for i in stu.info if i.value == WAIT_FOR_POLL]
+    assert not own_task(stu)
+    # the lecturer's projector keeps them
+    assert {"learn-back", "learn-next"} <= keys(lec)
+    assert not [i.value for i in lec.info if i.value == WAIT_FOR_POLL]
+    # exploring: the student's own Back / Next and task
+    stu.button(key="hall.explore").click().run()
+    assert {"learn-back", "learn-next", "learn-list"} <= keys(stu)
+    assert own_task(stu) and TURNS not in texts(stu, "caption")
+    assert not [i.value for i in stu.info if i.value == WAIT_FOR_POLL]
+    # following again; the lecturer opens the task: the hall's answer box, not the note
+    stu.button(key="hall.follow").click().run()
+    assert not keys(stu) & {"learn-back", "learn-next"}
+    lec.button(key="hall.poll.open").click().run()
+    stu.run()
+    assert "hall.answer.send" in keys(stu)
+    assert not [i.value for i in stu.info if i.value == WAIT_FOR_POLL]
 
 
 def test_a_student_joins_by_typing_the_room_code():
