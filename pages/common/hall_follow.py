@@ -197,11 +197,13 @@ def watched() -> bool:
 
 
 def follows_lecturer() -> bool:
-    """Whether this page is a student's that follows the lecturer: the lecturer turns its
-    beats and opens its tasks to the hall (the Learn page draws no Back/Next for it)."""
+    """Whether this page is a student's that follows the lecturer in a hall going on (not
+    ended, gone or unavailable): the lecturer turns its beats and opens its tasks to the hall
+    (the Learn page draws no Back / Next for it)."""
     ss = st.session_state
-    ctx = ss.get(CTX)
-    return bool(ctx and not ctx.get("key") and not ctx.get(CLAIM) and ss.get(FOLLOWING, True))
+    ctx, view = ss.get(CTX), ss.get(VIEW)
+    return bool(ctx and not ctx.get("key") and not ctx.get(CLAIM) and ss.get(FOLLOWING, True)
+                and view is not None and not view.ended and not ss.get(UNAVAILABLE))
 
 
 def adopt(page: str) -> bool:

@@ -39,6 +39,10 @@ from .phone import is_narrow, phone_pick
 from .presentation import window_height
 
 
+#: A task's kind as its box names it.
+KIND = {"predict": "Predict", "observe": "Observe", "explain": "Explain"}
+
+
 def answer_key(lesson: Lesson, beat: Beat, name: str) -> str:
     return f"learn.answer.{lesson.id}.{beat.number}.{name}"
 
@@ -225,15 +229,13 @@ def _task(lesson: Lesson, beat: Beat, clicked):
         # a hall answers it together: an answer alone first would show this student the
         # step the poll asks about
         with st.container(border=True, key="learn-task"):
-            st.caption({"predict": "Predict", "observe": "Observe",
-                        "explain": "Explain"}[beat.task.kind])
+            st.caption(KIND[beat.task.kind])
             st.markdown(f"**{literal(beat.task.prompt or asked(beat, beat.task.question).text)}**")
             st.info(WAIT_FOR_POLL, icon=":material/how_to_vote:")
         return
     with st.container(border=True, key="learn-task"):
         if beat.task is not None:
-            kind = {"predict": "Predict", "observe": "Observe", "explain": "Explain"}[beat.task.kind]
-            st.caption(kind)
+            st.caption(KIND[beat.task.kind])
             show_question(lesson, beat, beat.task.question, beat.task.prompt, clicked=clicked)
         else:
             st.caption("Closing check: three questions")

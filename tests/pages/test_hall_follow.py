@@ -180,6 +180,8 @@ def test_ending_the_session():
     assert "This hall session has ended." in page_text(lec)
     stu.run()
     assert "This hall session has ended." in page_text(stu)
+    # the lecturer no longer turns the beats: the student's own Back / Next and task
+    assert {"learn-back", "learn-next"} <= keys(stu) and own_task(stu)
     stu.button(key="hall.leave").click().run()
     assert "hall" not in address(stu) and "me" not in address(stu)
 

@@ -124,6 +124,11 @@ def test_the_hall_unavailable_is_a_warning_and_the_page_works(hall_down):
     assert not at.exception
     assert [w.value for w in at.warning if "The hall is unavailable" in w.value]
     assert any(w.key == "learn-start-greedy-selection" for w in at.button)
+    # a lesson's beat works as without a hall: its own Back / Next
+    at = open_app_page("pages/learn.py", params={"hall": "ABCDEF", "lesson": "greedy-selection",
+                                                 "beat": "2"})
+    assert [w.value for w in at.warning if "The hall is unavailable" in w.value]
+    assert {"learn-back", "learn-next"} <= {w.key for w in at.button}
     at = open_app_page("pages/skpca.py")
     at.button(key="hall.start").click().run()
     assert not at.exception
