@@ -28,10 +28,11 @@ from hall.store import HallUnavailable
 
 from .assets import asset
 from .hall_join import lecturer_box, lecturer_join_panel
-from .hall_watch import DRAWN_FOLLOWING, SEEN_EVERY, TICK, hall_watch, watching
+from .hall_watch import SEEN_EVERY, TICK, hall_watch, watching
 from .hall_state import (
     CLAIM,
     CTX,
+    DRAWN_FOLLOWING,
     ERROR,
     FOLLOWING,
     POLL_STATE,
@@ -159,7 +160,7 @@ def hall_follow(page: str, *, timer_below: bool = False, watcher_below: bool = F
                            "their phones.")
         return None
     st.markdown(HALL_STYLE, unsafe_allow_html=True)  # only a hall's page has its parts
-    student = not ctx.get("key") and not ctx.get(CLAIM)
+    student = _student(ctx)
     if student:  # what this run draws for the student's choice (see _student_tick)
         ss[DRAWN_FOLLOWING] = bool(ss.get(FOLLOWING, True))
     if student and watching():
@@ -190,10 +191,15 @@ def _status(page: str):
     _follow(page)
 
 
+def _student(ctx: dict | None) -> bool:
+    """Whether this browser is a student in its hall (not the lecturer, no key unchecked)."""
+    return bool(ctx and not ctx.get("key") and not ctx.get(CLAIM))
+
+
 def watched() -> bool:
     """Whether this page is a student's with a watcher (see :func:`hall_follow`)."""
     ctx = st.session_state.get(CTX)
-    return bool(ctx and not ctx.get("key") and not ctx.get(CLAIM) and watching())
+    return _student(ctx) and watching()
 
 
 def follows_lecturer() -> bool:
@@ -202,8 +208,8 @@ def follows_lecturer() -> bool:
     (the Learn page draws no Back / Next for it)."""
     ss = st.session_state
     ctx, view = ss.get(CTX), ss.get(VIEW)
-    return bool(ctx and not ctx.get("key") and not ctx.get(CLAIM) and ss.get(FOLLOWING, True)
-                and view is not None and not view.ended and not ss.get(UNAVAILABLE))
+    return (_student(ctx) and bool(ss.get(FOLLOWING, True)) and view is not None
+            and not view.ended and not ss.get(UNAVAILABLE))
 
 
 def adopt(page: str) -> bool:
@@ -216,7 +222,7 @@ def adopt(page: str) -> bool:
     Learn page's beat fragment then reruns the page."""
     ss = st.session_state
     ctx = ss.get(CTX)
-    if not ctx or ctx.get("key") or ctx.get(CLAIM) or not ss.get(FOLLOWING, True) \
+    if not _student(ctx) or not ss.get(FOLLOWING, True) \
             or st.query_params.get("hall", ctx["room"]) != ctx["room"]:
         return False
     h, room = hall(), ctx["room"]

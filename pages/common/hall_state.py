@@ -26,6 +26,9 @@ POLL_STATE = "hall.poll_state"
 ERROR = "hall.error"
 SHOW_JOIN = "hall.show_join"
 SEEN = "hall.seen"          # (time, room, following) of this page's last presence mark
+#: Whether a student's page was last drawn as following (its full run, hall_follow): its
+#: watcher, whose requests tell the hall, and the Learn page's Back / Next and task box
+DRAWN_FOLLOWING = "hall.watch_following"
 
 
 def hall():

@@ -27,7 +27,7 @@ from hall.version_route import WATCH_ENV
 from .assets import asset
 from .hall_state import CTX, FOLLOWING, UNAVAILABLE, VERSION
 
-__all__ = ["DRAWN_FOLLOWING", "SEEN_EVERY", "TICK", "hall_watch", "watching"]
+__all__ = ["SEEN_EVERY", "TICK", "hall_watch", "watching"]
 
 #: Seconds between two reads of the hall's version, by a page's timer or a student's
 #: watcher (a follower moves within two). The watcher's requests cost no Streamlit run but
@@ -45,9 +45,6 @@ RETRY_AFTER = 10.0
 _COMPONENT = st.components.v2.component("mp_hall_watch", html="<span></span>",
                                         js=asset("hall_watch.js"))
 _DRAWS = "hall.watch_draws"
-#: Whether the student's page was last drawn as following: its watcher (whose requests tell
-#: the hall), the Learn page's Back / Next and task box (``hall_follow.follows_lecturer``).
-DRAWN_FOLLOWING = "hall.watch_following"
 
 
 def watching() -> bool:
@@ -65,7 +62,7 @@ def hall_watch() -> None:
         return
     draws = ss.get(_DRAWS, 0) + 1
     ss[_DRAWS] = draws
-    ss[DRAWN_FOLLOWING] = following = bool(ss.get(FOLLOWING, True))
+    following = bool(ss.get(FOLLOWING, True))
     _COMPONENT(key="hall.watch", on_moved_change=lambda: None, data=dict(
         url=os.environ[WATCH_ENV], room=ctx["room"], me=ctx.get("me") or "",
         following=following, version=ss.get(VERSION),
