@@ -667,6 +667,17 @@ LEARN_CLICK_TRIES = 3
 LEARN_CLICK_WAIT_MS = 10_000  # long enough that a slow click is not taken for a dropped one
 
 
+def wait_for_point_box(page, box: str, value: int, timeout_ms: int = PAGE_TIMEOUT_MS):
+    """Wait until the number box inside ``box`` (a CSS selector) is the only one there and
+    holds ``value``: a click fills a new box (pages/common/point_input.py), and the old one
+    stays on the page until the run that replaced it ends."""
+    page.wait_for_function(
+        """([sel, v]) => {
+             const els = [...document.querySelectorAll(sel)];
+             return els.length === 1 && els[0].value === v; }""",
+        arg=[f'{box} [data-testid="stNumberInput"] input', str(value)], timeout=timeout_ms)
+
+
 def click_learn_point(page, i: int):
     """Click training point ``i`` in the data panel of a Learn beat's figure (plotly.js
     selects a point on a click, not on a tap), after scrolling it to the middle of the

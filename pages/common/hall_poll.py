@@ -22,6 +22,7 @@ from .cached.shared import shared_cache
 from .charts import draw_payload, figure_payload
 from .hall_figures import HEAT_CAPTION, HIST_CAPTION, heat_figure, histogram_figure, points_2d
 from .hall_state import VERSION, hall, hall_context, unavailable
+from .point_input import clear_point, point_input
 from .learn_ui import asked, beat_key, feedback, scene_of
 from .lesson_file import Beat, Lesson
 from .phone import is_narrow
@@ -324,16 +325,14 @@ def _student(beat, ctx, spec, clicked) -> bool:
         st.markdown(f"**{literal(spec.prompt)}**")
         if view.open:
             if ss.get("hall.answer.poll") != pid:  # a new poll: no answer carried over
-                for k in ("hall.answer.point", "hall.answer.k", "hall.answer.option", SENT):
+                for k in ("hall.answer.k", "hall.answer.option", SENT):
                     ss.pop(k, None)
+                clear_point("hall.answer.point")
                 ss["hall.answer.poll"] = pid
             wkey = f"hall.answer.{spec.kind}"
             if spec.kind == "point":
-                if clicked is not None and ss.get("hall.answer.clicked") != clicked:
-                    ss["hall.answer.clicked"] = clicked
-                    ss[wkey] = int(clicked)
-                st.number_input("Tap a point in the figure, or type its number", min_value=0,
-                                max_value=spec.n - 1, step=1, value=None, key=wkey)
+                wkey = point_input("Tap a point in the figure, or type its number", wkey,
+                                   clicked, min_value=0, max_value=spec.n - 1)
             elif spec.kind == "k":
                 st.slider("k", min_value=spec.lo, max_value=spec.hi, value=spec.lo, key=wkey)
             else:

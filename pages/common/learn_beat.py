@@ -36,6 +36,7 @@ from .share import query_string
 from .text import literal
 from .learn_chart import beat_panels, beat_payload
 from .phone import is_narrow, phone_pick
+from .point_input import point_input
 from .presentation import window_height
 
 
@@ -125,12 +126,9 @@ def _answer_widget(lesson, beat, name, q, a, *, clicked, key_prefix):
     akey = answer_key(lesson, beat, name)
     wkey = f"{key_prefix}.input"
     if q.answer == "point":
-        if clicked is not None and st.session_state.get(f"{wkey}.clicked") != clicked:
-            st.session_state[f"{wkey}.clicked"] = clicked
-            st.session_state[wkey] = int(clicked)
-        st.number_input("Click a point in the data panel, or type its index i", min_value=0,
-                        max_value=scene_of(beat).m - 1, step=1, value=None, key=wkey,
-                        help="Hover over a point to see its index.")
+        wkey = point_input("Click a point in the data panel, or type its index i", wkey,
+                           clicked, min_value=0, max_value=scene_of(beat).m - 1,
+                           help="Hover over a point to see its index.")
     elif q.answer == "k":
         # a slider always has a value: only a k the student moved to counts as an answer
         st.slider("k", min_value=a.lo, max_value=max(a.hi, a.lo + 1), value=a.lo, key=wkey,

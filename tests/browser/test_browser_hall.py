@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import expect
 from browser_util import (PHONE_USER_AGENT, StreamlitServer, click_learn_point,
                           consecutive_free_ports, exceptions_on, free_port, require_chromium,
-                          skip_or_fail, wait_for_app, wait_for_charts)
+                          skip_or_fail, wait_for_app, wait_for_charts, wait_for_point_box)
 from browser_util import SCREENSHOTS as SHOTS
 
 from pages.common.learn_beat import WAIT_FOR_POLL
@@ -144,6 +144,7 @@ def test_a_lecturer_and_three_phones_run_a_poll(hall_server, browser):
     phones[0].locator(".st-key-learn-task").scroll_into_view_if_needed()
     phones[0].screenshot(path=str(SHOTS / "hall_phone_follow_390x844.png"))
     lec.get_by_role("button", name="Hide the join code").click()
+    lec.locator(".st-key-hall-join").wait_for(state="detached")  # the buttons below move up
     wait_for_app(lec, content="h3")
 
     lec.get_by_role("button", name="Open this task to the hall").click()
@@ -155,9 +156,7 @@ def test_a_lecturer_and_three_phones_run_a_poll(hall_server, browser):
         field = box.locator('[data-testid="stNumberInput"] input')
         if i == 1:  # this student taps the point in the figure; the others type its number
             click_learn_point(pg, right)
-            # the locator, not an element handle: the answer box is a fragment that a
-            # full run may draw anew
-            expect(field).to_have_value(str(right), timeout=TIMEOUT)
+            wait_for_point_box(pg, ".st-key-hall-answer", right, timeout_ms=TIMEOUT)
         else:
             field.fill(str(right if i < 2 else wrong))
             field.press("Enter")
