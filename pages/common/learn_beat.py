@@ -187,13 +187,18 @@ def _question(lesson, beat, name, prompt, *, clicked, number=None):
 
 
 def show_task(lesson: Lesson, beat: Beat, clicked):
-    """The beat's task box; in a hall, on a beat it can poll, a fragment that a poll's
-    open, close and reveal redraw alone (a student's: the page's timer, see
-    pages/common/hall_follow.py: follow_tick)."""
+    """The beat's task box; a student's in a hall, on a beat it can poll, is a fragment that
+    a poll's open, close and reveal redraw alone (the page's timer, see
+    pages/common/hall_follow.py: follow_tick, or the watcher's run of the beat).
+
+    The lecturer's is part of the page: its live count is a fragment with a timer
+    (hall_poll: _live), and a timed fragment inside another fragment can leave that
+    fragment's last run half drawn in the browser (its buttons gone, the old task still
+    shown) when its own run follows at once."""
     ctx = hall_context()
-    if ctx is None or not pollable(beat):
+    if ctx is None or not pollable(beat) or ctx["lecturer"]:
         _task(lesson, beat, clicked)
-    elif ctx["lecturer"] or watching():  # a student's watcher reruns the page on a move
+    elif watching():  # a student's watcher reruns the page on a move
         _task_box(lesson, beat, clicked)
     else:
         _task_timer(lesson, beat, clicked)
