@@ -422,12 +422,24 @@ def websocket_sends(page) -> list[float]:
     return sends
 
 
-def animated_graphs(page) -> list[int]:
-    """Indices (among :data:`GRAPH_JS`) of the figures with a plotly animate button."""
-    return page.evaluate(
-        """(sel) => [...document.querySelectorAll(sel)].flatMap((gd, i) =>
-             ((gd.layout || {}).updatemenus || []).some(m =>
-               (m.buttons || []).some(b => b.method === 'animate')) ? [i] : [])""", GRAPH_JS)
+_ANIMATED_JS = """(sel) => [...document.querySelectorAll(sel)].flatMap((gd, i) =>
+  ((gd.layout || {}).updatemenus || []).some(m =>
+    (m.buttons || []).some(b => b.method === 'animate')) ? [i] : [])"""
+
+
+def animated_graphs(page, wait_ms: int = 0) -> list[int]:
+    """Indices (among :data:`GRAPH_JS`) of the figures with a plotly animate button;
+    ``wait_ms``: wait up to that long for one (a busy server's figures can mount after the
+    page looked settled)."""
+    if wait_ms:
+        from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+        try:
+            page.wait_for_function(f"(sel) => ({_ANIMATED_JS})(sel).length > 0", arg=GRAPH_JS,
+                                   timeout=wait_ms)
+        except PlaywrightTimeoutError:
+            pass  # the caller's check says what is missing
+    return page.evaluate(_ANIMATED_JS, GRAPH_JS)
 
 
 def has_play(page) -> bool:

@@ -28,6 +28,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 from browser_util import (
+    PAGE_TIMEOUT_MS,
     SCREENSHOTS,
     VIEWPORT,
     animated_graphs,
@@ -207,7 +208,7 @@ def test_page_plays_steps_without_errors(streamlit_server, page, app_page):
     open_app_page(page, streamlit_server.base, app_page, query)
     assert_no_errors(page, f"{app_page.name} on load")
     assert page.locator("h1").count() >= 1, f"{app_page.name} has no title"
-    graphs = animated_graphs(page)
+    graphs = animated_graphs(page, wait_ms=PAGE_TIMEOUT_MS)
     # a page without an animation must not grow one untested (and an animated one keeps it)
     assert bool(graphs) == (name in ANIMATED), (
         f"{app_page.name}: Play buttons on figures {graphs}; ANIMATED = {sorted(ANIMATED)}")

@@ -171,6 +171,8 @@ def test_a_lecturer_and_three_phones_run_a_poll(hall_server, browser):
 
     lec.get_by_role("button", name="Reveal the answer").click()
     lec.get_by_text("2 of 3 right (67 %)").wait_for()
+    wait_for_app(lec, content="h3")
+    assert lec.get_by_role("button", name="Close the poll").count() == 0  # not left behind
     wait_for_charts(lec)
     lec.locator(".st-key-hall-poll").scroll_into_view_if_needed()
     lec.screenshot(path=str(SHOTS / "hall_projector_reveal_1280x720.png"))
