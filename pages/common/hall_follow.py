@@ -249,7 +249,7 @@ def follow_tick(page: str) -> None:
     after a failure) reruns the page."""
     ss = st.session_state
     ctx = ss.get(CTX)
-    if not ctx or ctx.get(CLAIM) or not in_fragment_run():
+    if not _student(ctx) or not in_fragment_run():  # only a student's task box has the timer
         return
     h, room = hall(), ctx["room"]
     try:
@@ -265,8 +265,6 @@ def follow_tick(page: str) -> None:
             st.rerun(scope="app")
         state, old = _poll_state(view), ss.get(POLL_STATE)
         ss[POLL_STATE] = state
-        if ctx.get("key"):
-            return
         following = bool(ss.get(FOLLOWING, True))
         _mark_seen(h, room, ctx["me"], following)
         if following and fresh and (view.page, view.query) != _position(page) \
