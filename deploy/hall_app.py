@@ -2,9 +2,10 @@
 hall's version route beside it (``hall/version_route.py``).
 
 ``streamlit run deploy/hall_app.py`` serves exactly what ``streamlit run app.py`` serves,
-plus ``GET /hall/version``: a student's page then asks that route every second for the
-hall's version and reruns only when the lecturer moved, instead of running a Streamlit
-timer every second (``pages/common/hall_watch.py``). Without this entry (``streamlit run
+plus ``GET /hall/version``: a student's page then waits on that route for the hall's
+version (the route holds the request until the lecturer moves) and reruns only when the
+lecturer moved, instead of running a Streamlit timer every second
+(``pages/common/hall_watch.py``). Without this entry (``streamlit run
 app.py`` alone) the pages keep their timers.
 """
 

@@ -1,9 +1,9 @@
 """The hall's version route alone, as its own small ASGI app: ``uvicorn hall.version_app:app``.
 
 ``deploy/serve.py`` runs it beside the Streamlit processes and HAProxy sends it every
-``GET /hall/version``: 200 students ask every second, and through a Streamlit process's
-own stack each answer costs that process's interpreter more than twice the CPU, taken from
-the runs of the pages that follow a move.
+``GET /hall/version``: each student's page holds one request here, and the answers to them
+all when the lecturer moves are not taken from the Streamlit processes, busy with the runs
+of the pages that follow the move.
 """
 
 from starlette.applications import Starlette

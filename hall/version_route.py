@@ -1,4 +1,4 @@
-"""The hall's version over plain HTTP: what a student's page asks every second.
+"""The hall's version over plain HTTP: what a student's page waits on.
 
 A following student's page must notice within a second or two that the lecturer moved. A
 Streamlit timer (``st.fragment(run_every=...)``) notices by running the page's fragment:
@@ -10,11 +10,14 @@ changed. It is mounted by ``deploy/hall_app.py`` (Streamlit's ASGI ``st.App``), 
 ``deploy/serve.py`` runs, and served alone by ``hall/version_app.py``, the process to which
 ``deploy/serve.py``'s HAProxy sends these requests when the hall has Redis.
 
-``GET /hall/version?room=ROOM[&me=DEVICE&following=0|1&seen=1]`` answers
-``{"version": n}`` (``null``: no such session, ended or expired); with ``seen=1`` the
-device is kept present (only a device whose page has run in this room: a request cannot add
-one). A malformed room is a 400, the store down a 503. It reveals nothing a student's page
-does not show: no key, no answer, no page or view.
+``GET /hall/version?room=ROOM[&since=N][&me=DEVICE&following=0|1&seen=1]`` answers
+``{"version": n}`` (``null``: no such session, ended or expired). With ``since``, the
+version the page acted on, the answer waits until the version is another or
+``hall.version_wait.HOLD`` seconds pass (then it is ``since``): a move reaches a watcher at
+once, with no request each second. With ``seen=1`` the device is kept present (only a
+device whose page has run in this room: a request cannot add one). A malformed room or
+``since`` is a 400, the store down a 503. It reveals nothing a student's page does not show:
+no key, no answer, no page or view.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from starlette.routing import Route
 from .config import process_hall
 from .session import valid_device, valid_room
 from .store import HallUnavailable
+from .version_wait import changed
 
 #: Where the route is mounted, from the server's root (the path the pages' watcher asks).
 PATH = "/hall/version"
@@ -43,10 +47,18 @@ async def version(request: Request) -> JSONResponse:
         return JSONResponse({"error": "room must be a room code (six letters and digits, as "
                                       "the lecturer shows it)"}, status_code=400,
                             headers=_NO_STORE)
+    since = q.get("since")
+    if since is not None:
+        if not (since.isascii() and since.isdigit() and len(since) <= 12):
+            return JSONResponse({"error": "since must be the version the page shows (a whole "
+                                          "number)"}, status_code=400, headers=_NO_STORE)
+        since = int(since)
     me = q.get("me") if q.get("seen") == "1" and valid_device(q.get("me")) else None
     try:
         # the store's calls block (Redis over a socket): off the server's event loop
         v = await run_in_threadpool(_read, room, me, q.get("following") == "1")
+        if since is not None and v == since:
+            v = await changed(room, since)
     except HallUnavailable:
         return JSONResponse({"error": "the hall is unavailable"}, status_code=503,
                             headers=_NO_STORE)

@@ -5,9 +5,10 @@ Streamlit processes, the hall's redis-server) and drives, **through the balancer
 address**, a lecturer (a desktop browser) and ``--students`` phones, each a websocket client
 speaking Streamlit's protocol (``loadtest/stclient.py``) that runs the page's
 ``st.fragment(run_every=1 s)`` timers as the browser does, or, where the page draws the
-hall's watcher (``deploy/hall_app.py`` serves the version route), asks ``GET /hall/version``
-every second over a kept-alive connection (``loadtest/version_poll.py``) and reports a move
-as the watcher's script does:
+hall's watcher (``deploy/hall_app.py`` serves the version route), waits on ``GET
+/hall/version`` with the page's version over a kept-alive connection (the route holds it
+until the lecturer moves; ``loadtest/version_poll.py``) and reports a move as the watcher's
+script does:
 
 1. the lecturer opens lesson 2 (greedy selection) on the Learn page and presses "Start a
    hall session"; the students open ``/learn?hall=ROOM`` over ``--ramp`` seconds (each gets
@@ -201,12 +202,12 @@ class HallRun:
                 return
             nxt = time.perf_counter() + s.rng.random()
             while not lec.done:
-                await asyncio.sleep(max(0.0, nxt - time.perf_counter()))
-                # the page's timer every second, or its watcher's requests as often as it says
-                nxt += (s.client.component_data(WATCH)["everyMs"] / 1000
-                        if s.watching and WATCH in s.client.widgets else 1.0)
+                # every second: the page's timer, or a look at what the student can answer;
+                # meanwhile a page's watcher waits on the route's answer
+                wait = max(0.0, nxt - time.perf_counter())
+                nxt = max(nxt + 1.0, time.perf_counter())
                 try:
-                    await self._student_step(s)
+                    await self._student_step(s, wait)
                 except DROPPED as exc:
                     if not lec.killed_cookie or s.server != lec.killed_cookie:
                         raise
@@ -220,6 +221,8 @@ class HallRun:
                 s.positions += s.client.query_log
                 s.drawn += s.client.drawn_log
                 await s.client.close()
+            if s.watcher is not None:
+                await s.watcher.close()
             if s.poller is not None:
                 await s.poller.close()
 
@@ -287,11 +290,17 @@ class HallRun:
         elif run.full:
             s.box = False
 
-    async def _student_step(self, s: Student):
+    async def _student_step(self, s: Student, wait: float):
         c, lec = s.client, self.lecture
         if s.watching and (s.watcher is None or s.watcher.client is not c):
+            if s.watcher is not None:
+                await s.watcher.close()
             s.watcher = Watcher(c, s.poller)  # a reconnected page's script starts again
-        run = await (s.watcher.step() if s.watching and s.watcher.drawn else c.tick())
+        if s.watching and s.watcher.drawn:
+            run = await s.watcher.step(wait)
+        else:
+            await asyncio.sleep(wait)
+            run = await c.tick()
         if run is not None:
             self._check(s, run, "tick")
         poll = lec.open_poll

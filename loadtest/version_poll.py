@@ -1,7 +1,8 @@
-"""What a student's browser asks every second instead of running a Streamlit timer: the
-hall's version route (``hall/version_route.py``), over one kept-alive HTTP/1.1 connection
-through the balancer, as ``fetch`` does (:class:`VersionPoller`), and what the page's watcher
-script does with the answer (:class:`Watcher`). Loopback only."""
+"""What a student's browser waits on instead of running a Streamlit timer: the hall's version
+route (``hall/version_route.py``), which holds the request until the lecturer moves, over one
+kept-alive HTTP/1.1 connection through the balancer, as ``fetch`` does
+(:class:`VersionPoller`), and what the page's watcher script does with the answer
+(:class:`Watcher`). Loopback only."""
 
 from __future__ import annotations
 
@@ -71,32 +72,63 @@ class VersionPoller:
 
 
 class Watcher:
-    """What the watcher's script does on one page each second (pages/common/hall_watch.js):
-    ask the route (a presence mark every few requests) and report a version the page has not
-    acted on, or an answer after the page said the hall was unavailable."""
+    """What the watcher's script does on one page (pages/common/hall_watch.js): one request
+    at a time to the route with the version the page acted on, held by the route until the
+    version changes; a report of a version the page has not acted on, or an answer after the
+    page said the hall was unavailable; a failed request made again a tick later."""
 
     def __init__(self, client: StreamlitClient, poller: VersionPoller):
         self.client, self.poller = client, poller
-        self.polls = 0
         self.asked: tuple | None = None  # (the watcher's draw, version) last reported
+        self.asked_at = 0.0  # when (loop time)
+        self.pending: asyncio.Task | None = None  # the request the route holds
+        self.retry_at = 0.0  # after a failed request, when to ask again (loop time)
 
     @property
     def drawn(self) -> bool:
         """The page has drawn its watcher (a student's page served with the route)."""
         return WATCH in self.client.widgets
 
-    async def step(self) -> RunResult | None:
-        """One second of the script: the run its report started, or None."""
+    async def step(self, limit: float) -> RunResult | None:
+        """Wait up to ``limit`` seconds for the route's answer (asking first if no request
+        is out); the run its report started, or None. A browser's page meanwhile lets its
+        student answer: the caller does that between two steps."""
+        loop = asyncio.get_running_loop()
         data = self.client.component_data(WATCH)
-        self.polls += 1
-        params = {"room": data["room"], "following": "1" if data["following"] else "0"}
-        if data["me"] and self.polls % data["seenEvery"] == 0:
-            params.update(me=data["me"], seen="1")
-        status, body = await self.poller.get(data["url"], params)
+        if self.pending is None:
+            reported = self.asked is not None and self.asked[0] == data["draw"] and \
+                loop.time() - self.asked_at < data["retryMs"] / 1000
+            if reported or loop.time() < self.retry_at:
+                await asyncio.sleep(limit)  # a report's run is on its way, or a retry later
+                return None
+            params = {"room": data["room"], "following": "1" if data["following"] else "0"}
+            if data["me"]:
+                params.update(me=data["me"], seen="1")
+            if not data["stale"] and isinstance(data["version"], int):
+                params["since"] = str(data["version"])
+            self.pending = asyncio.ensure_future(self.poller.get(data["url"], params))
+        done, _ = await asyncio.wait({self.pending}, timeout=limit)
+        if not done:
+            return None
+        task, self.pending = self.pending, None
+        status, body = task.result()
         if status != 200 or not isinstance(body, dict):
-            return None  # the store down: the page says so, and the next second asks again
+            self.retry_at = loop.time() + data["everyMs"] / 1000
+            return None  # the store down: the page says so, and the watcher asks again
         v = body.get("version")
+        data = self.client.component_data(WATCH)  # the page may have run meanwhile
         if (v != data["version"] or data["stale"]) and self.asked != (data["draw"], v):
-            self.asked = (data["draw"], v)
+            self.asked, self.asked_at = (data["draw"], v), loop.time()
             return await self.client.trigger(WATCH, "moved", v)
         return None
+
+    async def close(self) -> None:
+        """Drop the request the route holds (the page closed or reconnected)."""
+        if self.pending is not None:
+            self.pending.cancel()
+            try:
+                await self.pending
+            except (asyncio.CancelledError, Exception):
+                pass
+            self.pending = None
+            await self.poller.close()  # its connection may hold the half-read answer

@@ -1,17 +1,17 @@
-"""A student's page asks the hall's version over HTTP instead of running a timer.
+"""A student's page waits on the hall's version over HTTP instead of running a timer.
 
 Where the app is served with the hall's version route (``deploy/hall_app.py``, which
 ``deploy/serve.py`` runs; it sets ``MP_HALL_WATCH``), a student's page draws this small
 component in its body, outside any fragment (``pages/common/hall_follow.py``), or on a
 lesson's beat inside the beat's fragment (``learn_beat.followed_beat``). It asks
-``GET /hall/version`` every :data:`TICK` seconds and reports a change; only then does
+``GET /hall/version`` with the version the page acted on; the route answers when the
+lecturer moves (``hall/version_wait.py``), and the watcher reports it: only then does
 Streamlit run the page (or the beat) again, which follows the lecturer: on the Learn page
 that one run draws the new beat (``hall_follow.adopt``). Between two moves the server runs
 nothing for the student, where a timer ran a fragment every second: 200 phones' timers kept
-about a core busy. Presence is kept by the same requests (every :data:`SEEN_EVERY` seconds). After
-a report the watcher asks nothing until the page's run draws it again (as the load test's
-students do, ``loadtest/version_poll.py``): right after a move the servers are busy with
-every follower's run.
+about a core busy. Each request keeps the device present. After a report the watcher asks
+nothing until the page's run draws it again (as the load test's students do,
+``loadtest/version_poll.py``).
 Without the route (``streamlit run app.py``) the pages keep their
 ``st.fragment(run_every=...)`` timers.
 """
@@ -29,13 +29,11 @@ from .hall_state import CTX, FOLLOWING, UNAVAILABLE, VERSION
 
 __all__ = ["SEEN_EVERY", "TICK", "hall_watch", "watching"]
 
-#: Seconds between two reads of the hall's version, by a page's timer or a student's
-#: watcher (a follower moves within two). The watcher's requests cost no Streamlit run but
-#: are not free: asking every 0.5 s made 200 followers slower (their requests took the
-#: CPU the pages' runs after a move need).
+#: Seconds between two reads of the hall's version by a page's timer (a follower moves
+#: within two), and before a watcher asks again after a failed request.
 TICK = 1.0
-#: Seconds between two presence marks of a student's page: the hall counts a page present
-#: for ``hall.session.PRESENT_FOR`` seconds after its mark.
+#: Seconds between two presence marks of a student's page with a timer: the hall counts a
+#: page present for ``hall.session.PRESENT_FOR`` seconds after its mark.
 SEEN_EVERY = 3.0
 
 #: Seconds after which a watcher reports a move again when the page did not run meanwhile
@@ -67,5 +65,5 @@ def hall_watch() -> None:
         url=os.environ[WATCH_ENV], room=ctx["room"], me=ctx.get("me") or "",
         following=following, version=ss.get(VERSION),
         stale=bool(ss.get(UNAVAILABLE)), everyMs=int(TICK * 1000),
-        seenEvery=max(1, round(SEEN_EVERY / TICK)), retryMs=int(RETRY_AFTER * 1000),
+        retryMs=int(RETRY_AFTER * 1000),
         draw=draws))

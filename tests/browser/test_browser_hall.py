@@ -127,14 +127,14 @@ def test_a_lecturer_and_three_phones_run_a_poll(hall_server, browser):
         pg.get_by_text(f"Hall {room}: following the lecturer").wait_for()
         assert "hall_key" not in pg.url
         phones.append(pg)
-    if watcher:  # the watcher's script runs on the phone and asks the route every second
-        for pg in phones:
+    if watcher:  # the watcher's script runs on the phone: the route held its first request
+        for pg in phones:  # until it answered with no move, and it asked again at once
             pg.wait_for_function("() => (window.__mpHallWatch || {}).polls >= 2")
     else:
         assert all(pg.evaluate("() => window.__mpHallWatch === undefined") for pg in phones)
     if isinstance(hall_server, ServedHall):  # the watchers' requests reach the version process
         answered = hall_server.version_answers()
-        assert answered["version"] >= 6 and answered["app1"] == 0, answered
+        assert answered["version"] >= 3 and answered["app1"] == 0, answered
     lec.get_by_text("3 of 3 following").wait_for()
     for pg in phones:  # the lecturer turns the beats and opens the task: no Back / Next
         pg.get_by_text(WAIT_FOR_POLL).wait_for()

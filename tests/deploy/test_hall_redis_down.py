@@ -4,8 +4,7 @@ A real Streamlit process with the hall in a real redis-server (``deploy/serve.py
 ``Hall``: ``deploy/hall_app.py``, with the hall's version route), driven over its websocket
 as browsers do (``loadtest/stclient.py``): the lecturer's page runs each
 ``st.fragment(run_every=...)`` timer the server announces, a phone's page does what its
-watcher's script does each second (``loadtest/version_poll.py``: ask the route, report a
-change). While redis-server is stopped (SIGKILL, as a crash): a phone's watcher asks (the
+watcher's script does (``loadtest/version_poll.py``: wait on the route, report a change). While redis-server is stopped (SIGKILL, as a crash): a phone's watcher asks (the
 route answers 503), a phone reconnects (a new session, as after its process died) and the
 lecturer reloads. Each of these pages must still have its timer or its watcher. Once
 redis-server is back from its append-only file, with no reload: the lecturer's page shows its
@@ -62,14 +61,15 @@ async def _page(port: int, query: str, phone: bool):
 async def _until(client, keys: set, what: str, watcher=None):
     """Run the page's timer, or its watcher (once a second, as a browser), until a run draws
     ``keys``."""
-    for _ in range(TICKS):
-        await asyncio.sleep(1.0)
+    deadline = time.monotonic() + TICKS
+    while time.monotonic() < deadline:
         if watcher is not None:
             assert watcher.drawn, f"{what}: the page has no watcher any more"
-            run = await watcher.step()
+            run = await watcher.step(1.0)
             if run is None:  # nothing to report this second
                 continue
         else:
+            await asyncio.sleep(1.0)
             run = await client.tick()
             assert run is not None, f"{what}: the page has no timer any more"
         assert not run.exceptions, run.exceptions
@@ -92,11 +92,14 @@ async def _lecture(hall):
     assert watch.drawn and not stu.auto_reruns, "a phone's page watches the route, no timer"
 
     hall.redis.stop(kill=True)
-    assert await watch.step() is None  # the route answers 503: the script asks again later
+    # the route answers 503 at once (it holds no request it cannot read): asked again later
+    assert await watch.step(10.0) is None
+    assert watch.pending is None and watch.retry_at > 0, "the route held a request for nothing"
     # a phone reconnecting (a new session) and the lecturer reloading, while it is down
     stu2, run = await _page(port, stu.query_string, phone=True)
     assert any(UNAVAILABLE in w for w in run.warnings), run.texts
-    watch2 = Watcher(stu2, poller)
+    poller2 = VersionPoller("127.0.0.1", port)  # a browser of its own: its own connection
+    watch2 = Watcher(stu2, poller2)
     assert watch2.drawn and stu2.component_data("hall.watch")["stale"] is True, \
         "a phone's page drawn while the store was down has no watcher to bring it back"
     lec2, run = await _page(port, lec.query_string, phone=False)
@@ -112,7 +115,10 @@ async def _lecture(hall):
     for phone, w, what in ((stu, watch, "a phone that asked while it was down"),
                            (stu2, watch2, "a phone that reconnected")):
         await _until(phone, {SEND}, f"{what}: the poll's answer box", watcher=w)
-    await poller.close()
+    for w in (watch, watch2):
+        await w.close()
+    for p in (poller, poller2):
+        await p.close()
     for c in (lec, stu, stu2, lec2):
         await c.close()
 

@@ -37,7 +37,7 @@ def test_a_students_page_watches_the_route_with_what_it_acted_on(route):
     hall = process_hall()
     assert (data["url"], data["room"], data["me"]) == (PATH, room, me)
     assert data["version"] == hall.version(room) and data["following"] is True
-    assert data["stale"] is False and data["everyMs"] > 0 and data["seenEvery"] >= 1
+    assert data["stale"] is False and data["everyMs"] > 0
     assert data["retryMs"] > data["everyMs"]  # a report's run is awaited longer than a tick
     # the lecturer moves: the version the route answers is newer than the page's; the page's
     # run (what the watcher's report starts) draws the lecturer's beat and the new version
