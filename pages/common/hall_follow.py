@@ -215,7 +215,9 @@ def follows_lecturer() -> bool:
 def adopt(page: str) -> bool:
     """A following student's page takes the lecturer's address before it reads its own,
     when the lecturer moved on this same page: the run the move started draws the new view
-    itself, with no second run through ``st.switch_page``. Call it first on the page (the
+    itself, with no second run through ``st.switch_page``; and when nothing moved but the
+    run's address is older than the view the page took (a browser's request sent before
+    it saw the move), so that the page never falls back a beat until the next move. Call it first on the page (the
     Learn page does, where a lecture moves beat by beat); a move to another page is left to
     :func:`hall_follow`. Returns whether the hall changed in a way this left to the page's
     full run (the lecturer on another page, the hall ended, gone or unavailable): the
@@ -228,17 +230,30 @@ def adopt(page: str) -> bool:
     h, room = hall(), ctx["room"]
     try:
         version = h.version(room)
-        if version is None or version == ss.get(VERSION):
-            return version is None and ss.get(VERSION) is not None
-        view = h.view(room)
+        if version is None:
+            return ss.get(VERSION) is not None
+        known = version == ss.get(VERSION)
+        view = ss.get(VIEW) if known else h.view(room)
     except HallUnavailable:
         return True  # hall_follow says so
+    if known:
+        # nothing moved since this page took the lecturer's view, but this run's address
+        # may be older than that view: a request the browser sent before it saw the move
+        # (its timer's, a widget's) runs after the follow. The page shows the view still.
+        if view is not None and not view.ended and view.page == page:
+            _go(view, room, ctx["me"], page)
+        return False
     if view is None or view.ended or view.page != page:
         return True
     ss[VERSION], ss[VIEW] = version, view
-    if (view.page, view.query) != _position(page):
-        st.query_params.from_dict({**view.query, "hall": room, "me": ctx["me"]})
+    _go(view, room, ctx["me"], page)
     return False
+
+
+def _go(view, room: str, me: str, page: str) -> None:
+    """This page's address is the lecturer's view (``view`` on this same page)."""
+    if (view.page, view.query) != _position(page):
+        st.query_params.from_dict({**view.query, "hall": room, "me": me})
 
 
 def follow_tick(page: str) -> None:

@@ -194,3 +194,28 @@ def test_presentation_mode_keeps_the_lecturers_hall_box_on_the_page():
     assert any(b.key == "hall.end" for b in lec.button)
     stu = student(room)
     assert "present" not in address(stu)  # the projector's style is not followed
+
+
+def test_a_run_from_the_address_before_a_move_still_shows_the_lecturers_beat(follow_mode):
+    """A browser's request sent before it saw a move (its timer's, a widget's) carries the
+    address before the move; the run it starts comes after the follow. A following page
+    then still shows the lecturer's beat, not the one its old address names, and does not
+    wait for the next move to come back."""
+    lec, room = lecturer()
+    stu = student(room)
+    lec.button(key="learn-next").click().run()
+    stu.run()
+    assert address(stu)["beat"] == "3"
+    stale = {**address(stu), "beat": "2"}
+    for k, v in stale.items():
+        stu.query_params[k] = v
+    stu.run()
+    assert address(stu)["beat"] == "3"
+    assert any("Beat 3 of" in (p.proto.text or "") for p in stu.get("progress")), \
+        [p.proto.text for p in stu.get("progress")]
+    # exploring on its own, the same address is the student's to keep
+    stu.button(key="hall.explore").click().run()
+    for k, v in stale.items():
+        stu.query_params[k] = v
+    stu.run()
+    assert address(stu)["beat"] == "2"
