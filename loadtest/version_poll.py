@@ -83,6 +83,7 @@ class Watcher:
         self.asked_at = 0.0  # when (loop time)
         self.pending: asyncio.Task | None = None  # the request the route holds
         self.retry_at = 0.0  # after a failed request, when to ask again (loop time)
+        self.held = False  # the request out carries the page's version: the route holds it
 
     @property
     def drawn(self) -> bool:
@@ -104,7 +105,8 @@ class Watcher:
             params = {"room": data["room"], "following": "1" if data["following"] else "0"}
             if data["me"]:
                 params.update(me=data["me"], seen="1")
-            if not data["stale"] and isinstance(data["version"], int):
+            self.held = not data["stale"] and isinstance(data["version"], int)
+            if self.held:
                 params["since"] = str(data["version"])
             self.pending = asyncio.ensure_future(self.poller.get(data["url"], params))
         done, _ = await asyncio.wait({self.pending}, timeout=limit)
@@ -120,6 +122,8 @@ class Watcher:
         if (v != data["version"] or data["stale"]) and self.asked != (data["draw"], v):
             self.asked, self.asked_at = (data["draw"], v), loop.time()
             return await self.client.trigger(WATCH, "moved", v)
+        if not self.held:  # answered at once (no version to wait on): ask again a tick later
+            self.retry_at = loop.time() + data["everyMs"] / 1000
         return None
 
     async def close(self) -> None:

@@ -217,11 +217,11 @@ def adopt(page: str) -> bool:
     when the lecturer moved on this same page: the run the move started draws the new view
     itself, with no second run through ``st.switch_page``; and when nothing moved but the
     run's address is older than the view the page took (a browser's request sent before
-    it saw the move), so that the page never falls back a beat until the next move. Call it first on the page (the
-    Learn page does, where a lecture moves beat by beat); a move to another page is left to
-    :func:`hall_follow`. Returns whether the hall changed in a way this left to the page's
-    full run (the lecturer on another page, the hall ended, gone or unavailable): the
-    Learn page's beat fragment then reruns the page."""
+    it saw the move), so that the page never falls back a beat until the next move. Call
+    it first on the page (the Learn page does, where a lecture moves beat by beat); a move
+    to another page is left to :func:`hall_follow`. Returns whether the hall changed in a
+    way this left to the page's full run (the lecturer on another page, the hall ended,
+    gone or unavailable): the Learn page's beat fragment then reruns the page."""
     ss = st.session_state
     ctx = ss.get(CTX)
     if not _student(ctx) or not ss.get(FOLLOWING, True) \

@@ -35,7 +35,8 @@ async function ask(s) {
     s.polls += 1;
     const q = new URLSearchParams({ room: d.room, following: d.following ? "1" : "0" });
     if (d.me) { q.set("me", d.me); q.set("seen", "1"); }
-    if (!d.stale && Number.isInteger(d.version)) q.set("since", String(d.version));
+    const held = !d.stale && Number.isInteger(d.version);  // the route holds this request
+    if (held) q.set("since", String(d.version));
     const r = await fetch(`${d.url}?${q}`, { cache: "no-store", credentials: "same-origin" });
     if (!r.ok) return;  // the store down (503): the page already says so
     const v = (await r.json()).version;
@@ -45,7 +46,9 @@ async function ask(s) {
       s.askedAt = Date.now();
       s.report("moved", v);
     } else {
-      again = true;  // the route held the request and nothing moved: wait again
+      // the route held the request and nothing moved: wait again at once; a request it
+      // answered at once (no version to wait on: the session gone) is made again a tick later
+      again = held;
     }
   } catch (e) {
     // the server restarting or the network gone: the interval asks again
