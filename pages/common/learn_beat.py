@@ -194,23 +194,24 @@ def show_task(lesson: Lesson, beat: Beat, clicked):
     The lecturer's is part of the page: its live count is a fragment with a timer
     (hall_poll: _live), and a timed fragment inside another fragment can leave that
     fragment's last run half drawn in the browser (its buttons gone, the old task still
-    shown) when its own run follows at once."""
+    shown) when its own run follows at once.
+
+    A watched student's is part of the beat's fragment (``followed_beat``), which every
+    change of the hall reruns (a poll's open, close and reveal change its version too): a
+    fragment of its own inside it would only make an answer's run shorter, and it would
+    cost every follower's run on each of the lecturer's moves, when a process runs a
+    hundred of them at once."""
     ctx = hall_context()
     if ctx is None or not pollable(beat) or ctx["lecturer"]:
         _task(lesson, beat, clicked)
-    elif watching():  # a student's watcher reruns the page on a move
-        _task_box(lesson, beat, clicked)
+    elif watching():  # a student's watcher reruns the beat on a move
+        _task_part(lesson, beat, clicked)
     else:
         _task_timer(lesson, beat, clicked)
 
 
 @st.fragment(run_every=TICK)
 def _task_timer(lesson: Lesson, beat: Beat, clicked):
-    _task_part(lesson, beat, clicked)
-
-
-@st.fragment
-def _task_box(lesson: Lesson, beat: Beat, clicked):
     _task_part(lesson, beat, clicked)
 
 

@@ -247,7 +247,7 @@ class State(Mapping):
     validates again. ``hidden`` holds the keys a classroom link hides.
     """
 
-    __slots__ = ("schema", "_values", "hidden", "facts")
+    __slots__ = ("schema", "_values", "hidden", "facts", "_query")
 
     def __init__(self, schema: Schema, values: dict, hidden: frozenset = frozenset(),
                  facts: Mapping | None = None):
@@ -255,6 +255,7 @@ class State(Mapping):
         self._values = dict(values)
         self.hidden = frozenset(hidden)
         self.facts = dict(facts or {})
+        self._query = None
 
     def __getitem__(self, key):
         return self._values[key]
@@ -285,11 +286,14 @@ class State(Mapping):
 
     def query(self) -> dict[str, str]:
         """The complete URL query of this view (every field that applies, hide last)."""
-        out = {f.key: f.to_url(self._values[f.key]) for f in self.schema.fields
-               if f.key in self._values}
-        if self.hidden:
-            out[HIDE] = ",".join(k for k in self.schema.keys if k in self.hidden)
-        return out
+        if self._query is None:  # the state never changes: written out once (a lesson's
+            # beats are asked for theirs on every run of every student's page)
+            out = {f.key: f.to_url(self._values[f.key]) for f in self.schema.fields
+                   if f.key in self._values}
+            if self.hidden:
+                out[HIDE] = ",".join(k for k in self.schema.keys if k in self.hidden)
+            self._query = out
+        return dict(self._query)
 
     def settings(self) -> dict:
         """JSON-ready settings: every value, typed, plus the hidden keys."""
