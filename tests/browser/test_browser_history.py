@@ -114,3 +114,70 @@ def test_a_burst_of_steps_leaves_one_entry(streamlit_server, page):
     settle(pg)
     assert query_of(pg.url)["j"] == "1", pg.url
     assert not exceptions_on(pg)
+
+
+#: The rule's settle time in the tests of the rule alone below (short: they wait it out).
+RULE_SETTLE = 300
+#: Longer than RULE_SETTLE, with room for a slow browser.
+LONG = 700
+
+
+def _rule(pg, streamlit_server):
+    """pages/common/history.js on a plain page of the server's origin (no Streamlit page
+    around it), with its component call as ``window.call(data)``."""
+    from pages.common.assets import asset
+
+    pg.goto(f"{streamlit_server.base}/_stcore/health")
+    script = asset("history.js").replace("export default function",
+                                         "window.call = function (data) { return f({ data }); }"
+                                         "; function f", 1)
+    pg.add_script_tag(content=script)
+    pg.evaluate("call({ settle: %d, started: 1 })" % RULE_SETTLE)
+
+
+def _push(pg, j) -> None:
+    pg.evaluate("(j) => history.pushState(null, '', '?j=' + j)", j)
+
+
+def _counts(pg) -> tuple[int, int]:
+    return tuple(pg.evaluate("[__mpHistory.pushes, __mpHistory.replaced]"))
+
+
+def test_a_view_left_at_once_gets_no_entry_however_late_the_next_address(
+        streamlit_server, page):
+    """The rule alone: what counts is when the person left a view (an input, or the next
+    full run's start), not when a slow server wrote the next address."""
+    pg = page
+    _rule(pg, streamlit_server)
+    start = pg.evaluate("history.length")
+    _push(pg, 1)  # the first view
+    pg.evaluate("call({ settle: %d, ended: 1 })" % RULE_SETTLE)
+    pg.wait_for_timeout(LONG)
+    assert _counts(pg) == (1, 0)
+    # seen for longer than the settle time, then a key: the next address is an entry
+    pg.keyboard.press("ArrowRight")
+    _push(pg, 2)
+    assert _counts(pg) == (2, 0)
+    pg.evaluate("call({ settle: %d, started: 2, ended: 2 })" % RULE_SETTLE)
+    # the next full run starts at once (notches queued); its address comes late
+    pg.evaluate("call({ settle: %d, started: 3 })" % RULE_SETTLE)
+    pg.wait_for_timeout(LONG)
+    _push(pg, 3)
+    assert _counts(pg) == (2, 1), "a view the next run left at once got an entry"
+    # a tap right after the view's push (a Step on a fragment), its answer late
+    pg.mouse.click(5, 5)
+    pg.wait_for_timeout(LONG)
+    _push(pg, 4)
+    assert _counts(pg) == (2, 2), "a view tapped away at once got an entry"
+    # no input and no full run (a slow play): a view on screen long enough keeps its entry
+    pg.wait_for_timeout(LONG)
+    _push(pg, 5)
+    assert _counts(pg) == (3, 2)
+    # a full run that wrote no address does not make the view look left early
+    pg.evaluate("call({ settle: %d, started: 4 })" % RULE_SETTLE)
+    pg.evaluate("call({ settle: %d, ended: 4 })" % RULE_SETTLE)
+    pg.wait_for_timeout(LONG)
+    pg.keyboard.press("ArrowLeft")
+    _push(pg, 6)
+    assert _counts(pg) == (4, 2)
+    assert pg.evaluate("history.length") == start + 4
