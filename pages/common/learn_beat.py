@@ -217,7 +217,8 @@ def _task_timer(lesson: Lesson, beat: Beat, clicked):
 
 def _task_part(lesson: Lesson, beat: Beat, clicked):
     if in_fragment_run():
-        follow_tick("learn")
+        if not (watching() and follows_lecturer()):  # a watched follower's beat: its run
+            follow_tick("learn")  # began with adopt, which read the hall's version
         hall_poll_prepare(lesson, beat, answer_key)
         shown = st.session_state.get("learn.figure") or {}
         mode, k, j = figure_plan(lesson, beat)
