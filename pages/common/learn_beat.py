@@ -187,9 +187,9 @@ def _question(lesson, beat, name, prompt, *, clicked, number=None):
 
 
 def show_task(lesson: Lesson, beat: Beat, clicked):
-    """The beat's task box; a student's in a hall, on a beat it can poll, is a fragment that
-    a poll's open, close and reveal redraw alone (the page's timer, see
-    pages/common/hall_follow.py: follow_tick, or the watcher's run of the beat).
+    """The beat's task box; a student's in a hall, on a beat it can poll, is redrawn alone
+    when a poll opens, closes or reveals: the fragment of the page's timer (see
+    pages/common/hall_follow.py: follow_tick), or the beat's fragment that the watcher reruns.
 
     The lecturer's is part of the page: its live count is a fragment with a timer
     (hall_poll: _live), and a timed fragment inside another fragment can leave that
