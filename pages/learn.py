@@ -10,7 +10,7 @@ import pages.common  # noqa: F401  (first, for its legacy-mode guard)
 from pages.common.hall_follow import adopt, hall_follow, watched
 from pages.common.hall_poll import pollable
 from pages.common.hall_replay import replay_box
-from pages.common.learn_beat import followed_beat, show_beat
+from pages.common.learn_beat import followed_page, show_beat
 from pages.common.learn_ui import all_lessons, beat_number, lesson_list
 from pages.common.text import literal
 
@@ -38,6 +38,6 @@ if not shown:
     lesson_list()
     st.stop()
 if watched():
-    followed_beat()
+    followed_page(lesson, n)
 else:
     show_beat(lesson, n)

@@ -280,18 +280,27 @@ def nav(lesson: Lesson, n: int):
 
 
 def show_beat(lesson: Lesson, n: int):
-    beat = lesson.beats[n - 1]
-    present = presentation()
-    lead = not follows_lecturer()  # a following student's beats are the lecturer's to turn
+    """A beat of ``lesson`` (1-based ``n``), drawn whole."""
+    present, lead = presentation(), not follows_lecturer()
+    _head(lesson, present, lead)
+    _body(lesson, n, present)
+    _foot(lesson, n, present, lead)
+
+
+def _head(lesson: Lesson, present: bool, lead: bool):
     if lead:
         _KEYS(key="learn-keys", data={})
-    total = len(lesson.beats)
     if not present:
         st.caption(literal(lesson.title))
-    st.progress(n / total, text=f"Beat {n} of {total}")
+
+
+def _body(lesson: Lesson, n: int, present: bool):
+    """What changes from beat to beat: where the lecture is, the prose, the figure, the task."""
+    beat = lesson.beats[n - 1]
+    st.progress(n / len(lesson.beats), text=f"Beat {n} of {len(lesson.beats)}")
     with st.container(key="learn-prose"):
-        st.markdown(f"### {literal(beat.title)}")
-        st.markdown(beat.prose)  # the lesson's Markdown; the loader refused HTML and images
+        st.markdown(f"### {literal(beat.title)}\n\n{beat.prose}")  # the lesson's Markdown:
+        # the loader refused HTML and images
     point_task = any(lesson_questions.get(q).answer == "point" for q in
                      ([beat.task.question] if beat.task else list(beat.check)))
     hall_poll_prepare(lesson, beat, answer_key)
@@ -299,6 +308,9 @@ def show_beat(lesson: Lesson, n: int):
     if beat.task is not None or beat.check:
         show_task(lesson, beat, clicked)
     st.markdown(f"[Open this view in the full page ↗]({beat.page}?{query_string(beat.state)})")
+
+
+def _foot(lesson: Lesson, n: int, present: bool, lead: bool):
     if lead:
         nav(lesson, n)
     else:
@@ -308,9 +320,26 @@ def show_beat(lesson: Lesson, n: int):
                                                    for s in lesson.sources)))
 
 
+#: The lesson whose title and sources a watched student's page drew around its beat.
+_DRAWN_LESSON = "learn.followed_lesson"
+
+
+def followed_page(lesson: Lesson, n: int):
+    """A watched student's beat (:func:`followed_beat`) between the parts a lecturer's move
+    within the lesson does not change: the lesson's title and sources, Back / Next or the
+    note that the lecturer turns the beats (whether the student follows changes with a run
+    of the page: ``hall_follow._student_tick``). A move reruns the beat alone; the fewer
+    elements it draws, the sooner a process has drawn a hall's hundred followers."""
+    present, lead = presentation(), not follows_lecturer()
+    st.session_state[_DRAWN_LESSON] = lesson.id
+    _head(lesson, present, lead)
+    followed_beat(present)
+    _foot(lesson, n, present, lead)
+
+
 @st.fragment
-def followed_beat():
-    """A following student's beat with its watcher (``hall_watch``) inside: the watcher's
+def followed_beat(present: bool):
+    """A watched student's beat with its watcher (``hall_watch``) inside: the watcher's
     report on a lecturer's move reruns this fragment alone, which takes the lecturer's beat
     (``adopt``) and draws it, not the whole page. What the beat cannot draw (the lecturer on
     another page or lesson, the hall ended or unavailable) reruns the page."""
@@ -319,7 +348,7 @@ def followed_beat():
         st.rerun(scope="app")
     lesson = all_lessons().get(st.query_params.get("lesson"))
     n = beat_number(st.query_params.get("beat", "1"))
-    if lesson is None or not 1 <= n <= len(lesson.beats):
+    if lesson is None or lesson.id != ss.get(_DRAWN_LESSON) or not 1 <= n <= len(lesson.beats):
         st.rerun(scope="app")
-    show_beat(lesson, n)
+    _body(lesson, n, present)
     hall_watch()

@@ -82,9 +82,12 @@ def phone_pick(schema: Schema, shown: list[str], names: dict[str, str]) -> str |
     offered = [s for s in shown if s in names]
     if len(offered) < 2:
         return WHOLE
-    return st.radio("Panel", offered, format_func=names.get, key=f"{schema.page}.panel",
-                    horizontal=True, help="A narrow screen shows one panel of the animation at "
-                    "a time; every panel follows the same step.")
+    # a segmented control, not a radio: a radio reads every value of the session on each
+    # run, and a hall's followers draw this on every move of the lecturer
+    return st.segmented_control(
+        "Panel", offered, format_func=names.get, key=f"{schema.page}.panel", default=offered[0],
+        required=True, help="A narrow screen shows one panel of the animation at a time; every "
+        "panel follows the same step.")
 
 
 def phone_figure(fig: dict, pick: str | None, *, height: int = 560) -> dict:

@@ -511,7 +511,7 @@ def _check_at(streamlit_server, shared_context, name, size):
         assert top is not None and top <= SIZES[size][1] - FIRST_SCREEN_PLOT_PX, (name, top)
     if size == "phone" and name in ANIMATED:
         # one panel at a time (KMP's 2-D fit is a single panel), using most of the width
-        panel = pg.locator('[data-testid="stRadio"]', has_text="Panel")
+        panel = pg.locator('[data-testid="stButtonGroup"]', has_text="Panel")
         assert panel.count() == (name != "kmp"), "a phone shows a panel selector"
         assert geo["graphs"] and max(geo["graphs"]) >= 0.75 * geo["width"], geo["graphs"]
         # and its plot area too: no colour bar beside it

@@ -123,7 +123,7 @@ def test_a_phone_upright_is_drawn_once_in_the_phone_layout(streamlit_server, pho
         assert pg.evaluate("() => window.__mpWidth && window.__mpWidth.narrow") is True
         assert pg.evaluate("() => window.__mpRuns") == 1
         # the phone layout: skpca offers one panel at a time; every chart fits the width
-        panel = pg.locator('[data-testid="stRadio"]', has_text="Panel")
+        panel = pg.locator('[data-testid="stButtonGroup"]', has_text="Panel")
         assert panel.count() == (name == "skpca")
         widths = pg.evaluate("""() => [...document.querySelectorAll(
             '.mp-chart .js-plotly-plot')].map(g => g.getBoundingClientRect().right)""")
@@ -150,7 +150,7 @@ def test_a_phone_held_sideways_reports_its_width_and_gets_the_wide_layout(stream
         # a warm server), as that run continued (one "running" period); never a third.
         assert pg.evaluate("() => window.__mpReports") == 1
         assert pg.evaluate("() => window.__mpRuns") in (1, 2)
-        assert pg.locator('[data-testid="stRadio"]', has_text="Panel").count() == 0
+        assert pg.locator('[data-testid="stButtonGroup"]', has_text="Panel").count() == 0
         assert not pg.page_errors, pg.page_errors
     finally:
         pg.close()
@@ -181,7 +181,7 @@ def test_a_lost_width_report_is_sent_again(streamlit_server, browser):
     try:
         pg = _open(ctx, PAGES["kcca"].url(streamlit_server.base, "kcca.n=80"), (1280, 720))
         assert pg.evaluate("() => window.__mpWidth.narrow") is False
-        assert pg.locator('[data-testid="stRadio"]', has_text="Panel").count() == 0
+        assert pg.locator('[data-testid="stButtonGroup"]', has_text="Panel").count() == 0
         pg.evaluate(_DROP_REPORTS_JS)
         pg.set_viewport_size({"width": 390, "height": 844})
         pg.wait_for_function("() => window.__mpDropped >= 1", timeout=10_000)
@@ -189,7 +189,7 @@ def test_a_lost_width_report_is_sent_again(streamlit_server, browser):
         # no resize from here on: only the page's own second report can bring the layout
         pg.wait_for_function("() => window.__mpWidth.narrow === true", timeout=30_000)
         wait_for_fit(pg)
-        assert pg.locator('[data-testid="stRadio"]', has_text="Panel").count() == 1
+        assert pg.locator('[data-testid="stButtonGroup"]', has_text="Panel").count() == 1
         assert pg.evaluate("() => window.__mpDropped") == 1
         assert not pg.page_errors, pg.page_errors
         pg.close()

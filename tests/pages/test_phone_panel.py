@@ -65,9 +65,9 @@ def test_narrow_layout_puts_the_legend_in_rows_and_the_slider_across(skpca_fig):
 def test_a_phone_chooses_one_panel(page, panel, sfx):
     at = open_app_page(page, params={"n": 60, "kcca.n": 60}, state={"_window_width": 390})
     assert_clean(at)
-    radio = next(r for r in at.radio if r.label == "Panel")
-    assert panel in list(radio.options)  # the labels shown
-    radio.set_value(sfx).run()
+    picker = next(r for r in at.segmented_control if r.label == "Panel")
+    assert panel in list(picker.options)  # the labels shown
+    picker.set_value(sfx).run()
     assert_clean(at)
     spec = chart_spec(chart_elements(at)[0])
     shown = {_axes(t) for t in spec["data"] if t.get("visible", True) is True}
@@ -78,7 +78,7 @@ def test_a_phone_chooses_one_panel(page, panel, sfx):
 def test_a_wide_window_has_no_panel_selector():
     at = open_app_page("pages/skpca.py", params={"n": 60})
     assert_clean(at)
-    assert not [r for r in at.radio if r.label == "Panel"]
+    assert not [r for r in at.segmented_control if r.label == "Panel"]
 
 
 def test_a_long_panel_title_takes_two_lines_on_a_phone():
