@@ -227,25 +227,23 @@ def adopt(page: str) -> bool:
     if not _student(ctx) or not ss.get(FOLLOWING, True) \
             or st.query_params.get("hall", ctx["room"]) != ctx["room"]:
         return False
-    h, room = hall(), ctx["room"]
+    room = ctx["room"]
     try:
-        version = h.version(room)
-        if version is None:
-            return ss.get(VERSION) is not None
-        known = version == ss.get(VERSION)
-        view = ss.get(VIEW) if known else h.view(room)
+        view = hall().view(room)  # one read: a move's runs are a hundred at once
     except HallUnavailable:
         return True  # hall_follow says so
-    if known:
+    if view is None:
+        return ss.get(VERSION) is not None
+    if view.version == ss.get(VERSION):
         # nothing moved since this page took the lecturer's view, but this run's address
         # may be older than that view: a request the browser sent before it saw the move
         # (its timer's, a widget's) runs after the follow. The page shows the view still.
-        if view is not None and not view.ended and view.page == page:
+        if not view.ended and view.page == page:
             _go(view, room, ctx["me"], page)
         return False
-    if view is None or view.ended or view.page != page:
+    if view.ended or view.page != page:
         return True
-    ss[VERSION], ss[VIEW] = version, view
+    ss[VERSION], ss[VIEW] = view.version, view
     _go(view, room, ctx["me"], page)
     return False
 
