@@ -216,9 +216,13 @@ def _task_timer(lesson: Lesson, beat: Beat, clicked):
 
 
 def _task_part(lesson: Lesson, beat: Beat, clicked):
-    if in_fragment_run():
-        if not (watching() and follows_lecturer()):  # a watched follower's beat: its run
-            follow_tick("learn")  # began with adopt, which read the hall's version
+    if in_fragment_run() and watching():
+        # the beat's fragment: this run took the hall's view (adopt) and drew the figure; an
+        # explorer's follow_tick reruns the page when a poll opens, for its status line
+        if not follows_lecturer():
+            follow_tick("learn")
+    elif in_fragment_run():  # the task box's own timer
+        follow_tick("learn")
         hall_poll_prepare(lesson, beat, answer_key)
         shown = st.session_state.get("learn.figure") or {}
         mode, k, j = figure_plan(lesson, beat)
