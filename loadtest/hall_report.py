@@ -72,8 +72,9 @@ def report(run, export: dict, elapsed: float) -> dict:
     missing_count = sum(x == float("inf") for x in count_lat)
     if missing_count:
         errors.append(f"{missing_count} acknowledged answers never counted on the projector")
-    follow, drawn = [], []
+    follow, drawn, by_move = [], [], []
     for (t, beat), nxt in zip(lec.moves, [m[0] for m in lec.moves[1:]] + [float("inf")]):
+        first = len(drawn)
         for s in run.students:
             seen = [tt for tt, q in s.positions if t <= tt < nxt and
                     f"beat={beat}&" in q + "&"]
@@ -84,6 +85,8 @@ def report(run, export: dict, elapsed: float) -> dict:
                 follow.append(seen[0] - t)
             elif not s.errors and not (lec.killed_cookie and s.reconnects):
                 errors.append(f"student {s.i} never followed move to beat {beat}")
+        by_move.append(dict(beat=beat, drawn_p50=pct(drawn[first:], 50),
+                            drawn_p95=pct(drawn[first:], 95)))
     errors += mismatch
     logs = run.hall.logs()
     if "Traceback" in logs:
@@ -97,7 +100,7 @@ def report(run, export: dict, elapsed: float) -> dict:
         polls=len(lec.polls), faults=bool(run.args.faults), seconds=round(elapsed),
         acknowledged=acked_n, export_answers=sum(len(v) for v in by_poll.values()),
         lost=lost, extra=max(0, extra), unacknowledged_kept=unacked_kept,
-        follow_p50=pct(follow, 50), follow_p95=pct(follow, 95),
+        follow_p50=pct(follow, 50), follow_p95=pct(follow, 95), drawn_by_move=by_move,
         follow_max=max(follow, default=float("nan")), follow_n=len(follow),
         drawn_p50=pct(drawn, 50), drawn_p95=pct(drawn, 95), drawn_n=len(drawn),
         count_p50=pct(finite, 50), count_p95=pct(finite, 95),

@@ -8,6 +8,8 @@ wrong. An observe task runs the step when asked. Answers live in the session, pe
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import streamlit as st
 
 from views import lesson_questions
@@ -238,8 +240,8 @@ def _task(lesson: Lesson, beat: Beat, clicked):
         # a hall answers it together: an answer alone first would show this student the
         # step the poll asks about
         with st.container(border=True, key="learn-task"):
-            st.caption(KIND[beat.task.kind])
-            st.markdown(f"**{literal(beat.task.prompt or asked(beat, beat.task.question).text)}**")
+            prompt = literal(beat.task.prompt or asked(beat, beat.task.question).text)
+            st.markdown(f":gray[:small[{KIND[beat.task.kind]}]]  \n**{prompt}**")
             st.info(WAIT_FOR_POLL, icon=":material/how_to_vote:")
         return
     with st.container(border=True, key="learn-task"):
@@ -302,9 +304,10 @@ def _body(lesson: Lesson, n: int, present: bool):
     """What changes from beat to beat: where the lecture is, the prose, the figure, the task."""
     beat = lesson.beats[n - 1]
     st.progress(n / len(lesson.beats), text=f"Beat {n} of {len(lesson.beats)}")
-    with st.container(key="learn-prose"):
-        st.markdown(f"### {literal(beat.title)}\n\n{beat.prose}")  # the lesson's Markdown:
-        # the loader refused HTML and images
+    # the lesson's Markdown (the loader refused HTML and images); in a container on a
+    # projector, whose style makes it larger
+    with st.container(key="learn-prose") if present else nullcontext():
+        st.markdown(f"### {literal(beat.title)}\n\n{beat.prose}")
     point_task = any(lesson_questions.get(q).answer == "point" for q in
                      ([beat.task.question] if beat.task else list(beat.check)))
     hall_poll_prepare(lesson, beat, answer_key)
