@@ -74,6 +74,15 @@ def _bar_below(cb: dict, y: float) -> dict:
                 title=title)
 
 
+def _slider_shown(layout: dict) -> bool:
+    """Whether plotly.js draws a step slider: it hides one with fewer than two visible steps
+    (a figure cut at its first step), and no room is kept for it then."""
+    return any(isinstance(sl, dict) and sl.get("visible", True) is not False
+               and sum(isinstance(st, dict) and st.get("visible", True) is not False
+                       for st in sl.get("steps") or []) >= 2
+               for sl in layout.get("sliders") or [])
+
+
 def _stack_below(data: list, layout: dict, *, height: int, top: int, extra: int = 0):
     """Colour bars, Play/Pause buttons and the step slider under the plot area, each at a
     fixed pixel distance from it (see the constants above), whatever the figure's height.
@@ -84,9 +93,10 @@ def _stack_below(data: list, layout: dict, *, height: int, top: int, extra: int 
     bar = any(_colour_bar_shown(t) for t in data) or any(
         re.fullmatch(r"coloraxis\d*", k) and isinstance(v, dict) and v.get("showscale", True)
         is not False and isinstance(v.get("colorbar"), dict) for k, v in layout.items())
-    controls = bool(layout.get("updatemenus")) + bool(layout.get("sliders"))
+    slider = _slider_shown(layout)
+    controls = bool(layout.get("updatemenus")) + slider
     bottom = (_AXIS_PX + _BAR_PX * bar + _BUTTONS_PX * bool(layout.get("updatemenus"))
-              + _SLIDER_PX * bool(layout.get("sliders")) + extra + 8 * bool(controls))
+              + _SLIDER_PX * slider + extra + 8 * bool(controls))
     plot = max(height - top - bottom, 120)
 
     def frac(px):

@@ -143,3 +143,18 @@ def test_the_first_panel_picked_is_one_panel_not_the_whole_figure(skpca_fig):
     assert first != narrow_layout(skpca_fig, height=560 + 260)
     assert phone_figure(skpca_fig, WHOLE) == narrow_layout(skpca_fig, height=560 + 260)
     assert phone_figure(skpca_fig, None) is skpca_fig
+
+
+def test_a_figure_cut_at_its_first_step_keeps_no_room_for_the_hidden_slider(skpca_fig):
+    """plotly.js draws no slider of fewer than two steps (a lesson's beat at its first step):
+    the phone's panel then ends under its Play buttons, with no empty band where the slider
+    would be; with two steps or more the slider has its room under the buttons."""
+    no_slider = dict(skpca_fig, layout={k: v for k, v in skpca_fig["layout"].items()
+                                        if k != "sliders"})
+    bottom = {k: one_panel(cut_animation(skpca_fig, k, 1), "", height=560)["layout"]["margin"]["b"]
+              for k in (1, 2, 6)}
+    assert bottom[1] == one_panel(no_slider, "", height=560)["layout"]["margin"]["b"]
+    assert bottom[2] == bottom[6] > bottom[1]
+    hidden = dict(skpca_fig, layout=dict(skpca_fig["layout"], sliders=[
+        dict(skpca_fig["layout"]["sliders"][0], visible=False)]))
+    assert one_panel(hidden, "", height=560)["layout"]["margin"]["b"] == bottom[1]
