@@ -78,8 +78,8 @@ def _slider_shown(layout: dict) -> bool:
     """Whether plotly.js draws a step slider: it hides one with fewer than two visible steps
     (a figure cut at its first step), and no room is kept for it then."""
     return any(isinstance(sl, dict) and sl.get("visible", True) is not False
-               and sum(isinstance(st, dict) and st.get("visible", True) is not False
-                       for st in sl.get("steps") or []) >= 2
+               and sum(isinstance(step, dict) and step.get("visible", True) is not False
+                       for step in sl.get("steps") or []) >= 2
                for sl in layout.get("sliders") or [])
 
 
