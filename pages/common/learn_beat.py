@@ -327,10 +327,6 @@ def _foot(lesson: Lesson, n: int, present: bool, lead: bool):
                                                    for s in lesson.sources)))
 
 
-#: The lesson whose title and sources a watched student's page drew around its beat.
-_DRAWN_LESSON = "learn.followed_lesson"
-
-
 def followed_page(lesson: Lesson, n: int):
     """A watched student's beat (:func:`followed_beat`) between the parts a lecturer's move
     within the lesson does not change: the lesson's title and sources, Back / Next or the
@@ -338,24 +334,24 @@ def followed_page(lesson: Lesson, n: int):
     of the page: ``hall_follow._student_tick``). A move reruns the beat alone; the fewer
     elements it draws, the sooner a process has drawn a hall's hundred followers."""
     present, lead = presentation(), not follows_lecturer()
-    st.session_state[_DRAWN_LESSON] = lesson.id
     _head(lesson, present, lead)
-    followed_beat(present)
+    followed_beat(present, lesson.id)
     _foot(lesson, n, present, lead)
 
 
 @st.fragment
-def followed_beat(present: bool):
+def followed_beat(present: bool, drawn_lesson: str):
     """A watched student's beat with its watcher (``hall_watch``) inside: the watcher's
     report on a lecturer's move reruns this fragment alone, which takes the lecturer's beat
     (``adopt``) and draws it, not the whole page. What the beat cannot draw (the lecturer on
-    another page or lesson, the hall ended or unavailable) reruns the page."""
+    another page, or on another lesson than ``drawn_lesson``, whose title the page's run
+    drew; the hall ended or unavailable) reruns the page."""
     ss = st.session_state
     if in_fragment_run() and (ss.get(UNAVAILABLE) or adopt("learn")):
         st.rerun(scope="app")
     lesson = all_lessons().get(st.query_params.get("lesson"))
     n = beat_number(st.query_params.get("beat", "1"))
-    if lesson is None or lesson.id != ss.get(_DRAWN_LESSON) or not 1 <= n <= len(lesson.beats):
+    if lesson is None or lesson.id != drawn_lesson or not 1 <= n <= len(lesson.beats):
         st.rerun(scope="app")
     _body(lesson, n, present)
     hall_watch()
