@@ -322,13 +322,18 @@ CHART = ".mp-chart"
 CHART_OR_STREAMLITS = '.mp-chart, [data-testid="stPlotlyChart"]'
 
 
+#: Whether every chart the page renders has drawn its SVG. A chart in a closed expander or a
+#: hidden panel is not rendered (``checkVisibility``) and is skipped; a chart whose box is on
+#: the page but not drawn yet is waited for: its box has no height until plotly.js draws, so
+#: a test of its size (playwright's ``is_visible``) would skip it.
+_CHARTS_DRAWN_JS = """([sel]) => [...document.querySelectorAll(sel)].every(
+  (c) => !c.checkVisibility() || [...c.querySelectorAll('.main-svg')].some((s) => s.checkVisibility()))"""
+
+
 def wait_for_charts(page, timeout_ms: int = PAGE_TIMEOUT_MS):
-    """Every visible plotly chart has mounted its SVG (charts in closed expanders are skipped)."""
-    charts = page.locator(CHART_OR_STREAMLITS)
-    for i in range(charts.count()):
-        chart = charts.nth(i)
-        if chart.is_visible():
-            chart.locator(".main-svg").first.wait_for(state="visible", timeout=timeout_ms)
+    """Every chart the page renders has mounted its SVG (charts in closed expanders are skipped)."""
+    page.wait_for_function(_CHARTS_DRAWN_JS, arg=[CHART_OR_STREAMLITS], polling=100,
+                           timeout=timeout_ms)
 
 
 def wait_for_stable_layout(page, frames: int = 5, timeout_ms: int = PAGE_TIMEOUT_MS):
