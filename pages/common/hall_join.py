@@ -107,7 +107,8 @@ def lecturer_box(page: str):
     room, key = ctx["room"], ctx["key"]
     # presentation mode hides the sidebar: the box is then the page's own, under the status
     where = st if st.query_params.get("present") == "1" else st.sidebar
-    with where.expander(f"Hall {room}: you are the lecturer", expanded=False,
+    # named by what it holds: the status line above it already says who this browser is
+    with where.expander(f"Hall {room}: join code, export, end", expanded=False,
                         icon=":material/groups:"):
         st.markdown(f"**Room code: {room}**")
         st.code(join_link(room, page), language=None, wrap_lines=True)

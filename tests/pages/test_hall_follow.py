@@ -190,7 +190,7 @@ def test_presentation_mode_keeps_the_lecturers_hall_box_on_the_page():
     lec, room = lecturer()
     lec.toggle(key="learn.present").set_value(True).run()
     assert address(lec)["present"] == "1"
-    assert any(e.label == f"Hall {room}: you are the lecturer" for e in lec.main.expander)
+    assert any(e.label == f"Hall {room}: join code, export, end" for e in lec.main.expander)
     assert any(b.key == "hall.end" for b in lec.button)
     stu = student(room)
     assert "present" not in address(stu)  # the projector's style is not followed
