@@ -6,8 +6,7 @@ plus ``GET /hall/version``: a student's page then waits on that route for the ha
 version (the route holds the request until the lecturer moves) and reruns only when the
 lecturer moved, instead of running a Streamlit timer every second
 (``pages/common/hall_watch.py``). Without this entry (``streamlit run
-app.py`` alone) the pages keep their timers. Its full garbage collections wait for the
-quiet between the lecturer's moves (``hall/idle_collector.py``).
+app.py`` alone) the pages keep their timers.
 """
 
 import os
@@ -15,15 +14,11 @@ from pathlib import Path
 
 import streamlit as st
 
-from hall.idle_collector import IdleCollector
 from hall.version_route import PATH, ROUTES, WATCH_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
 
 # the pages run in this process: they read it to choose the route over their timers
 os.environ[WATCH_ENV] = PATH
-
-# a move's hundred runs at once are not paused by a full collection (for the process's life)
-IdleCollector().start()
 
 app = st.App(str(ROOT / "app.py"), routes=ROUTES)
