@@ -47,3 +47,10 @@ def test_frames_after_the_window_do_not_count(bench):
 def test_the_window_must_be_positive(bench, window_ms):
     with pytest.raises(ValueError, match="positive"):
         bench.frames_per_second([[0.0, "1"], [1.0, "2"]], window_ms)
+
+
+def test_the_default_speed_must_be_kept_and_the_fastest_is_a_record(bench):
+    assert bench.target("default", 2.0) == pytest.approx(bench.KEEP_SHARE * 2.0)
+    assert bench.target("fastest", 12.0) is None
+    with pytest.raises(ValueError, match="default"):
+        bench.target("slowest", 2.0)
