@@ -171,7 +171,7 @@ def test_rank_deficient_linear_kernel(rng):
 @settings(max_examples=60, deadline=None)
 @given(m=st.integers(4, 40), seed=st.integers(0, 10**6), log_gamma=st.floats(-3, 2))
 @example(m=20, seed=759, log_gamma=-1.8125)  # the case a test run of test_curves.py found
-# a case a run of the README's test command found (2026-11-29): four points, gamma 10^-3,
+# a case a run of the README's test command found: four points, gamma 10^-3,
 # two of them close, so that after two steps the third direction leaves residual diagonals
 # of 5e-11 on a largest diagonal of 4: spanned to DIAG_TOL, and the greedy rightly stops
 @example(m=4, seed=408466, log_gamma=-3.0)
