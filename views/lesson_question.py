@@ -6,6 +6,8 @@ of the views.lesson_scene* classes) and scores only what the student chose.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,10 +29,23 @@ class Asked:
     hi: int = 1
 
 
+#: The words a wrong answer's feedback may begin with. Feedback that begins otherwise is shown
+#: after :data:`WRONG_LEAD`: the words, not only the alert's colour, say it was not right.
+WRONG_LEADS = re.compile(r"(No|Not)\b")
+WRONG_LEAD = "Not quite."
+
+
 @dataclass(frozen=True)
 class Feedback:
     right: bool
     text: str
+
+    @property
+    def shown(self) -> str:
+        """The text as the student reads it: a wrong answer's says so in its first words."""
+        if self.right or WRONG_LEADS.match(self.text):
+            return self.text
+        return f"{WRONG_LEAD} {self.text}"
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,8 @@ def _top_check(scene, answer):
         return Feedback(True, f"Right: {right}. " + text)
     mine = (f"Yours, {answer}, is off by up to {_pct(scene.errors[answer])}. "
             if answer in scene.errors else "")
-    return Feedback(False, mine + f"The smallest error is {right}'s. " + text)
+    return Feedback(False, f"No: {right} has the smallest error ({_pct(scene.errors[right])}). "
+                    + mine + text)
 
 
 # ---------------------------------------------------------------- the subspace
@@ -75,7 +76,10 @@ def _angle_check(scene, answer):
             "are close.")
     if answer == right:
         return Feedback(True, f"Right: {right}. " + text)
-    return Feedback(False, f"The smallest angle is {right}'s. " + text)
+    mine = (f"Yours, {answer}, is {scene.angles[answer]:.1f}° off. "
+            if answer in scene.angles and np.isfinite(scene.angles[answer]) else "")
+    return Feedback(False, f"No: {right} has the smallest angle ({scene.angles[right]:.1f}°). "
+                    + mine + text)
 
 
 # ---------------------------------------------------------------- one winner for both?

@@ -120,7 +120,12 @@ def show_figure(lesson: Lesson, beat: Beat, *, present: bool, select: bool):
 
 
 def _show_feedback(right: bool, text: str):
-    (st.success if right else st.warning)(literal(text))
+    """The check's feedback: its first words and an icon say right or not, not only the
+    alert's colour."""
+    if right:
+        st.success(literal(text), icon=":material/check_circle:")
+    else:
+        st.warning(literal(text), icon=":material/cancel:")
 
 
 def _answer_widget(lesson, beat, name, q, a, *, clicked, key_prefix):

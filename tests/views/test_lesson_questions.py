@@ -9,6 +9,7 @@ and gives reasons for a wrong one in every beat that asks it.
 from __future__ import annotations
 
 import functools
+import re
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from pages.common.lesson_file import SCHEMAS, load_lesson, load_lessons
 from pages.common.schemas import SKPCA
 from pages.common.widgets import data_choice, kernel_choice
 from views import lesson_questions as lq
+from views.lesson_question import WRONG_LEAD, Feedback
 from views.lesson_scene import nystrom_trace_curve, skpca_scene
 from views.lesson_scenes import page_scene
 
@@ -150,3 +152,18 @@ def test_every_asked_question_accepts_its_answer_and_explains_a_wrong_one(beat, 
     wrong = q.check(s, q.wrong(s))
     assert not wrong.right
     assert any(ch.isdigit() for ch in wrong.text) and len(wrong.text) > 40
+    # the words say which, not only the alert's colour
+    assert right.shown.startswith("Right") and right.shown == right.text
+    assert re.match(r"(No|Not)\b", wrong.shown) and wrong.shown.endswith(wrong.text)
+
+
+@pytest.mark.parametrize("text", ["No. It is 3.", "Not here: 3.", "Not quite. 3"])
+def test_wrong_feedback_that_says_so_is_shown_as_it_is(text):
+    assert Feedback(False, text).shown == text
+
+
+@pytest.mark.parametrize("text", ["With σ = 1, a pair has K = 0.25.", "Now 3.", "Nyström: 3.",
+                                  "k = 8 leaves 58.3 (42%)."])
+def test_wrong_feedback_that_does_not_say_so_is_led_by_the_verdict(text):
+    assert Feedback(False, text).shown == f"{WRONG_LEAD} {text}"
+    assert Feedback(True, text).shown == text  # right feedback is the text itself
