@@ -293,14 +293,14 @@ def nav(lesson: Lesson, n: int):
 def show_beat(lesson: Lesson, n: int):
     """A beat of ``lesson`` (1-based ``n``), drawn whole."""
     present, lead = presentation(), not follows_lecturer()
-    _head(lesson, present, lead)
+    _head(lesson, n, present, lead)
     _body(lesson, n, present)
     _foot(lesson, n, present, lead)
 
 
-def _head(lesson: Lesson, present: bool, lead: bool):
-    if lead:
-        _KEYS(key="learn-keys", data={})
+def _head(lesson: Lesson, n: int, present: bool, lead: bool):
+    if lead:  # the keys, and a new beat opened at its top (learn_keys.js)
+        _KEYS(key="learn-keys", data={"beat": f"{lesson.id}/{n}"})
     if not present:
         st.caption(literal(lesson.title))
 
@@ -339,7 +339,7 @@ def followed_page(lesson: Lesson, n: int):
     of the page: ``hall_follow._student_tick``). A move reruns the beat alone; the fewer
     elements it draws, the sooner a process has drawn a hall's hundred followers."""
     present, lead = presentation(), not follows_lecturer()
-    _head(lesson, present, lead)
+    _head(lesson, n, present, lead)
     followed_beat(present, lesson.id)
     _foot(lesson, n, present, lead)
 

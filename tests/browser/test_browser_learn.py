@@ -136,6 +136,37 @@ def test_phone_touch_figure_then_task(streamlit_server, browser):
         ctx.close()
 
 
+def _title_on_screen(pg) -> bool:
+    """The beat's title (its h3) lies within the window."""
+    box = pg.locator(CONTENT).first.bounding_box()
+    return box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844
+
+
+def test_a_phone_opens_each_beat_at_its_top(streamlit_server, browser):
+    ctx = browser.new_context(viewport=dict(width=390, height=844), has_touch=True, is_mobile=True)
+    pg = new_page(ctx)
+    try:
+        pg.goto(f"{streamlit_server.base}/learn?lesson=greedy-selection&beat=5")
+        _settle(pg)
+        q = lq.get(LESSONS["greedy-selection"].beats[4].task.question)
+        _answer(pg, q, q.wrong(_scene(LESSONS["greedy-selection"].beats[4])))
+        # an answer is a run of the same beat: the student stays at the feedback
+        assert not _title_on_screen(pg)
+        assert pg.locator('[data-testid="stAlertContentWarning"]').first.bounding_box()["y"] < 844
+        for button, beat in ((".st-key-learn-next button", 6), (".st-key-learn-back button", 5)):
+            pg.locator(button).scroll_into_view_if_needed()
+            assert not _title_on_screen(pg)
+            pg.locator(button).tap()
+            pg.wait_for_url(re.compile(rf"beat={beat}(&|$)"))
+            _settle(pg)
+            pg.wait_for_function("() => !document.querySelector('[data-stale=\"true\"]')")
+            assert pg.get_by_text(f"Beat {beat} of").count()
+            assert _title_on_screen(pg), f"beat {beat} did not open at its title"
+        assert not exceptions_on(pg) and not pg.page_errors
+    finally:
+        ctx.close()
+
+
 def test_presentation_mode_with_the_keys(streamlit_server, shared_context):
     pg = new_page(shared_context, (1280, 720))
     try:
