@@ -1,6 +1,8 @@
 const BOX = __BOX_HTML__;
 
 const DECODER = new TextDecoder();
+// a screen that cannot hover (a phone, a tablet): plotly.js would show its toolbar for good
+const NO_HOVER = window.matchMedia("(hover: none)").matches;
 // Streamlit's selection event for a point (as st.plotly_chart's on_select gives it)
 const selected = (ev) => ({ points: ((ev && ev.points) || []).map((p) => {
   const out = { curve_number: p.curveNumber, point_number: p.pointNumber,
@@ -104,6 +106,9 @@ export default function (component) {
     gd.__mpTemplate = template;
     if (src.select) layout.clickmode = layout.clickmode || "event+select";
     const config = Object.assign({ responsive: true }, src.config || {});
+    // on a touch screen plotly.js shows its toolbar for good (it cannot wait for a hover),
+    // over the figure's title and legend: there the figure is for reading, without it
+    if (NO_HOVER && config.displayModeBar === undefined) config.displayModeBar = false;
     // plotly.js compares the arguments of menu buttons and slider steps as String(args)
     // ("[object Object]"), so react alone redraws neither for a new Play speed (only a
     // recomputed graph redraws them): a changed menu or slider is given again, which draws it

@@ -40,6 +40,7 @@ from browser_util import (
     StreamlitServer,
     app_pages,
     exceptions_on,
+    new_page,
     wait_for_app,
     wait_for_charts,
 )
@@ -520,3 +521,27 @@ def test_a_chart_page_loads_the_apps_bundle_and_not_streamlits_plotly(streamlit_
     assert not [u for u in scripts if "plotly" in u.lower() and u not in ours], scripts
     assert page.evaluate("() => document.querySelectorAll('.mp-chart .js-plotly-plot').length") >= 1
     assert not exceptions_on(page)
+
+
+#: Each chart's plotly.js toolbar, and whether it waits for a hover to show.
+_TOOLBARS_JS = """() => [...document.querySelectorAll('.mp-chart .modebar')]
+  .map(m => m.classList.contains('modebar--hover'))"""
+
+
+def test_a_touch_screen_draws_no_toolbar_over_a_figure(streamlit_server, browser):
+    # plotly.js shows its toolbar for good on a screen that cannot hover, over the figure's
+    # title and legend: a phone gets none; a mouse gets the toolbar when it hovers
+    for touch, size in ((True, (390, 844)), (False, (1280, 720))):
+        ctx = browser.new_context(viewport=dict(width=size[0], height=size[1]),
+                                  has_touch=touch, is_mobile=touch)
+        pg = new_page(ctx)
+        try:
+            pg.goto(f"{streamlit_server.base}/spectrum")
+            wait_for_app(pg)
+            wait_for_charts(pg)
+            assert pg.evaluate("() => matchMedia('(hover: none)').matches") is touch
+            toolbars = pg.evaluate(_TOOLBARS_JS)
+            assert toolbars == [] if touch else (toolbars and all(toolbars)), toolbars
+            assert not exceptions_on(pg) and not pg.page_errors
+        finally:
+            ctx.close()
