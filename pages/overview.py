@@ -31,10 +31,12 @@ the bounds against held-out error.
 )
 
 st.subheader("Start here")
-st.page_link("pages/learn.py", label="New here? Start with lesson 1, the kernel matrix (guided, about 10 minutes)",
+# a short label: a page link's label does not wrap, and a phone would cut a longer one
+st.page_link("pages/learn.py", label="New here? Start with lesson 1",
              icon=":material/school:", query_params={"lesson": "kernel-matrix", "beat": "1"})
-st.caption("Lecturers: open a lesson, turn on Presentation mode and teach beat by beat with the arrow keys; "
-           "each beat's address can be shared.")
+st.caption("Lesson 1, the kernel matrix: guided, about 10 minutes. Lecturers: open a lesson, turn "
+           "on Presentation mode and teach beat by beat with the arrow keys; each beat's address "
+           "can be shared.")
 c1, c2, c3 = st.columns(3)
 c1.page_link("pages/skpca.py", label="Watch sparse KPCA choose its basis", icon=":material/target:")
 c2.page_link("pages/kmp.py", label="Fit kernel matching pursuit", icon=":material/show_chart:")

@@ -106,7 +106,8 @@ _GEOMETRY_JS = r"""() => {
   const TEXT = ['[data-testid="stMetricLabel"]',
                 '[data-testid="stMetricValue"]', '[data-testid="stMetricDelta"]',
                 '[data-testid="stCaptionContainer"]', '[data-testid="stWidgetLabel"]',
-                '[data-testid="stMarkdownContainer"]', '[data-testid="stHeading"]'];
+                '[data-testid="stMarkdownContainer"]', '[data-testid="stHeading"]',
+                '[data-testid="stPageLink"]'];
   for (const sel of TEXT) {
     for (const box of main.querySelectorAll(sel)) {
       if (!vis(box)) continue;
