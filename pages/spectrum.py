@@ -81,8 +81,11 @@ with right:
 
 st.subheader("Error against k and q, with Marukatat's bound")
 a, b = st.columns(2)
-a.latex(r"|\lambda_i^2-\tilde\lambda_i|\le\|E\|_2\le m\max_{ij}|\varepsilon_{ij}|,"
-        r"\qquad K^2=Z'Z+E\quad\text{(Eq. 3)}")
+eq3_tex = r"|\lambda_i^2-\tilde\lambda_i|\le\|E\|_2\le m\max_{ij}|\varepsilon_{ij}|,"
+where_tex = r"K^2=Z'Z+E\quad\text{(Eq. 3)}"
+# on a phone the bound and what E is take a line each: on one, the equation shrank to fit
+a.latex(rf"\begin{{gathered}}{eq3_tex}\\ {where_tex}\end{{gathered}}" if narrow
+        else rf"{eq3_tex}\qquad {where_tex}")
 b.latex(r"|\lambda_i-\sqrt{\tilde\lambda_i}|\le\min\Big(\sqrt{\|E\|_2},\ "
         r"\frac{\|E\|_2}{\lambda_i+\sqrt{\tilde\lambda_i}}\Big)")
 errors_at = spectrum_views.errors_at(run)
