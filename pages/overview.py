@@ -38,7 +38,7 @@ st.caption("Lesson 1, the kernel matrix: guided, about 10 minutes. Lecturers: op
            "on Presentation mode and teach beat by beat with the arrow keys; each beat's address "
            "can be shared.")
 c1, c2, c3 = st.columns(3)
-c1.page_link("pages/skpca.py", label="Watch sparse KPCA choose its basis", icon=":material/target:")
+c1.page_link("pages/skpca.py", label="See sparse KPCA pick its basis", icon=":material/target:")
 c2.page_link("pages/kmp.py", label="Fit kernel matching pursuit", icon=":material/show_chart:")
 c3.page_link("pages/bounds.py", label="Compare the bounds", icon=":material/straighten:")
 

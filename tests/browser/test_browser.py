@@ -51,7 +51,7 @@ from browser_util import (
     websocket_sends,
 )
 from browser_views import choose_option
-from test_browser_layout import WHOLE
+from layout_check import WHOLE
 
 from pages.common.schemas import ALL_SCHEMAS
 

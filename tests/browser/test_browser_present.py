@@ -12,7 +12,7 @@ from browser_util import (
     wait_for_stable_layout,
 )
 from browser_views import PAGES
-from test_browser_layout import check_layout, figure_parts, overlapping
+from layout_check import check_layout, figure_parts, overlapping
 
 pytestmark = pytest.mark.browser
 

@@ -13,7 +13,7 @@ from browser_util import (
     wait_for_app,
     wait_for_charts,
 )
-from test_browser_layout import check_layout, figure_parts, overlapping
+from layout_check import check_layout, figure_parts, overlapping
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
