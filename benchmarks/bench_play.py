@@ -39,20 +39,22 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / "tests")]
 
-from browser_util import (  # noqa: E402  (after the path set-up)
-    CHROMIUM,
-    VIEWPORT,
-    StreamlitServer,
+from browser_play import (  # noqa: E402  (after the path set-up)
     animated_graphs,
     animation_log,
     animation_state,
-    app_pages,
-    launch_browser,
     play_button,
     record_animation,
+    wait_for_stop,
+)
+from browser_util import (  # noqa: E402
+    CHROMIUM,
+    VIEWPORT,
+    StreamlitServer,
+    app_pages,
+    launch_browser,
     wait_for_app,
     wait_for_charts,
-    wait_for_stop,
 )
 
 #: Share of the default speed setting Play must keep: the default is slow enough for a

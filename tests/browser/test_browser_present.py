@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 from browser_util import SCREENSHOTS as SHOTS
 from browser_util import (
-    drop_interrupted_animation_errors,
     exceptions_on,
     new_page,
     wait_for_fit,
     wait_for_stable_layout,
+)
+from browser_play import (
+    drop_interrupted_animation_errors,
 )
 from browser_views import PAGES
 from layout_check import check_layout, figure_parts, overlapping
