@@ -7,7 +7,6 @@ of the views.lesson_scene* classes) and scores only what the student chose.
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
