@@ -17,7 +17,6 @@ from hall.polls import PollSpec
 from hall.session import Forbidden
 from hall.store import HallUnavailable
 from views import lesson_questions
-from views.lesson_question import WRONG_LEAD
 
 from .cached.shared import shared_cache
 from .charts import draw_payload, figure_payload
@@ -361,8 +360,7 @@ def _student(beat, ctx, spec, clicked) -> bool:
                     ("Yours was right." if right else "Yours was not right.")
                     + f" Your answer: {literal(_shown(spec, mine))}")
                 fb = feedback(beat, spec.question, _typed(beat, spec.question, mine))
-                # the verdict is the line above: the explanation without a second one
-                st.caption(literal(fb[1].removeprefix(f"{WRONG_LEAD} ")))
+                st.caption(literal(fb[1]))
             st.markdown(f"{rev['n_right']} of {rev['n']} in the hall had it "
                         f"({round(100 * rev['share'])} %).")
             st.markdown(f"**Your score: {got['score']} of {view.polls_done}**")

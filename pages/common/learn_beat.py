@@ -13,6 +13,7 @@ from contextlib import nullcontext
 import streamlit as st
 
 from views import lesson_questions
+from views.lesson_question import Feedback
 
 from .charts import draw_payload
 from .learn_figures import show_page_figures
@@ -120,12 +121,13 @@ def show_figure(lesson: Lesson, beat: Beat, *, present: bool, select: bool):
 
 
 def _show_feedback(right: bool, text: str):
-    """The check's feedback: its first words and an icon say right or not, not only the
-    alert's colour."""
+    """The check's feedback: its first words (``Feedback.shown``) and an icon say right or
+    not, not only the alert's colour."""
+    shown = literal(Feedback(right, text).shown)
     if right:
-        st.success(literal(text), icon=":material/check_circle:")
+        st.success(shown, icon=":material/check_circle:")
     else:
-        st.warning(literal(text), icon=":material/cancel:")
+        st.warning(shown, icon=":material/cancel:")
 
 
 def _answer_widget(lesson, beat, name, q, a, *, clicked, key_prefix):

@@ -107,6 +107,8 @@ def _ask(at, lesson, beat, name):
     ok2, bad2 = _feedback_texts(at)
     assert len(bad2) == len(bad) + 1 and len(ok2) == len(ok) - 1, (name, ok2, bad2)
     assert any(ch.isdigit() for ch in bad2[-1])
+    # the page says it in words, not only by the alert's colour
+    assert literal(q.check(s, q.wrong(s)).shown) in bad2, (name, bad2)
 
 
 @pytest.mark.parametrize("lesson_id", sorted(LESSONS))

@@ -28,7 +28,7 @@ def scene(query: tuple, k_max: int, page: str = "skpca"):
 def feedback(name: str, query: tuple, k_max: int, answer, page: str = "skpca"
              ) -> tuple[bool, str]:
     fb = lesson_questions.get(name).check(scene(query, k_max, page), answer)
-    return fb.right, fb.shown
+    return fb.right, fb.text
 
 
 @cache_data(max_entries=ANSWERS_ENTRIES, ttl=TTL, show_spinner=False)
