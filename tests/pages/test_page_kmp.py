@@ -7,7 +7,8 @@ early stopping, mixed dictionaries, one-vs-rest classes, the regression
 feature, the four tabs and the paper presets. Wherever the page shows chosen
 basis points they equal ``basis_indices_`` of mpcore's estimator fitted here
 on data rebuilt independently, the exported snippet reproduces them when
-executed, and the downloaded CSV holds the plotted curves.
+executed, and the downloaded CSV holds the plotted curves. A user's own CSV on this
+page: tests/pages/test_kmp_upload.py.
 
 Reference data: ``datasets.load`` -> ``StandardScaler`` -> a seeded
 ``train_test_split`` of the row indices (stratified for classification when
@@ -19,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import io
-import json
 import re
 import warnings
 from pathlib import Path
@@ -30,18 +30,16 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import confusion_matrix
-from sklearn.model_selection import train_test_split
-from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 
-from apptest_util import (chart_elements, chart_spec, assert_clean, code_of, data_settings,
-                          kernel_params, markdown_tables, markdown_cells, open_app_page,
-                          reference_data, step_counter, widget)
+from apptest_util import (assert_clean, code_of, kernel_params, markdown_tables, markdown_cells,
+                          reference_data, widget)
 from apptest_util import reference_split as reference_split_indices
 from chart_util import decode
 from csv_util import csv_bytes
+from kmp_apptest import chosen, counter, figures, open_page, set_widget, settings, to_last
 
 import datasets
 from mpcore.kernels import kernel_matrix
@@ -53,60 +51,16 @@ from views.kmp_curves import kmp_curves
 #: Every test here drives the page through AppTest (about a second each): the slow tier.
 pytestmark = pytest.mark.slow
 
-PAGE = "pages/kmp.py"
 #: Small runs keep the loops over every setting fast.
 SMALL = dict(n=60, k=6)
 TABS = ("Decision surface / fit", "Compare with SVM (Fig. 6, 7)", "Error and bound curves",
         "Losses (Fig. 5)")
-CHOSEN = re.compile(r"^Chosen so far \(training indices, -1 = constant\):\s*(.*)$")
 STEP = re.compile(r"Step (\d+) of (\d+)")
 #: Offered: every classification and regression data set (the page's data_controls tasks).
 OFFERED = [n for n in datasets.names() if datasets.info(n).task in ("classification", "regression")]
 
 
 # ---------------------------------------------------------------- helpers
-
-
-#: A fresh session on this page, opened with URL ``params`` and session ``state``:
-#: ``open_page(params, state)``.
-open_page = functools.partial(open_app_page, PAGE)
-
-
-def set_widget(at, kind, key, value):
-    getattr(at, kind)(key=key).set_value(value).run()
-    assert_clean(at)
-    return at
-
-
-def counter(at):
-    return step_counter(at)
-
-
-def to_last(at):
-    at.button(key="kmp.last").click().run()
-    assert_clean(at)
-    j, n = counter(at)
-    assert j == n
-    return at
-
-
-def chosen(at) -> list[int]:
-    caps = [CHOSEN.match(c.value) for c in at.caption]
-    caps = [c for c in caps if c]
-    assert len(caps) == 1, [c.value for c in at.caption]
-    return [int(t) for t in caps[0].group(1).split(",")]
-
-
-def settings(at) -> dict:
-    return dict(
-        data_settings(at),
-        test=widget(at, "slider", "test", 0.3), k=widget(at, "slider", "k"),
-        fitting=widget(at, "selectbox", "kmp.fitting"), loss=widget(at, "selectbox", "kmp.loss"),
-        backfit_every=widget(at, "slider", "kmp.backfit_every", 1),
-        stop=widget(at, "selectbox", "kmp.stop"), mix=widget(at, "selectbox", "kmp.dict"),
-        feature=widget(at, "selectbox", "kmp.feature", "all features"),
-        cls=int(widget(at, "selectbox", "kmp.class", "0")),  # blobs: labels 0, 1, 2 = indices
-    )
 
 
 def reference_split(s):
@@ -158,10 +112,6 @@ def assert_matches_mpcore(at):
     n = path_of(model, s["cls"]).n_basis_
     assert counter(at)[1] == n
     return model
-
-
-def figures(at) -> list[dict]:
-    return [chart_spec(c) for c in chart_elements(at)]
 
 
 @pytest.fixture
@@ -562,94 +512,3 @@ def test_a_confusion_matrix_wider_than_its_column_is_summed_up(labels, whole):
     assert [r[0] for r in shown[1:]] == names
     if whole:
         assert shown[0] == ["true", *names]
-
-
-def test_csv_upload_needs_a_target_then_runs():
-    """The user's own data: no target is explained, a label column gives the 2-D surface."""
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(60, 2))
-    y = (X[:, 0] * X[:, 1] > 0).astype(int)
-    at = open_page(dict(dataset="csv upload", k=5))
-    raw = csv_bytes(np.column_stack([X, y]), ["a", "b", "label"])
-    at.file_uploader(key="csv.file").set_value(("mine.csv", raw, "text/csv")).run()
-    assert_clean(at)
-    assert at.selectbox(key="csv.target").value == "label"  # detected (datasets.detect_target)
-    set_widget(at, "selectbox", "csv.target", "(none)")
-    assert any("target" in i.value for i in at.info)
-    set_widget(at, "selectbox", "csv.target", "label")
-    to_last(at)
-    names = {t.get("name") for t in figures(at)[0]["data"]}
-    assert "boundary f(x) = 0" in names
-    Xs = StandardScaler().fit_transform(X)
-    tr, _ = train_test_split(np.arange(60), test_size=0.3, random_state=0, stratify=y)
-    s = settings(at)
-    model = KMPClassifier(5, fitting=s["fitting"], **kernel_params(s)).fit(Xs[tr], y[tr])
-    assert chosen(at) == list(model.basis_indices_)
-
-
-def test_a_column_name_with_a_line_break_stays_in_the_snippets_comment(tmp_path):
-    """A quoted CSV header may hold a line break: the regression feature's name is written
-    into the snippet's comment, where a line break would start a line of code of the file's
-    choosing. The name is written as a Python literal, and the snippet, run on the same
-    file, picks the page's basis."""
-    import ast
-
-    rng = np.random.default_rng(2)
-    X = rng.normal(size=(70, 2))
-    y = np.sin(2 * X[:, 1]) + 0.1 * rng.normal(size=70)
-    name = "b\nimport os; os.remove('x')  # <b>bold</b>"
-    path = tmp_path / "mine.csv"
-    path.write_bytes(csv_bytes(np.column_stack([X, y]), ["a", name, "target"]))
-    at = open_page(dict(dataset="csv upload", k=5))
-    at.file_uploader(key="csv.file").set_value(("mine.csv", path.read_bytes(),
-                                                 "text/csv")).run()
-    set_widget(at, "selectbox", "csv.target", "target")
-    set_widget(at, "selectbox", "kmp.feature", name)
-    to_last(at)
-    code = code_of(at, "import mpdatasets as datasets")
-    tree = ast.parse(code)
-    assert not [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
-                and any(a.name == "os" for a in n.names)], code
-    assert "X = X[:, [1]]  # " + repr(name) in code
-    ns: dict = {}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        exec(compile(code.replace("'mine.csv'", repr(str(path))), "snippet", "exec"), ns)  # noqa: S102
-    assert list(ns["model"].basis_indices_) == chosen(at)
-
-
-def test_an_uploads_classes_and_task_offer_their_controls():
-    """The controls that depend on the data follow an upload once its target is chosen: a
-    classification target offers the loss and, with three classes, the one-vs-rest class
-    (its own labels); the same file with a numeric target offers the regression feature.
-    (The upload's task and classes once never reached the view's fields: every such control
-    was missing, with the page's caption pointing at one of them.)"""
-    rng = np.random.default_rng(3)
-    X = rng.normal(size=(90, 2))
-    y = np.repeat([5, 7, 9], 30)
-    rows = np.column_stack([X, y, X[:, 0] + X[:, 1]])
-    raw = csv_bytes(rows, ["a", "b", "label", "score"])
-    at = open_page(dict(dataset="csv upload", k=4))
-    at.file_uploader(key="csv.file").set_value(("mine.csv", raw, "text/csv")).run()
-    set_widget(at, "selectbox", "csv.target", "(none)")
-    keys = {s.key for s in at.selectbox}
-    assert not keys & {"kmp.loss", "kmp.class", "kmp.feature"}  # no target
-    set_widget(at, "selectbox", "csv.target", "label")
-    assert at.selectbox(key="kmp.class").options == ["5", "7", "9"]
-    assert widget(at, "selectbox", "kmp.feature") is None
-    set_widget(at, "selectbox", "kmp.class", "9")
-    set_widget(at, "selectbox", "kmp.loss", "logistic")
-    to_last(at)
-    # class 9 against the rest, with the logistic loss: the basis of mpcore's estimator on
-    # the file's other columns (a, b and score)
-    Xs = StandardScaler().fit_transform(rows[:, [0, 1, 3]])
-    tr, _ = train_test_split(np.arange(90), test_size=0.3, random_state=0, stratify=y)
-    s = settings(at)
-    assert s["loss"] == "logistic"
-    model = KMPClassifier(4, fitting=s["fitting"], loss="logistic",
-                          backfit_every=s["backfit_every"], random_state=s["seed"],
-                          **kernel_params(s)).fit(Xs[tr], y[tr])
-    assert chosen(at) == list(path_of(model, 2).basis_indices_)
-    set_widget(at, "selectbox", "csv.target", "score")
-    assert at.selectbox(key="kmp.feature").options == ["all features", "a", "b", "label"]
-    assert widget(at, "selectbox", "kmp.loss") is None

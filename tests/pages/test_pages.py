@@ -3,147 +3,35 @@
 Every page registered in app.py renders, for every data set and kernel it
 offers; the sparse-KPCA page renders for every data set and every positive
 semi-definite kernel, its step counter and chosen indices equal
-``mpcore.skpca.greedy_steps`` on the same data rebuilt here from ``datasets``
-and scikit-learn; the URL round-trips (step included) and the exported code
+``mpcore.skpca.greedy_steps`` on the same data rebuilt independently
+(tests/skpca_apptest.py); the URL round-trips (step included) and the exported code
 snippet reproduces the view; hidden controls are not drawn; the reset link
 opens the defaults; CSV upload errors show as ``st.error`` (through AppTest's
-file_uploader support); every "Break it" preset explains itself; and two
-sessions never see each other's results.
-
-The reference data are rebuilt independently of pages/common/cached/:
-``datasets.load`` -> ``StandardScaler`` -> seeded ``train_test_split`` of the
-row indices (stratified for classification when every class has two members
-and the test part can hold one of each), training rows in train_test_split's
-order, exactly the ``X_tr`` of the exported snippet.
+file_uploader support); and two sessions never see each other's results. The
+"Break it" presets are tests/pages/test_skpca_presets.py.
 """
 
 from __future__ import annotations
 
-import functools
 import html
-import json
 import re
 from pathlib import Path
 
 import numpy as np
 import pytest
-from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 
 import datasets
-from apptest_util import (REPO_ROOT, assert_clean, chart_elements, chart_spec, chosen_so_far,
-                          data_settings, open_app_page, open_footer, record_spinners,
-                          step_counter, timeline, widget)
+from apptest_util import (assert_clean, chart_elements, chart_spec, open_app_page, open_footer,
+                          record_spinners, widget)
 from chart_util import decode
 from csv_util import csv_bytes
 from browser_util import app_pages
 from mpcore.kernels import kernel_matrix
 from mpcore.skpca import SparseKPCA, greedy_steps
-
-SKPCA = "pages/skpca.py"
-#: Seconds one AppTest run may take (the first run of a page imports plotly and sklearn).
-RUN_TIMEOUT = 120
-#: Kernels the sparse-KPCA page offers: every PSD kernel of mpcore.kernels (not sigmoid).
-PSD_KERNELS = ("rbf", "laplacian", "polynomial", "linear", "cosine")
-#: Small sizes keep the loop over every data set and kernel fast.
-SMALL_N = 60
-SMALL_K = 6
-#: Page defaults (documented in pages/common/widgets.SHARED and the page).
-DEFAULTS = dict(dataset="moons", seed=0, kernel="rbf", k=20, test=0.3)
-STEP_RE = re.compile(r"Step (\d+) of (\d+)")
-
-
-# ---------------------------------------------------------------- helpers
-
-
-#: A fresh session on the sparse-KPCA page, opened with URL query ``params``:
-#: ``open_page(params)``; another page's is ``open_app_page(page, params, timeout=RUN_TIMEOUT)``.
-open_page = functools.partial(open_app_page, SKPCA, timeout=RUN_TIMEOUT)
-
-
-def _exc(at):
-    return [e.value for e in at.exception] + [getattr(e, "stack_trace", "") for e in at.exception]
-
-
-def counter(at) -> tuple[int, int]:
-    """(j, n_steps) that the step counter shows."""
-    return step_counter(at)
-
-
-def chosen(at) -> list[int]:
-    """Indices listed in the "Chosen so far: ..." line."""
-    return chosen_so_far(at)
-
-
-def page_settings(at) -> dict:
-    """The settings the page shows in its sidebar widgets."""
-    return dict(data_settings(at), test=widget(at, "slider", "test", 0.3),
-                k=widget(at, "slider", "k"))
-
-
-def kernel_params(kernel, sigma=None, gamma=0.1, degree=3, coef0=1.0) -> dict:
-    """Kernel parameters of the paper's conventions.
-
-    Gaussian: exp(-||x-z||^2 / (2 sigma^2)), so gamma = 1 / (2 sigma^2)
-    (Shawe-Taylor & Cristianini, Sec. 9.1); Laplacian: exp(-||x-z||_1 / sigma).
-    """
-    if kernel == "rbf":
-        return dict(kernel="rbf", gamma=1.0 / (2.0 * sigma**2))
-    if kernel == "laplacian":
-        return dict(kernel="laplacian", gamma=1.0 / sigma)
-    if kernel == "polynomial":
-        return dict(kernel="polynomial", gamma=gamma, degree=degree, coef0=coef0)
-    return dict(kernel=kernel)
-
-
-@functools.lru_cache(maxsize=64)
-def training_data(name, n, noise, seed, test, ratio=10.0, std=True):
-    """The training rows the page runs on, rebuilt from datasets and scikit-learn.
-
-    Cached (the loops ask for the same data once per kernel), so read-only.
-    """
-    kw = dict(n_samples=n, random_state=seed)
-    if name == "gaussian_toy":
-        kw["variance_ratio"] = ratio
-    elif noise is not None:
-        kw["noise"] = noise
-    d = datasets.load(name, **kw)
-    X = StandardScaler().fit_transform(d.X) if std else np.asarray(d.X, dtype=float)
-    X = X[split_train(d.y, d.task, len(X), test, seed)]
-    X.setflags(write=False)
-    return X
-
-
-def split_train(y, task, n, test, seed):
-    strat = None
-    if task == "classification":
-        _, counts = np.unique(y, return_counts=True)
-        if counts.min() >= 2 and int(test * n) >= len(counts):
-            strat = y
-    tr, _ = train_test_split(np.arange(n), test_size=test, random_state=seed, stratify=strat)
-    return tr
-
-
-def reference_steps(s: dict):
-    """greedy_steps on the training kernel of the page's settings ``s``."""
-    X = training_data(s["dataset"], s["n"], s["noise"], s["seed"], s["test"], s["ratio"], s["std"])
-    K = kernel_matrix(X, **kernel_params(s["kernel"], s["sigma"], s["gamma"], s["degree"],
-                                         s["coef0"]))
-    return list(greedy_steps(K, s["k"]))
-
-
-def assert_matches_mpcore(at, ref):
-    """Counter, chosen indices and the Eq. 2 line equal the reference steps."""
-    j, n_steps = counter(at)
-    assert n_steps == len(ref)
-    assert chosen(at) == [s.index for s in ref[:j]]
-    line = timeline(at)["lines"][j - 1][0]
-    sub = str(j).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
-    assert f"i{sub} = {ref[j - 1].index}," in line, line
-    rho = re.search(r"ρ = ([-+0-9.e]+)", line)
-    assert rho, line
-    np.testing.assert_allclose(float(rho.group(1)), ref[j - 1].quotients[ref[j - 1].index],
-                               rtol=5e-4)  # printed with 4 significant digits
+from skpca_apptest import (DEFAULTS, PSD_KERNELS, RUN_TIMEOUT, SKPCA, SMALL_K, SMALL_N, _exc,
+                           assert_matches_mpcore, chosen, counter, kernel_params, open_page,
+                           page_settings, reference_steps, split_train, training_data)
 
 
 def figure(at) -> dict:
@@ -543,74 +431,6 @@ def test_csv_upload_errors_show_st_error_then_a_valid_file_runs():
     assert not at.exception
     assert len(at.error) == 1
     assert_matches_mpcore(at, ref)
-
-
-# ---------------------------------------------------------------- Break it
-
-
-def _presets():
-    src = (REPO_ROOT / SKPCA).read_text()
-    return re.findall(r'^    "([^"]+)": \(dict\(', src, flags=re.M)
-
-
-def preset_links(at) -> dict:
-    """Sidebar "Break it" links: name -> query parameters of the link."""
-    from urllib.parse import parse_qsl
-
-    out = {}
-    for m in at.markdown:
-        for href, name in re.findall(r'<a href="\?([^"]*)"[^>]*>([^<]*)</a>', m.value):
-            params = dict(parse_qsl(html.unescape(href), keep_blank_values=True))
-            if "dataset" in params:
-                out[html.unescape(name)] = params
-    return out
-
-
-def test_every_preset_link_is_tested():
-    """Each preset is a complete link: every field of the page's state is in it."""
-    from pages.common.schemas import SKPCA as SCHEMA
-
-    links = preset_links(open_page())
-    assert links and sorted(links) == sorted(_presets())
-    for params in links.values():
-        state, notes = SCHEMA.from_query(params)
-        assert notes == [] and set(params) == set(state)
-
-
-@pytest.mark.slow
-def test_preset_explanation_goes_when_the_view_changes():
-    """The "Break it" note is shown only while the view still matches the preset."""
-    at = open_page(params=preset_links(open_page())["Width too small"])
-    assert len(at.info) == 1
-    at.button(key="skpca.next").click().run()  # stepping keeps the preset's view
-    assert len(at.info) == 1
-    at.select_slider(key="sigma").set_value(0.5).run()
-    assert not at.exception and len(at.info) == 0, [i.value for i in at.info]
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("preset", _presets())
-def test_break_it_preset_renders_and_explains(preset):
-    """A preset is a link: open its address in a fresh session, as a click does."""
-    at = open_page(params=preset_links(open_page())[preset])
-    assert not at.exception, _exc(at)
-    assert not at.error, [e.value for e in at.error]
-    infos = [i.value for i in at.info]
-    assert len(infos) == 1 and len(infos[0]) > 40, infos
-    s = page_settings(at)
-    ref = reference_steps(s)
-    assert_matches_mpcore(at, ref)
-    warnings = [w.value for w in at.warning]
-    assert counter(at)[1] == len(ref) <= s["k"]
-    if preset in ("Duplicate points", "Rank-deficient kernel"):
-        assert any("Stopped early" in w for w in warnings), warnings
-        # rank K <= number of distinct points (blobs without noise: 3 centres) or the
-        # feature dimension (linear kernel on 2-D data): greedy deflation stops there
-        bound = 3 if preset == "Duplicate points" else 2
-        assert counter(at)[1] == len(ref) <= bound < s["k"]
-        assert str(len(ref)) in next(w for w in warnings if "Stopped early" in w)
-    elif len(ref) < s["k"]:  # any early stop must say so
-        assert any("Stopped early" in w for w in warnings), warnings
 
 
 # ---------------------------------------------------------------- sessions
