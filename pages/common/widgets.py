@@ -207,56 +207,14 @@ def _written(key: str, query: dict):
     ss[key + ".written"] = tuple(seen[-(WRITTEN - 1):]) + (_frozen(query),)
 
 
-#: Session key: each widget key's identity when :func:`_store` last saw it (see :func:`_identity`).
-IDENTITIES = "_view.identities"
-
-
-def _identity(f, state: State) -> tuple:
-    """What Streamlit makes a keyed widget's identity of, besides its key: the page, and a
-    slider's range and step (a new range is a new widget to Streamlit, which then takes
-    its value from the session, not from the old widget)."""
-    if f.widget not in ("slider", "number"):
-        return (state.schema.page,)
-    return (state.schema.page, *_range(f, state))
-
-
-def _range(f, state: State) -> tuple:
-    """(lo, hi, step) of a slider or number field, as its widget is drawn."""
-    ctx = {**state.facts, **state}
-    lo, hi = f.at("lo", ctx), f.at("hi", ctx)
-    step = f.step or (1 if f.kind == "int" else 0.01)
-    if f.kind == "float":
-        lo, hi, step = float(lo), float(hi), float(step)
-    return lo, hi, step
-
-
-def _same(a, b) -> bool:
-    """Whether a widget holding ``a`` shows ``b`` already (1 and 1.0 alike)."""
-    try:
-        return bool(a == b)
-    except (TypeError, ValueError):  # values without one truth value: write them
-        return False
-
-
 def _store(schema: Schema, state: State):
-    """Make ``state`` the page's state: widgets' session values and the URL follow it.
-
-    A widget's session value is written only where it differs from what the widget holds,
-    or where the widget is new to Streamlit (another page, a new slider range): Streamlit
-    sends every written value back to the browser, and a slider notch pressed while this
-    run computes would be set back by the value this run started from."""
+    """Make ``state`` the page's state: widgets' session values and the URL follow it."""
     ss = st.session_state
     key = _key(schema)
     ss[key] = state
-    seen = dict(ss.get(IDENTITIES, {}))
     for f in schema.fields:
         if f.widget not in ("none",) and f.key in state:
-            identity = _identity(f, state)
-            if seen.get(f.key) != identity or f.key not in ss or not _same(ss[f.key],
-                                                                            state[f.key]):
-                ss[f.key] = state[f.key]
-            seen[f.key] = identity
-    ss[IDENTITIES] = seen
+            ss[f.key] = state[f.key]
     _written(key, state.query())
 
 
@@ -292,10 +250,13 @@ def _draw_one(f, state: State):
     ctx = {**state.facts, **state}
     kw = dict(key=f.key, help=f.help)
     if f.widget in ("slider", "number"):
-        lo, hi, step = _range(f, state)
+        lo, hi = f.at("lo", ctx), f.at("hi", ctx)
         if lo == hi:
             st.caption(f"{f.label}: {state[f.key]} (the only value here)")
             return
+        step = f.step or (1 if f.kind == "int" else 0.01)
+        if f.kind == "float":
+            lo, hi, step = float(lo), float(hi), float(step)
         fn = st.slider if f.widget == "slider" else st.number_input
         fn(f.label, min_value=lo, max_value=hi, step=step, **kw)
     elif f.widget in ("select_slider", "selectbox", "radio"):

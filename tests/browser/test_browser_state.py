@@ -179,29 +179,6 @@ def test_quick_changes_all_count_and_back_and_forward_move_through_the_views(
         assert _numbers(page) == seen[at]
 
 
-def test_notches_pressed_while_runs_answer_all_count(streamlit_server, page):
-    """Quick notches of the eigenvalue page's k (a key pressed fast, or held down), each
-    while the run of the one before computes: none is set back by a run that started
-    before it, so after each burst of four the slider, the address and the page's numbers
-    are four notches on."""
-    page.goto(PAGES["spectrum"].url(streamlit_server.base, "dataset=moons&n=200&k=20"))
-    settle(page)
-    k = sidebar(page).locator('[data-testid="stSlider"]').filter(
-        has_text="Nyström: k columns").get_by_role("slider")
-    assert k.input_value() == "20"
-    for end in (24, 28, 32):
-        k.focus()
-        for _ in range(4):
-            k.press("ArrowRight")
-            page.wait_for_timeout(20)  # within the run the press before it started
-        settle(page)
-        assert k.input_value() == str(end)
-        assert query_of(page.url)["k"] == str(end), page.url
-        captions = [t for t in page.get_by_text("Stars: this run").all_inner_texts() if t]
-        assert captions and all(f"(k = {end}," in t for t in captions), captions
-    assert not exceptions_on(page)
-
-
 @pytest.mark.parametrize("name", ["kmp", "spectrum"])
 def test_leaving_a_page_by_the_sidebar_and_coming_back_keeps_its_view(streamlit_server, page,
                                                                      name):

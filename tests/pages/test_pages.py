@@ -379,21 +379,6 @@ def test_k_survives_changing_n():
         assert counter(at) == (1, 12)
 
 
-def test_a_run_sends_a_widget_its_value_only_when_it_changed():
-    """A value written to a widget's key is sent back to the browser, where it replaces what
-    the widget shows: a notch pressed while a run computes would be set back. So a run
-    writes a widget's value only where the view changed it, or where the widget is new to
-    Streamlit (a slider's new range)."""
-    at = open_page()
-    at.run()
-    assert not [s.key for s in at.slider if s.proto.set_value]
-    at.slider(key="k").set_value(12).run()
-    assert not [s.key for s in at.slider if s.proto.set_value]
-    at.slider(key="n").set_value(100).run()  # k's range follows n: a new slider to Streamlit
-    assert [s.key for s in at.slider if s.proto.set_value] == ["k"]
-    assert at.slider(key="k").value == 12
-
-
 def test_k_is_clamped_to_the_training_size():
     at = open_page(params=dict(n=20, k=50))
     assert_clean(at)
