@@ -39,7 +39,7 @@ DEFAULTS = dict(dataset="moons", seed=0, kernel="rbf", k=20, test=0.3)
 open_page = functools.partial(open_app_page, SKPCA, timeout=RUN_TIMEOUT)
 
 
-def _exc(at):
+def exception_texts(at):
     return [e.value for e in at.exception] + [getattr(e, "stack_trace", "") for e in at.exception]
 
 

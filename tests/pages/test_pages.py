@@ -29,9 +29,9 @@ from csv_util import csv_bytes
 from browser_util import app_pages
 from mpcore.kernels import kernel_matrix
 from mpcore.skpca import SparseKPCA, greedy_steps
-from skpca_apptest import (DEFAULTS, PSD_KERNELS, RUN_TIMEOUT, SKPCA, SMALL_K, SMALL_N, _exc,
-                           assert_matches_mpcore, chosen, counter, kernel_params, open_page,
-                           page_settings, reference_steps, split_train, training_data)
+from skpca_apptest import (DEFAULTS, PSD_KERNELS, RUN_TIMEOUT, SKPCA, SMALL_K, SMALL_N,
+                           assert_matches_mpcore, chosen, counter, exception_texts, kernel_params,
+                           open_page, page_settings, reference_steps, split_train, training_data)
 
 
 def figure(at) -> dict:
@@ -144,7 +144,7 @@ def test_every_page_renders_for_every_dataset_and_every_kernel(page):
         kernel = kernels[i % len(kernels)]
         at = open_app_page(page, dict(dataset=name, n=SMALL_N, kernel=kernel),
                            timeout=RUN_TIMEOUT)
-        assert not at.exception, (page, name, kernel, _exc(at))
+        assert not at.exception, (page, name, kernel, exception_texts(at))
         assert not at.error, (page, name, kernel, [e.value for e in at.error])
         assert widget(at, "selectbox", "dataset") == name
         assert widget(at, "selectbox", "kernel") == kernel
@@ -152,7 +152,7 @@ def test_every_page_renders_for_every_dataset_and_every_kernel(page):
         if i == 0:  # the widget path: every kernel chosen in the sidebar on one data set
             for other in kernels:
                 at.selectbox(key="kernel").set_value(other).run()
-                assert not at.exception, (page, name, other, _exc(at))
+                assert not at.exception, (page, name, other, exception_texts(at))
                 assert not at.error, (page, name, other, [e.value for e in at.error])
                 assert widget(at, "selectbox", "kernel") == other
     assert drawn == set(kernels) or len(names) < len(kernels)
@@ -169,7 +169,7 @@ def test_skpca_data_set_chosen_with_the_widgets_matches_mpcore():
     """
     at = open_page()
     at.selectbox(key="dataset").set_value("circles").run()
-    assert not at.exception, _exc(at)
+    assert not at.exception, exception_texts(at)
     at.slider(key="n").set_value(SMALL_N).run()
     at.slider(key="k").set_value(SMALL_K).run()
     assert_clean(at)
@@ -407,7 +407,7 @@ def test_csv_upload_errors_show_st_error_then_a_valid_file_runs():
     assert at.info, "the page should say how to upload"
     for fname, raw in BAD_CSV.items():
         at.file_uploader(key="csv.file").set_value((fname, raw, "text/csv")).run()
-        assert not at.exception, (fname, _exc(at))
+        assert not at.exception, (fname, exception_texts(at))
         # what the reader sees: the message is Markdown-escaped so user text stays literal
         errors = [re.sub(r"\\(.)", r"\1", e.value) for e in at.error]
         assert len(errors) == 1 and errors[0].startswith(fname), (fname, errors)

@@ -8,8 +8,8 @@ import re
 
 import pytest
 from apptest_util import REPO_ROOT
-from skpca_apptest import (SKPCA, _exc, assert_matches_mpcore, counter, open_page, page_settings,
-                           reference_steps)
+from skpca_apptest import (SKPCA, assert_matches_mpcore, counter, exception_texts, open_page,
+                           page_settings, reference_steps)
 
 
 def _presets():
@@ -57,7 +57,7 @@ def test_preset_explanation_goes_when_the_view_changes():
 def test_break_it_preset_renders_and_explains(preset):
     """A preset is a link: open its address in a fresh session, as a click does."""
     at = open_page(params=preset_links(open_page())[preset])
-    assert not at.exception, _exc(at)
+    assert not at.exception, exception_texts(at)
     assert not at.error, [e.value for e in at.error]
     infos = [i.value for i in at.info]
     assert len(infos) == 1 and len(infos[0]) > 40, infos
