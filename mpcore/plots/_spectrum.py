@@ -56,7 +56,20 @@ BOUND_SUFFIX = " · Eq. 3 bound"
 OBSERVED_SUFFIX = " · observed"
 SPECTRAL_SUFFIX = " · ‖E‖₂"
 ENTRYWISE_SUFFIX = " · m·max|εᵢⱼ|"
-CURRENT = "current k / q"
+
+
+def _star_path(outer: float = 10.0, inner: float = 4.2) -> str:
+    """A five-pointed star, point up, as an SVG path in pixels about its centre."""
+    angles = np.pi / 2 + np.arange(10) * np.pi / 5
+    radii = np.where(np.arange(10) % 2, inner, outer)
+    points = [f"{r * np.cos(a):.2f},{-r * np.sin(a):.2f}" for r, a in zip(radii, angles)]
+    return "M" + "L".join(points) + "Z"
+
+
+#: The error figure's stars (the current run at k and q) are shapes of this path, in pixels
+#: about their place on the curves: a shape moved by a notch of k or q is redrawn alone,
+#: where a moved marker trace made plotly.js recompute every curve of the figure.
+STAR_PATH = _star_path()
 TRIVIAL = "100 % (estimate 0)"
 
 
@@ -358,19 +371,19 @@ def error_curves_figure_dict(k_grid, nystrom_errors, q_grid, ekm_errors, *, ekm_
               legend=False)
         curve(q_grid, entrywise, name + ENTRYWISE_SUFFIX, 3, dash="dot", width=2.5, group=name,
               legend=False)
+    stars = []
     for col, x, names in ((1, k, nystrom_errors), (2, q, ekm_errors)):
         if x is None:
             continue
+        axis = subplot_axes(col)
         for name in names:
             if name in current:
-                colour = _style(name)[0]
-                data.append(dict(
-                    type="scatter", x=[x], y=[max(float(current[name]), ERROR_FLOOR)],
-                    mode="markers", name=CURRENT, showlegend=False,
-                    marker=dict(size=16, symbol="star", color=colour,
-                                line=dict(width=1.5, color="black")),
-                    hovertemplate=f"{name} (current)<br>%{{x}}: %{{y:.3g}}<extra></extra>",
-                    **subplot_axes(col)))
+                stars.append(dict(
+                    type="path", path=STAR_PATH, xref=axis["xaxis"], yref=axis["yaxis"],
+                    xsizemode="pixel", ysizemode="pixel", xanchor=x,
+                    yanchor=max(float(current[name]), ERROR_FLOOR), fillcolor=_style(name)[0],
+                    line=dict(width=1.5, color="black"), layer="above",
+                    name=f"{name} (current)"))
     panels = (bool(nystrom_errors), bool(ekm_errors)) + ((True,) if eq3 else ())
     lines = [(label, x) for label, x, shown in (("k", k, panels[0]), ("q", q, panels[1]))
              if x is not None and shown]
@@ -379,9 +392,12 @@ def error_curves_figure_dict(k_grid, nystrom_errors, q_grid, ekm_errors, *, ekm_
     for note, title in zip(layout["annotations"], _errors_titles(n_compared)):
         note["text"] = title
     _place_lines(layout, lines, shapes_from=0, labelled=False)
+    if stars:
+        layout["shapes"] = [*layout.get("shapes", ()), *stars]
     for col in range(1, len(panels) + 1):
         axis = subplot_axes(col)
         ys = [t["y"] for t in data if t["xaxis"] == axis["xaxis"]]
+        ys += [[s["yanchor"]] for s in stars if s["xref"] == axis["xaxis"]]
         layout["yaxis" + axis["yaxis"][1:]]["dtick"] = decade_dtick(*ys)
     return dict(data=data, layout=layout)
 

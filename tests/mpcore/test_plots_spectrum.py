@@ -60,6 +60,7 @@ from mpcore.plots._spectrum import (
     SCREE_FLOOR,
     SCREE_MARKERS,
     SPECTRAL_SUFFIX,
+    STAR_PATH,
     angles_figure,
     angles_figure_dict,
     error_curves_figure,
@@ -241,8 +242,10 @@ def test_full_rank_nystrom_is_exact_in_the_figure(curves):
 def test_current_run_is_starred_at_k_and_q(curves):
     current = {NYSTROM_SKPCA: 0.25, EKM_GAUSSIAN: 0.125}
     fig = error_fig(curves, k=10, q=16, current=current)
-    stars = [t for t in fig.data if t.marker.symbol == "star"]
-    assert sorted((t.x[0], t.y[0]) for t in stars) == [(10, 0.25), (16, 0.125)]
+    stars = [s for s in fig.layout.shapes if s.path == STAR_PATH]
+    assert sorted((s.xanchor, s.yanchor, s.xref) for s in stars) == [(10, 0.25, "x"),
+                                                                      (16, 0.125, "x2")]
+    assert {s.name for s in stars} == {f"{NYSTROM_SKPCA} (current)", f"{EKM_GAUSSIAN} (current)"}
     assert sorted(s.x0 for s in fig.layout.shapes if s.type == "line" and s.x0 in (10, 16)) == [10, 16]
 
 

@@ -40,6 +40,7 @@ from mpcore.plots._spectrum import (
     NYSTROM_SERIES,
     OBSERVED_SUFFIX,
     SCREE_FLOOR,
+    STAR_PATH,
 )
 from mpcore.spectrum import (
     ekm_eigenvalues,
@@ -299,9 +300,10 @@ def test_stars_are_the_tables_errors_and_eq3_bounds_the_observed_error():
     spec = charts(at)["errors"]
     table = timing(at).set_index("method")
     err_col = next(c for c in table.columns if c.startswith("max rel. error"))
-    stars = [t for t in spec["data"] if t.get("marker", {}).get("symbol") == "star"]
+    stars = [s for s in spec["layout"]["shapes"] if s.get("path") == STAR_PATH]
     assert len(stars) == len(NYSTROM_SERIES) + len(EKM_SERIES)
-    star_y = sorted(decode(t["y"])[0] for t in stars)
+    assert sorted(s["xanchor"] for s in stars) == [10] * len(NYSTROM_SERIES) + [20] * len(EKM_SERIES)
+    star_y = sorted(s["yanchor"] for s in stars)
     np.testing.assert_allclose(star_y, sorted(table[err_col].iloc[3:]), rtol=RTOL_EXACT)
     tr = traces(spec)
     for name in EKM_SERIES.values():
