@@ -15,7 +15,7 @@ import numpy as np
 
 from mpcore.plots._spectrum import (EKM_COUNTSKETCH, EKM_GAUSSIAN, EKM_SERIES, EXACT,
                                     NYSTROM_CHOLESKY, NYSTROM_RANDOM, NYSTROM_RPCHOLESKY,
-                                    NYSTROM_SERIES, NYSTROM_SKPCA)
+                                    NYSTROM_SERIES, NYSTROM_SKPCA, STAR_PATH)
 
 from .explain import figure_lines, glossary_lines, legend_names
 
@@ -197,7 +197,6 @@ ERROR_MEANINGS = {
     EKM_COUNTSKETCH + " · ‖E‖₂": "right panel: ‖E‖₂ for the count sketch.",
     EKM_GAUSSIAN + " · m·max|εᵢⱼ|": "right panel: the looser entrywise bound m·max|εᵢⱼ| ≥ ‖E‖₂.",
     EKM_COUNTSKETCH + " · m·max|εᵢⱼ|": "right panel: the entrywise bound for the count sketch.",
-    "current k / q": "the stars: this run's error at the chosen k and q (the table's numbers).",
     "100 % (estimate 0)": "the dash-dot line at 1: what an estimate of 0 scores.",
 }
 
@@ -218,6 +217,10 @@ def errors_lines(fig: dict, curves: dict, run: dict, *, k: int, q: int) -> list[
                  f"{name} {_pct(now[name])}" for name in EKM_SERIES.values() if name in now)
              + "."]
     lines += figure_lines(fig, ERROR_MEANINGS, hidden=True)
+    # the stars are shapes, not traces (a notch of k or q moves them without a new trace)
+    if any(s.get("path") == STAR_PATH for s in (fig.get("layout") or {}).get("shapes", ())):
+        lines.append("Stars: this run's error at the chosen k and q, in each method's colour "
+                     "(the table's numbers).")
     e = run.get("ekm", {}).get(EKM_GAUSSIAN)
     if e:
         lines.append(f"Eq. 3 at q = {q} (Gaussian sketch): observed {e['observed']:.3g} ≤ ‖E‖₂ "

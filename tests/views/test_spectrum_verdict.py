@@ -115,6 +115,7 @@ def test_every_series_of_every_figure_is_explained(real_run):
         assert f"{name}: " in scree and f"{name}: a curve" not in scree, name
     for name in legend_names(figs["errors"], hidden=True):
         assert f"{name}: " in errors and f"{name}: a series" not in errors, name
+    assert "Stars: this run's error at the chosen k and q" in errors  # shapes, not traces
     for name in (*NYSTROM_SERIES.values(), *EKM_SERIES.values()):
         a, r = run["angles"][name]
         assert f"{name}: {a:.1f}° over {r} vectors." in angles
