@@ -56,6 +56,7 @@ BOUND_SUFFIX = " · Eq. 3 bound"
 OBSERVED_SUFFIX = " · observed"
 SPECTRAL_SUFFIX = " · ‖E‖₂"
 ENTRYWISE_SUFFIX = " · m·max|εᵢⱼ|"
+TRIVIAL = "100 % (estimate 0)"
 
 
 def _star_path(outer: float = 10.0, inner: float = 4.2) -> str:
@@ -70,7 +71,6 @@ def _star_path(outer: float = 10.0, inner: float = 4.2) -> str:
 #: about their place on the curves: a shape moved by a notch of k or q is redrawn alone,
 #: where a moved marker trace made plotly.js recompute every curve of the figure.
 STAR_PATH = _star_path()
-TRIVIAL = "100 % (estimate 0)"
 
 
 # INK (mpcore.plots._common): dark text for titles, ticks and annotations (the default
