@@ -18,7 +18,9 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 
 import datasets
-from apptest_util import chosen_so_far, data_settings, open_app_page, step_counter, timeline, widget
+from apptest_util import chosen_so_far as chosen  # noqa: F401  (the "Chosen so far" line)
+from apptest_util import data_settings, open_app_page, timeline, widget
+from apptest_util import step_counter as counter  # noqa: F401  ((j, n_steps) of the counter)
 from mpcore.kernels import kernel_matrix
 from mpcore.skpca import greedy_steps
 
@@ -41,16 +43,6 @@ open_page = functools.partial(open_app_page, SKPCA, timeout=RUN_TIMEOUT)
 
 def exception_texts(at):
     return [e.value for e in at.exception] + [getattr(e, "stack_trace", "") for e in at.exception]
-
-
-def counter(at) -> tuple[int, int]:
-    """(j, n_steps) that the step counter shows."""
-    return step_counter(at)
-
-
-def chosen(at) -> list[int]:
-    """Indices listed in the "Chosen so far: ..." line."""
-    return chosen_so_far(at)
 
 
 def page_settings(at) -> dict:
