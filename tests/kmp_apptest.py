@@ -10,7 +10,7 @@ import re
 
 from apptest_util import (assert_clean, chart_elements, chart_spec, data_settings, open_app_page,
                           widget)
-from apptest_util import step_counter as counter  # noqa: F401  ((j, n_steps) of the counter)
+from apptest_util import step_counter as counter  # (j, n_steps) of the step counter
 
 PAGE = "pages/kmp.py"
 CHOSEN = re.compile(r"^Chosen so far \(training indices, -1 = constant\):\s*(.*)$")

@@ -18,9 +18,9 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 
 import datasets
-from apptest_util import chosen_so_far as chosen  # noqa: F401  (the "Chosen so far" line)
+from apptest_util import chosen_so_far as chosen  # the "Chosen so far" line's indices
 from apptest_util import data_settings, open_app_page, timeline, widget
-from apptest_util import step_counter as counter  # noqa: F401  ((j, n_steps) of the counter)
+from apptest_util import step_counter as counter  # (j, n_steps) of the step counter
 from mpcore.kernels import kernel_matrix
 from mpcore.skpca import greedy_steps
 
